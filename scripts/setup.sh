@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages aifabric needs to build and test, only those
+# that are missing. Idempotent: on a warm machine it checks and returns.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake pkg-config
+  libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

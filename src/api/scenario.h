@@ -1,0 +1,40 @@
+// Scenario is everything one run needs, as loaded from a scenario file (YAML
+// or JSON) after --set overrides, defaults and validation. Plain struct; the
+// loader in scenario_loader.h is the only place that fills it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/time.h"
+#include "fabric/catalog.h"
+#include "fabric/topology_spec.h"
+#include "packet/packet_config.h"
+#include "workload/traffic_spec.h"
+
+namespace aifabric {
+
+struct Scenario {
+  std::string name = "scenario";
+  uint64_t seed = 1;
+  std::string source_file;      // the file it was loaded from ("" if inline)
+
+  // cluster.*
+  int gpus_per_server = 8;
+  double nics_per_gpu = 1.0;    // cluster.nic.per_gpu
+  GpuSpec gpu;                  // cluster.gpu, from the catalog
+
+  // fabric.* (servers, NICs and the topology family live in `topology`)
+  TopologySpec topology;
+  PacketConfig packet;
+
+  // workload: one entry per list item, in file order.
+  std::vector<TrafficSpec> workload;
+
+  // simulation.*
+  std::string model = "packet"; // packet (flow and analytic arrive later)
+  Time until = Time::Infinite();
+};
+
+}  // namespace aifabric

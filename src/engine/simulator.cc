@@ -1,0 +1,43 @@
+#include "engine/simulator.h"
+
+#include <utility>
+
+namespace aifabric {
+
+void Simulator::ScheduleCallback(Time at, std::function<void()> fn) {
+  callbacks_.Add(at, std::move(fn));
+}
+
+void Simulator::Run(Time until) {
+  stopped_ = false;
+  while (!queue_.empty() && !stopped_) {
+    const Event e = queue_.top();
+    if (e.at > until) break;
+    queue_.pop();
+    now_ = e.at;
+    ++events_processed_;
+    e.handler->OnEvent(e.tag);
+  }
+}
+
+void Simulator::CallbackHandler::Add(Time at, std::function<void()> fn) {
+  uint32_t slot;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+    slots_[slot] = std::move(fn);
+  } else {
+    slot = static_cast<uint32_t>(slots_.size());
+    slots_.push_back(std::move(fn));
+  }
+  sim_->Schedule(at, this, slot);
+}
+
+void Simulator::CallbackHandler::OnEvent(uint64_t slot) {
+  std::function<void()> fn = std::move(slots_[slot]);
+  slots_[slot] = nullptr;
+  free_.push_back(static_cast<uint32_t>(slot));
+  fn();
+}
+
+}  // namespace aifabric

@@ -1,0 +1,46 @@
+// TopologySpec describes a fabric to build: the cluster's servers and NICs,
+// the topology family and its sizing knobs. Plain struct with defaults; the
+// scenario loader (src/api) fills it and the builders validate it.
+#pragma once
+
+#include <string>
+
+#include "core/data_rate.h"
+#include "core/time.h"
+#include "fabric/catalog.h"
+
+namespace aifabric {
+
+enum class TopologyType { kLeafSpine, kFatTree, kRailOptimized, kHpccFile, kLingjunFile };
+
+struct TopologySpec {
+  TopologyType type = TopologyType::kLeafSpine;
+
+  // The cluster.
+  int servers = 1;
+  int nics_per_server = 1;       // NICs (rails) per server; each NIC is a host node
+  DataRate nic_rate = DataRate::Gbps(400);
+
+  // Every switch uses this spec; links between switches run at its port rate,
+  // host links at min(nic_rate, port_rate).
+  SwitchSpec switch_spec;
+  Time link_latency = Time::FromNs(500);
+
+  // Downlink:uplink capacity ratio at the leaf (ToR/edge) tier. 1 = non-blocking.
+  double oversubscription = 1.0;
+  // Same ratio at the aggregation tier of a 3-tier fat-tree.
+  double agg_oversubscription = 1.0;
+
+  // Sizing knobs; 0 means "derive from the switch radix and oversubscription".
+  int hosts_per_leaf = 0;   // leaf downlinks used by hosts
+  int spines = 0;           // leaf_spine / rail_optimized: spine switches
+  int k = 0;                // fat_tree: k-ary fat-tree (k pods, k/2 edge + k/2 agg per pod)
+  int leaves_per_pod = 0;   // fat_tree general radix: edge switches per pod
+  int aggs_per_pod = 0;     // fat_tree general radix: aggregation switches per pod
+  int cores = 0;            // fat_tree general radix: core switches
+
+  // For kHpccFile / kLingjunFile: the file (absolute, already resolved).
+  std::string file;
+};
+
+}  // namespace aifabric
