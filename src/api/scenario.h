@@ -24,10 +24,12 @@ struct Scenario {
   int gpus_per_server = 8;
   double nics_per_gpu = 1.0;    // cluster.nic.per_gpu
   GpuSpec gpu;                  // cluster.gpu, from the catalog
+  std::string nic_model;        // cluster.nic.model ("" if only a rate was given)
 
   // fabric.* (servers, NICs and the topology family live in `topology`)
   TopologySpec topology;
   PacketConfig packet;
+  std::string load_balancing = "ecmp";  // fabric.load_balancing (ecmp only, for now)
 
   // workload: one entry per list item, in file order.
   std::vector<TrafficSpec> workload;

@@ -54,7 +54,11 @@ class Topology {
   // REQUIRES: a and b are existing nodes, a != b.
   LinkId AddLink(NodeId a, NodeId b, DataRate rate, Time latency);
   // Changes a node's kind (HPCC files list switches after the node count).
+  // A host loses its server/rail and leaves hosts(); calling it on a switch
+  // updates its tier and spec.
   void MarkSwitch(NodeId id, int tier, int switch_spec);
+  // Sets a switch's pod (3-tier fat-trees and the Lingjun reader).
+  void SetPod(NodeId id, int pod);
 
   const std::vector<Node>& nodes() const { return nodes_; }
   const std::vector<Port>& ports() const { return ports_; }
@@ -71,7 +75,7 @@ class Topology {
   // Deepest switch tier present (0 if there are no switches).
   int max_tier() const;
 
-  // Finds a node by name; kNoNode if absent.
+  // Finds a node by name; kNoNode if absent. Linear in the node count.
   NodeId FindByName(const std::string& name) const;
 
  private:

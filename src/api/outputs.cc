@@ -1,0 +1,223 @@
+#include "api/outputs.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace aifabric {
+namespace {
+
+// Exact nanoseconds from picoseconds: "7043.76", "12", "0.005".
+std::string Ns(Time t) {
+  const int64_t ps = t.ps();
+  const int64_t whole = ps / 1000, frac = ps % 1000;
+  if (frac == 0) return std::to_string(whole);
+  std::string f = fmt::format("{:03d}", frac);
+  while (f.back() == '0') f.pop_back();
+  return std::to_string(whole) + "." + f;
+}
+
+double NsValue(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
+
+// Nearest-rank percentile of sorted values. REQUIRES: !sorted.empty().
+template <typename T>
+T Percentile(const std::vector<T>& sorted, double p) {
+  size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
+  if (rank < 1) rank = 1;
+  return sorted[rank - 1];
+}
+
+// {mean, p50, p99, max} of a set of values; zeros when empty.
+nlohmann::ordered_json Stats(std::vector<double> v) {
+  nlohmann::ordered_json j;
+  if (v.empty()) {
+    j = {{"mean", 0}, {"p50", 0}, {"p99", 0}, {"max", 0}};
+    return j;
+  }
+  std::sort(v.begin(), v.end());
+  const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  j["mean"] = mean;
+  j["p50"] = Percentile(v, 50);
+  j["p99"] = Percentile(v, 99);
+  j["max"] = v.back();
+  return j;
+}
+
+struct FlowFigures {
+  std::vector<double> fct_ns;
+  std::vector<double> slowdown;
+  size_t count = 0;
+};
+
+FlowFigures Figures(const ScenarioRun& run, size_t first, size_t count) {
+  FlowFigures f;
+  f.count = count;
+  for (size_t i = first; i < first + count; ++i) {
+    const FlowSpec& flow = run.flows()[i];
+    const Time end = run.finish(flow.id);
+    if (end.IsInfinite()) continue;
+    const Time fct = end - flow.start;
+    f.fct_ns.push_back(NsValue(fct));
+    f.slowdown.push_back(static_cast<double>(fct.ps()) / static_cast<double>(run.ideal_fct(flow.id).ps()));
+  }
+  return f;
+}
+
+nlohmann::ordered_json FlowJson(const FlowFigures& f) {
+  nlohmann::ordered_json j;
+  j["count"] = f.count;
+  j["completed"] = f.fct_ns.size();
+  j["fct_ns"] = Stats(f.fct_ns);
+  j["slowdown"] = Stats(f.slowdown);
+  return j;
+}
+
+double Utilization(const ScenarioRun& run, const Port& port) {
+  const double seconds = run.sim_time().seconds();
+  if (seconds <= 0) return 0;
+  const double bits = static_cast<double>(run.network().egress(port.id).counters().tx_bytes) * 8.0;
+  return bits / (static_cast<double>(port.rate.bps()) * seconds);
+}
+
+std::string FlowsCsv(const ScenarioRun& run) {
+  std::string out = "flow_id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown\n";
+  for (const FlowSpec& flow : run.flows()) {
+    const Time end = run.finish(flow.id);
+    const Time ideal = run.ideal_fct(flow.id);
+    if (end.IsInfinite()) {
+      out += fmt::format("{},{},{},{},{},,,{},\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start), Ns(ideal));
+    } else {
+      const Time fct = end - flow.start;
+      out += fmt::format("{},{},{},{},{},{},{},{},{:.6f}\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start),
+                         Ns(end), Ns(fct), Ns(ideal),
+                         static_cast<double>(fct.ps()) / static_cast<double>(ideal.ps()));
+    }
+  }
+  return out;
+}
+
+std::string LinksCsv(const ScenarioRun& run) {
+  std::string out = "link_id,src,dst,rate_gbps,bytes,util,drops,ecn_marks,pfc_pause_ns,max_queue_bytes\n";
+  const Topology& t = run.topology();
+  for (const Port& port : t.ports()) {
+    const PortCounters& c = run.network().egress(port.id).counters();
+    out += fmt::format("{},{},{},{},{},{:.6f},{},{},{},{}\n", port.id, t.node(port.node).name, t.node(port.peer).name,
+                       port.rate.gbps(), c.tx_bytes, Utilization(run, port), c.drop_packets, c.ecn_marks,
+                       Ns(Time::FromPs(static_cast<int64_t>(c.pfc_pause_ps))), c.max_queue_bytes);
+  }
+  return out;
+}
+
+// HPCC's fct.txt: one line per completed flow in completion order:
+// sip dip sport dport size start_ns fct_ns standalone_fct_ns.
+std::string FctTxt(const ScenarioRun& run) {
+  std::vector<const FlowState*> done;
+  for (const FlowState& f : run.network().flows()) {
+    if (f.done()) done.push_back(&f);
+  }
+  std::stable_sort(done.begin(), done.end(), [](const FlowState* a, const FlowState* b) {
+    return a->finish < b->finish || (a->finish == b->finish && a->request.id < b->request.id);
+  });
+  std::string out;
+  for (const FlowState* f : done) {
+    const TransferRequest& r = f->request;
+    out += fmt::format("{:08x} {:08x} {} {} {} {} {} {}\n", HpccIp(r.src), HpccIp(r.dst), r.sport, r.dport, r.bytes,
+                       f->start.ps() / 1000, (f->finish - f->start).ps() / 1000, run.ideal_fct(r.id).ps() / 1000);
+  }
+  return out;
+}
+
+}  // namespace
+
+uint32_t HpccIp(int node_id) {
+  return 0x0b000001u + static_cast<uint32_t>(node_id / 256) * 0x10000u + static_cast<uint32_t>(node_id % 256) * 0x100u;
+}
+
+nlohmann::ordered_json BuildSummary(const ScenarioRun& run) {
+  nlohmann::ordered_json s;
+  const Scenario& sc = run.scenario();
+  s["scenario"] = sc.name;
+  s["model"] = run.network().name();
+  s["seed"] = sc.seed;
+  s["sim_time_ns"] = NsValue(run.sim_time());
+  s["wall_s"] = run.wall_seconds();
+  s["events"] = run.sim().events_processed();
+  s["events_per_s"] = run.wall_seconds() > 0 ? static_cast<double>(run.sim().events_processed()) / run.wall_seconds() : 0.0;
+
+  const Topology& t = run.topology();
+  s["topology"] = {{"hosts", t.hosts().size()},
+                   {"switches", t.num_nodes() - t.hosts().size()},
+                   {"links", t.num_links()}};
+
+  s["flows"] = FlowJson(Figures(run, 0, run.flows().size()));
+
+  const PayloadTotals totals = run.network().totals();
+  s["bytes"] = {{"sent", totals.sent}, {"delivered", totals.delivered},
+                {"dropped", totals.dropped}, {"in_flight", totals.in_flight}};
+  uint64_t drops = 0, pause_ps = 0;
+  double max_util = 0, util_sum = 0;
+  std::string busiest;
+  for (const Port& port : t.ports()) {
+    const PortCounters& c = run.network().egress(port.id).counters();
+    drops += c.drop_packets;
+    pause_ps += c.pfc_pause_ps;
+    const double u = Utilization(run, port);
+    util_sum += u;
+    if (u > max_util) {
+      max_util = u;
+      busiest = t.node(port.node).name + "->" + t.node(port.peer).name;
+    }
+  }
+  s["drops"] = drops;
+  s["pfc_pause_ns"] = NsValue(Time::FromPs(static_cast<int64_t>(pause_ps)));
+  s["links"] = {{"max_util", max_util},
+                {"mean_util", t.ports().empty() ? 0.0 : util_sum / static_cast<double>(t.ports().size())},
+                {"busiest", busiest}};
+
+  nlohmann::ordered_json workloads = nlohmann::ordered_json::array();
+  for (const WorkloadSlice& slice : run.slices()) {
+    nlohmann::ordered_json w = FlowJson(Figures(run, slice.first, slice.count));
+    w["kind"] = slice.kind;
+    workloads.push_back(std::move(w));
+  }
+  s["workload"] = std::move(workloads);
+  return s;
+}
+
+Status WriteFileAtomically(const std::string& path, const std::string& contents) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Error{"cannot write " + tmp};
+    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    if (!out) return Error{"cannot write " + tmp};
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return Error{"cannot rename " + tmp + " to " + path + ": " + ec.message()};
+  return Status::Ok();
+}
+
+Status WriteOutputs(const ScenarioRun& run, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Error{"cannot create output folder " + dir + ": " + ec.message()};
+  const std::pair<const char*, std::string> files[] = {
+      {"flows.csv", FlowsCsv(run)},
+      {"links.csv", LinksCsv(run)},
+      {"fct.txt", FctTxt(run)},
+      {"summary.json", BuildSummary(run).dump(2) + "\n"},
+  };
+  for (const auto& [name, contents] : files) {
+    Status st = WriteFileAtomically(dir + "/" + name, contents);
+    if (!st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
+}  // namespace aifabric

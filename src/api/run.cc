@@ -1,0 +1,91 @@
+#include "api/run.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "fabric/topology_builder.h"
+#include "workload/flow_generator.h"
+#include "workload/traffic_injector.h"
+
+namespace aifabric {
+namespace {
+
+const char* KindOf(const TrafficSpec& spec) {
+  static constexpr const char* kNames[] = {"flows", "flows", "permutation", "incast", "all_to_all", "poisson"};
+  return kNames[spec.index()];
+}
+
+TransferRequest RequestOf(const FlowSpec& f) {
+  TransferRequest r;
+  r.id = f.id;
+  r.src = f.src;
+  r.dst = f.dst;
+  r.bytes = f.bytes;
+  r.priority = f.priority;
+  r.dport = f.dport;
+  r.sport = TrafficInjector::SourcePort(f.id);
+  return r;
+}
+
+}  // namespace
+
+ScenarioRun::ScenarioRun(const Scenario& scenario) : scenario_(scenario) {}
+ScenarioRun::~ScenarioRun() = default;
+
+Result<std::unique_ptr<ScenarioRun>> ScenarioRun::Prepare(const Scenario& scenario) {
+  std::unique_ptr<ScenarioRun> run(new ScenarioRun(scenario));
+  Result<Topology> topology = BuildTopology(scenario.topology);
+  if (!topology.ok()) return topology.error();
+  run->topology_ = std::move(topology).value();
+  run->routes_ = std::make_unique<RoutingTable>(RoutingTable::BuildShortestPaths(run->topology_));
+  run->sim_ = std::make_unique<Simulator>(scenario.seed);
+
+  // Each workload entry draws from its own stream, so adding an entry does
+  // not change the flows of the others.
+  Rng rng(scenario.seed);
+  for (size_t i = 0; i < scenario.workload.size(); ++i) {
+    Rng entry_rng = rng.Fork(i + 1);
+    const std::string field = "workload[" + std::to_string(i) + "]";
+    Result<std::vector<FlowSpec>> flows =
+        BuildFlows(scenario.workload[i], run->topology_, entry_rng, static_cast<FlowId>(run->flows_.size()), field);
+    if (!flows.ok()) return flows.error();
+    std::vector<FlowSpec>& built = flows.value();
+    for (const FlowSpec& f : built) {
+      if (run->routes_->Distance(f.src, f.dst) < 0) {
+        return Error{field + ": flow " + std::to_string(f.id) + " from node " + std::to_string(f.src) +
+                     " to node " + std::to_string(f.dst) + " has no path through the topology"};
+      }
+    }
+    std::sort(built.begin(), built.end(), [](const FlowSpec& a, const FlowSpec& b) { return a.id < b.id; });
+    run->slices_.push_back(WorkloadSlice{KindOf(scenario.workload[i]), run->flows_.size(), built.size()});
+    run->flows_.insert(run->flows_.end(), built.begin(), built.end());
+  }
+  run->finish_.assign(run->flows_.size(), Time::Infinite());
+
+  run->network_ = std::make_unique<PacketNetwork>(*run->sim_, run->topology_, *run->routes_, scenario.packet);
+  run->network_->SetObserver(run.get());
+  std::vector<FlowSpec> by_start = run->flows_;
+  std::stable_sort(by_start.begin(), by_start.end(), [](const FlowSpec& a, const FlowSpec& b) {
+    return a.start < b.start || (a.start == b.start && a.id < b.id);
+  });
+  run->injector_ = std::make_unique<TrafficInjector>(*run->sim_, *run->network_, std::move(by_start));
+  return run;
+}
+
+void ScenarioRun::Execute() {
+  const auto wall_start = std::chrono::steady_clock::now();
+  injector_->Start();
+  sim_->Run(scenario_.until);
+  // The run covers up to the last event, or up to `until` if it stopped
+  // there with work left.
+  sim_time_ = sim_->pending_events() == 0 ? sim_->Now() : scenario_.until;
+  wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+}
+
+void ScenarioRun::OnTransferDone(FlowId id, Time finish) { finish_[static_cast<size_t>(id)] = finish; }
+
+Time ScenarioRun::ideal_fct(FlowId id) const {
+  return network_->IdealFct(RequestOf(flows_[static_cast<size_t>(id)]));
+}
+
+}  // namespace aifabric

@@ -1,0 +1,75 @@
+// ScenarioRun is the facade the CLI (and later the server) uses for one run:
+// Prepare builds everything a scenario describes (topology, routes, the
+// network model, the workload's flows) and reports bad input as an Error
+// before anything runs; Execute runs the simulation; the results are then
+// read by outputs.h. This is the one place that wires a concrete network
+// model to the workload. Not thread-safe; one run per object.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/scenario.h"
+#include "core/result.h"
+#include "engine/simulator.h"
+#include "fabric/routing_table.h"
+#include "fabric/topology.h"
+#include "packet/packet_network.h"
+#include "workload/traffic_spec.h"
+
+namespace aifabric {
+
+class TrafficInjector;
+
+// Where each workload entry's flows sit in the run's flow list.
+struct WorkloadSlice {
+  std::string kind;     // "flows", "permutation", "incast", "all_to_all", "poisson"
+  size_t first = 0;     // index of its first flow in ScenarioRun::flows()
+  size_t count = 0;
+};
+
+class ScenarioRun : private TransferObserver {
+ public:
+  // Builds the run; an Error names the scenario field or file line at fault.
+  static Result<std::unique_ptr<ScenarioRun>> Prepare(const Scenario& scenario);
+  ~ScenarioRun();
+  ScenarioRun(const ScenarioRun&) = delete;
+  ScenarioRun& operator=(const ScenarioRun&) = delete;
+
+  // Runs until simulation.until or until no event is left.
+  void Execute();
+
+  const Scenario& scenario() const { return scenario_; }
+  const Topology& topology() const { return topology_; }
+  const Simulator& sim() const { return *sim_; }
+  const PacketNetwork& network() const { return *network_; }
+  // All flows in id order (flow id == index).
+  const std::vector<FlowSpec>& flows() const { return flows_; }
+  const std::vector<WorkloadSlice>& slices() const { return slices_; }
+  // Finish time of flow `id`, or Time::Infinite() if it did not complete.
+  Time finish(FlowId id) const { return finish_[static_cast<size_t>(id)]; }
+  // Ideal (standalone) FCT of flow `id` on the idle fabric.
+  Time ideal_fct(FlowId id) const;
+  // Simulated time covered: the end of the run.
+  Time sim_time() const { return sim_time_; }
+  double wall_seconds() const { return wall_seconds_; }
+
+ private:
+  explicit ScenarioRun(const Scenario& scenario);
+  void OnTransferDone(FlowId id, Time finish) override;
+
+  const Scenario scenario_;
+  Topology topology_;
+  std::unique_ptr<RoutingTable> routes_;
+  std::unique_ptr<Simulator> sim_;
+  std::unique_ptr<PacketNetwork> network_;
+  std::vector<FlowSpec> flows_;
+  std::vector<WorkloadSlice> slices_;
+  std::vector<Time> finish_;
+  std::unique_ptr<TrafficInjector> injector_;
+  Time sim_time_;
+  double wall_seconds_ = 0;
+};
+
+}  // namespace aifabric

@@ -1,0 +1,483 @@
+#include "api/scenario_loader.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "api/yaml_path.h"
+#include "api/yaml_reader.h"
+#include "core/units.h"
+
+namespace aifabric {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int64_t kIntMax = INT_MAX;
+constexpr uint64_t kMinMtu = 256;
+constexpr uint64_t kMaxMtu = 64 * 1024;
+constexpr uint64_t kMaxBytes = UINT64_MAX;
+
+bool Positive(double v) {
+  return v > 0;
+}
+bool AtLeastOne(double v) {
+  return v >= 1;
+}
+bool Fraction(double v) {
+  return v > 0 && v <= 1;
+}
+
+// What every reader needs besides the map it reads.
+struct Context {
+  Diagnostics& d;
+  const Catalog& catalog;
+  std::string base_dir;
+};
+
+// Records "required, missing" for each of `keys` absent from `m`.
+void Require(const MapReader& m, std::initializer_list<const char*> keys) {
+  for (const char* key : keys) {
+    if (!m.Has(key)) m.Fail(key, "required, missing");
+  }
+}
+
+template <typename T>
+std::string Names(const std::vector<T>& items) {
+  std::string out;
+  for (const T& item : items) out += (out.empty() ? "" : ", ") + item.name;
+  return out;
+}
+
+// Reads m.key as a path, resolves it against the scenario's folder and checks
+// the file exists. Returns the resolved path ("" after an error).
+std::string ResolveFile(const Context& c, const MapReader& m, const std::string& key) {
+  std::optional<YAML::Node> v = m.Get(key);
+  if (!v) {
+    m.Fail(key, "required, missing (a file path)");
+    return "";
+  }
+  std::optional<std::string> text = ReadString(c.d, *v, m.Path(key));
+  if (!text) return "";
+  fs::path p(*text);
+  if (p.is_relative()) p = fs::path(c.base_dir.empty() ? "." : c.base_dir) / p;
+  std::error_code ec;
+  fs::path abs = fs::absolute(p, ec).lexically_normal();
+  if (ec) abs = p.lexically_normal();
+  if (!fs::is_regular_file(abs, ec)) {
+    c.d.Fail(*v, m.Path(key), "file not found: " + abs.string());
+    return "";
+  }
+  return abs.string();
+}
+
+// ---- cluster ---------------------------------------------------------------
+
+void ReadNic(const Context& c, const MapReader& nic, Scenario& s) {
+  nic.AllowOnly({"rate", "model", "per_gpu"});
+  DataRate rate = nic.Rate("rate", DataRate::Gbps(400));
+  if (nic.Has("model")) {
+    const std::string model = nic.String("model", "");
+    const NicSpec* spec = c.catalog.FindNic(model);
+    if (spec == nullptr) {
+      nic.FailAt("model", "unknown NIC '" + model + "'; the catalog has " + Names(c.catalog.nics()));
+    } else if (nic.Has("rate") && spec->rate != rate) {
+      nic.FailAt("rate", "rate " + FormatRate(rate) + " disagrees with model " + spec->name + " (" +
+                             FormatRate(spec->rate) + "); give one of them");
+    } else {
+      rate = spec->rate;
+      s.nic_model = spec->name;
+    }
+  }
+  s.topology.nic_rate = rate;
+  s.nics_per_gpu = nic.Number("per_gpu", 1.0, Positive, "a number > 0");
+}
+
+// nics_per_server = gpus_per_server * per_gpu must be a whole number >= 1.
+void DeriveNicsPerServer(const MapReader& nic, Scenario& s) {
+  const double nics = s.gpus_per_server * s.nics_per_gpu;
+  const double whole = std::round(nics);
+  if (std::fabs(nics - whole) > 1e-9 || whole < 1 || whole > kIntMax) {
+    std::ostringstream what;
+    what << "gpus_per_server (" << s.gpus_per_server << ") * per_gpu (" << s.nics_per_gpu << ") = " << nics
+         << " NICs per server; expected a whole number >= 1";
+    nic.FailAt("per_gpu", what.str());
+    return;
+  }
+  s.topology.nics_per_server = static_cast<int>(whole);
+}
+
+void ReadCluster(const Context& c, const MapReader& cluster, Scenario& s) {
+  cluster.AllowOnly({"servers", "gpus_per_server", "gpu", "nic"});
+  s.topology.servers = static_cast<int>(cluster.Int("servers", 1, 1, kIntMax));
+  s.gpus_per_server = static_cast<int>(cluster.Int("gpus_per_server", 8, 1, kIntMax));
+  const std::string gpu = cluster.String("gpu", "H100");
+  if (const GpuSpec* spec = c.catalog.FindGpu(gpu)) {
+    s.gpu = *spec;
+  } else {
+    cluster.FailAt("gpu", "unknown GPU '" + gpu + "'; the catalog has " + Names(c.catalog.gpus()));
+  }
+  MapReader nic = cluster.Map("nic");
+  ReadNic(c, nic, s);
+  if (c.d.ok()) DeriveNicsPerServer(nic, s);
+}
+
+// ---- fabric ----------------------------------------------------------------
+
+void ReadTopologyFile(const Context& c, const MapReader& t, TopologySpec& spec) {
+  t.AllowOnly({"format", "file"});
+  if (!t.Has("format")) t.Fail("format", "required, missing (hpcc or lingjun)");
+  spec.type =
+      t.Enum<TopologyType>("format", TopologyType::kHpccFile,
+                           {{"hpcc", TopologyType::kHpccFile}, {"lingjun", TopologyType::kLingjunFile}});
+  spec.file = ResolveFile(c, t, "file");
+}
+
+void ReadTopologyBuilder(const MapReader& t, TopologySpec& spec) {
+  t.AllowOnly({"type", "oversubscription", "agg_oversubscription", "hosts_per_leaf", "spines", "k",
+               "leaves_per_pod", "aggs_per_pod", "cores"});
+  spec.type = t.Enum<TopologyType>("type", TopologyType::kLeafSpine,
+                                   {{"leaf_spine", TopologyType::kLeafSpine},
+                                    {"fat_tree", TopologyType::kFatTree},
+                                    {"rail_optimized", TopologyType::kRailOptimized}});
+  spec.oversubscription = t.Number("oversubscription", 1.0, AtLeastOne, "a number >= 1");
+  spec.agg_oversubscription = t.Number("agg_oversubscription", 1.0, AtLeastOne, "a number >= 1");
+  spec.hosts_per_leaf = static_cast<int>(t.Int("hosts_per_leaf", 0, 0, kIntMax));
+  spec.spines = static_cast<int>(t.Int("spines", 0, 0, kIntMax));
+  spec.k = static_cast<int>(t.Int("k", 0, 0, kIntMax));
+  spec.leaves_per_pod = static_cast<int>(t.Int("leaves_per_pod", 0, 0, kIntMax));
+  spec.aggs_per_pod = static_cast<int>(t.Int("aggs_per_pod", 0, 0, kIntMax));
+  spec.cores = static_cast<int>(t.Int("cores", 0, 0, kIntMax));
+}
+
+void ReadTopology(const Context& c, const MapReader& t, TopologySpec& spec) {
+  if (t.Has("format") || t.Has("file")) {
+    ReadTopologyFile(c, t, spec);
+  } else {
+    ReadTopologyBuilder(t, spec);
+  }
+}
+
+SwitchSpec ReadInlineSwitch(const MapReader& m) {
+  m.AllowOnly({"name", "radix", "port_rate", "latency", "buffer", "capacity_tbps"});
+  Require(m, {"radix", "port_rate", "latency", "buffer"});
+  SwitchSpec spec;
+  spec.name = m.String("name", "custom");
+  spec.radix = static_cast<int>(m.Int("radix", 1, 1, kIntMax));
+  spec.port_rate = m.Rate("port_rate", DataRate::Gbps(400));
+  spec.latency = m.TimeValue("latency", Time::Zero());
+  spec.buffer_bytes = m.Size("buffer", 1, 1, kMaxBytes);
+  // Default capacity: every port at full rate in both directions.
+  const double all_ports_tbps = spec.radix * spec.port_rate.gbps() * 2 / 1000;
+  spec.capacity_tbps = m.Number("capacity_tbps", all_ports_tbps, Positive, "a number > 0");
+  spec.source = "inline in the scenario";
+  return spec;
+}
+
+void ReadSwitch(const Context& c, const MapReader& fabric, TopologySpec& spec) {
+  std::optional<YAML::Node> node = fabric.Get("switch");
+  const std::string path = fabric.Path("switch");
+  if (node && node->IsMap()) {
+    spec.switch_spec = ReadInlineSwitch(MapReader(c.d, *node, path));
+    return;
+  }
+  const std::string name = fabric.String("switch", "128x400G");
+  if (const SwitchSpec* found = c.catalog.FindSwitch(name)) {
+    spec.switch_spec = *found;
+  } else {
+    fabric.FailAt("switch", "unknown switch '" + name + "'; the catalog has " + Names(c.catalog.switches()) +
+                                " (or give an inline map {radix, port_rate, latency, buffer})");
+  }
+}
+
+// fabric.qos.strict: a list of distinct priorities 0..7.
+void ReadStrict(const Context& c, const YAML::Node& list, const std::string& path, PacketConfig& packet) {
+  if (!list.IsSequence()) {
+    c.d.Fail(list, path, "expected a list of priorities 0..7, got " + Describe(list));
+    return;
+  }
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string item_path = path + "." + std::to_string(i);
+    std::optional<int64_t> p = ReadInt(c.d, list[i], item_path, 0, kNumPriorities - 1);
+    if (!p) continue;
+    if (packet.queues[*p].strict) {
+      c.d.Fail(list[i], item_path, "priority " + std::to_string(*p) + " listed twice");
+    }
+    packet.queues[*p].strict = true;
+  }
+}
+
+// fabric.qos.weights: exactly one DWRR weight >= 1 per priority.
+void ReadWeights(const Context& c, const YAML::Node& list, const std::string& path, PacketConfig& packet) {
+  if (!list.IsSequence() || list.size() != kNumPriorities) {
+    const std::string found = list.IsSequence() ? std::to_string(list.size()) + " items" : Describe(list);
+    c.d.Fail(list, path, "expected a list of exactly 8 integers >= 1, got " + found);
+    return;
+  }
+  for (int i = 0; i < kNumPriorities; ++i) {
+    std::optional<int64_t> w = ReadInt(c.d, list[i], path + "." + std::to_string(i), 1, UINT32_MAX);
+    if (w) packet.queues[i].dwrr_weight = static_cast<uint32_t>(*w);
+  }
+}
+
+void ReadQos(const Context& c, const MapReader& qos, PacketConfig& packet) {
+  qos.AllowOnly({"strict", "weights"});
+  if (std::optional<YAML::Node> strict = qos.Get("strict")) ReadStrict(c, *strict, qos.Path("strict"), packet);
+  if (std::optional<YAML::Node> weights = qos.Get("weights")) {
+    ReadWeights(c, *weights, qos.Path("weights"), packet);
+  }
+}
+
+void ReadFabric(const Context& c, const MapReader& fabric, Scenario& s) {
+  fabric.AllowOnly({"kind", "topology", "switch", "link", "mtu", "forwarding", "buffer", "qos",
+                    "load_balancing", "ecmp_seed"});
+  PacketConfig& packet = s.packet;
+  packet.kind = fabric.Enum<FabricKind>("kind", FabricKind::kRoce,
+                                        {{"roce", FabricKind::kRoce}, {"ib", FabricKind::kIb}});
+  packet.wire_overhead_bytes = packet.kind == FabricKind::kIb ? kIbWireOverheadBytes : kRoceWireOverheadBytes;
+  ReadTopology(c, fabric.Map("topology"), s.topology);
+  ReadSwitch(c, fabric, s.topology);
+  MapReader link = fabric.Map("link");
+  link.AllowOnly({"latency"});
+  s.topology.link_latency = link.TimeValue("latency", Time::FromNs(500));
+  packet.mtu_bytes = static_cast<uint32_t>(fabric.Size("mtu", 4096, kMinMtu, kMaxMtu));
+  packet.forwarding = fabric.Enum<Forwarding>(
+      "forwarding", Forwarding::kStoreAndForward,
+      {{"store_and_forward", Forwarding::kStoreAndForward}, {"cut_through", Forwarding::kCutThrough}});
+  MapReader buffer = fabric.Map("buffer");
+  buffer.AllowOnly({"alpha"});
+  packet.buffer_alpha = buffer.Number("alpha", 1.0, Positive, "a number > 0");
+  ReadQos(c, fabric.Map("qos"), packet);
+  s.load_balancing = fabric.Enum<std::string>("load_balancing", "ecmp", {{"ecmp", "ecmp"}},
+                                              {"flowlet", "spray", "adaptive"});
+  packet.ecmp_seed = fabric.Unsigned("ecmp_seed", DefaultEcmpSeed(s.seed));
+}
+
+// ---- workload --------------------------------------------------------------
+
+uint8_t Priority(const MapReader& m) {
+  return static_cast<uint8_t>(m.Int("priority", 3, 0, kNumPriorities - 1));
+}
+uint64_t TrafficSize(const MapReader& m) {
+  return m.Size("size", 1 << 20, 1, kMaxBytes);
+}
+NodeId ReadNodeId(const MapReader& m, const std::string& key, NodeId fallback) {
+  return static_cast<NodeId>(m.Int(key, fallback, 0, kIntMax));
+}
+
+FlowSpec ReadFlow(const MapReader& m) {
+  m.AllowOnly({"src", "dst", "size", "start", "priority", "dport"});
+  Require(m, {"src", "dst", "size"});
+  FlowSpec flow;
+  flow.src = ReadNodeId(m, "src", kNoNode);
+  flow.dst = ReadNodeId(m, "dst", kNoNode);
+  if (m.Has("src") && m.Has("dst") && flow.src == flow.dst && flow.src != kNoNode) {
+    m.FailAt("dst", "expected a node other than src, got " + std::to_string(flow.dst));
+  }
+  flow.bytes = m.Size("size", 0, 1, kMaxBytes);
+  flow.start = m.TimeValue("start", Time::Zero());
+  flow.priority = Priority(m);
+  flow.dport = static_cast<uint16_t>(m.Int("dport", 4791, 0, 65535));
+  return flow;
+}
+
+std::optional<TrafficSpec> ReadFlows(const Context& c, const YAML::Node& node, const std::string& path) {
+  if (node.IsSequence()) {
+    FlowListSpec list;
+    for (size_t i = 0; i < node.size(); ++i) {
+      list.flows.push_back(ReadFlow(MapReader(c.d, node[i], path + "." + std::to_string(i))));
+    }
+    return list;
+  }
+  if (node.IsMap()) {
+    MapReader m(c.d, node, path);
+    m.AllowOnly({"format", "file"});
+    if (!m.Has("format")) m.Fail("format", "required, missing (hpcc)");
+    m.Enum<int>("format", 0, {{"hpcc", 0}});
+    return HpccFlowFileSpec{ResolveFile(c, m, "file")};
+  }
+  c.d.Fail(node, path, "expected a list of flows or a map {format: hpcc, file: ...}, got " + Describe(node));
+  return std::nullopt;
+}
+
+PermutationSpec ReadPermutation(const MapReader& m) {
+  m.AllowOnly({"size", "start", "priority"});
+  PermutationSpec spec;
+  spec.bytes = TrafficSize(m);
+  spec.start = m.TimeValue("start", Time::Zero());
+  spec.priority = Priority(m);
+  return spec;
+}
+
+IncastSpec ReadIncast(const MapReader& m) {
+  m.AllowOnly({"senders", "receiver", "size", "start", "priority"});
+  IncastSpec spec;
+  spec.senders = static_cast<int>(m.Int("senders", 8, 1, kIntMax));
+  spec.receiver = ReadNodeId(m, "receiver", kNoNode);
+  spec.bytes = TrafficSize(m);
+  spec.start = m.TimeValue("start", Time::Zero());
+  spec.priority = Priority(m);
+  return spec;
+}
+
+AllToAllSpec ReadAllToAll(const MapReader& m) {
+  m.AllowOnly({"size", "start", "priority"});
+  AllToAllSpec spec;
+  spec.bytes = TrafficSize(m);
+  spec.start = m.TimeValue("start", Time::Zero());
+  spec.priority = Priority(m);
+  return spec;
+}
+
+PoissonSpec ReadPoisson(const Context& c, const MapReader& m) {
+  m.AllowOnly({"load", "cdf", "start", "duration", "priority"});
+  PoissonSpec spec;
+  spec.load = m.Number("load", 0.3, Fraction, "a number in (0, 1]");
+  spec.cdf_file = ResolveFile(c, m, "cdf");
+  spec.start = m.TimeValue("start", Time::Zero());
+  spec.duration = m.TimeValue("duration", Time::FromMs(1));
+  if (m.Has("duration") && spec.duration == Time::Zero()) m.FailAt("duration", "expected a time > 0, got 0");
+  spec.priority = Priority(m);
+  return spec;
+}
+
+constexpr const char* kWorkloadKinds = "flows, permutation, incast, all_to_all, poisson";
+
+// "2 keys (permutation, incast)", or how a non-map is described.
+std::string DescribeKeys(const YAML::Node& node) {
+  if (!node.IsMap()) return Describe(node);
+  std::string keys;
+  for (auto it = node.begin(); it != node.end(); ++it) keys += (keys.empty() ? "" : ", ") + it->first.Scalar();
+  return std::to_string(node.size()) + " keys" + (keys.empty() ? "" : " (" + keys + ")");
+}
+
+std::optional<TrafficSpec> ReadWorkloadItem(const Context& c, const MapReader& item) {
+  item.AllowOnly({"flows", "permutation", "incast", "all_to_all", "poisson"});
+  if (!c.d.ok()) return std::nullopt;
+  const YAML::Node& node = item.node();
+  if (!node.IsMap() || node.size() != 1) {
+    c.d.Fail(node, item.path(),
+             std::string("expected a map with exactly one of ") + kWorkloadKinds + ", got " + DescribeKeys(node));
+    return std::nullopt;
+  }
+  const std::string kind = node.begin()->first.Scalar();
+  const YAML::Node value = node.begin()->second;
+  const std::string path = item.Path(kind);
+  if (kind == "flows") return ReadFlows(c, value, path);
+  const MapReader m(c.d, value, path);
+  if (kind == "permutation") return ReadPermutation(m);
+  if (kind == "incast") return ReadIncast(m);
+  if (kind == "all_to_all") return ReadAllToAll(m);
+  return ReadPoisson(c, m);
+}
+
+void ReadWorkload(const Context& c, const MapReader& top, Scenario& s) {
+  std::optional<YAML::Node> list = top.Get("workload");
+  if (!list) return;
+  if (!list->IsSequence()) {
+    c.d.Fail(*list, "workload",
+             std::string("expected a list of items, each a map with one of ") + kWorkloadKinds + ", got " +
+                 Describe(*list));
+    return;
+  }
+  for (size_t i = 0; i < list->size() && c.d.ok(); ++i) {
+    MapReader item(c.d, (*list)[i], "workload." + std::to_string(i));
+    std::optional<TrafficSpec> spec = ReadWorkloadItem(c, item);
+    if (spec) s.workload.push_back(std::move(*spec));
+  }
+}
+
+// ---- top level -------------------------------------------------------------
+
+void ReadSimulation(const MapReader& sim, Scenario& s) {
+  sim.AllowOnly({"model", "until"});
+  sim.Enum<int>("model", 0, {{"packet", 0}}, {"flow", "analytic"});
+  s.model = "packet";
+  s.until = sim.TimeValue("until", Time::Infinite());
+  if (sim.Has("until") && s.until == Time::Zero()) sim.FailAt("until", "expected a time > 0, got 0");
+}
+
+void ReadScenario(const Context& c, const YAML::Node& root, const std::string& default_name, Scenario& s) {
+  MapReader top(c.d, root, "");
+  top.AllowOnly({"name", "seed", "cluster", "fabric", "workload", "simulation"});
+  s.name = top.String("name", default_name);
+  s.seed = top.Unsigned("seed", 1);
+  ReadCluster(c, top.Map("cluster"), s);
+  ReadFabric(c, top.Map("fabric"), s);
+  ReadWorkload(c, top, s);
+  ReadSimulation(top.Map("simulation"), s);
+}
+
+std::string DefaultName(const std::string& origin) {
+  std::string stem = fs::path(origin).stem().string();
+  return stem.empty() ? "scenario" : stem;
+}
+
+// Parses `text` and applies the overrides; errors go to `d` or are returned.
+Result<YAML::Node> ParseWithOverrides(const std::string& text, Diagnostics& d,
+                                      const std::vector<SetOverride>& overrides) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    d.FailAt(e.mark, "invalid YAML: " + e.msg);
+    return d.error();
+  }
+  for (const SetOverride& ov : overrides) {
+    Status st = ApplySetOverride(root, ov);
+    if (!st) return st.error();
+  }
+  return root;
+}
+
+}  // namespace
+
+Result<Scenario> LoadScenarioText(const std::string& text, const std::string& origin,
+                                  const std::string& base_dir, const std::vector<std::string>& set_overrides,
+                                  const Catalog& catalog) {
+  try {
+    std::vector<SetOverride> overrides;
+    std::vector<std::string> set_paths;
+    for (const std::string& arg : set_overrides) {
+      Result<SetOverride> ov = ParseSetOverride(arg);
+      if (!ov) return ov.error();
+      set_paths.push_back(ov->DottedPath());
+      overrides.push_back(std::move(*ov));
+    }
+    Diagnostics d(origin, set_paths);
+    Result<YAML::Node> root = ParseWithOverrides(text, d, overrides);
+    if (!root) return root.error();
+    Scenario s;
+    ReadScenario(Context{d, catalog, base_dir}, *root, DefaultName(origin), s);
+    if (!d.ok()) return d.error();
+    return s;
+  } catch (const std::exception& e) {
+    // yaml-cpp reports some misuse by throwing; a scenario must never crash the caller.
+    return Error{origin + ": internal error while reading the scenario: " + e.what()};
+  }
+}
+
+Result<Scenario> LoadScenarioText(const std::string& text, const std::string& origin,
+                                  const std::string& base_dir,
+                                  const std::vector<std::string>& set_overrides) {
+  return LoadScenarioText(text, origin, base_dir, set_overrides, Catalog::BuiltIn());
+}
+
+Result<Scenario> LoadScenarioFile(const std::string& path, const std::vector<std::string>& set_overrides) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path + ": cannot read the scenario file (" + std::strerror(errno) + ")"};
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string base_dir = fs::path(path).parent_path().string();
+  Result<Scenario> s = LoadScenarioText(text.str(), path, base_dir.empty() ? "." : base_dir, set_overrides);
+  if (s) s->source_file = path;
+  return s;
+}
+
+}  // namespace aifabric

@@ -1,0 +1,31 @@
+// The subcommands of the aifabric CLI, one function each, returning the
+// process exit code. They use only the api library.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace aifabric {
+
+inline constexpr const char* kVersion = "0.1.0";
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInternal = 1;
+inline constexpr int kExitBadInput = 2;
+
+struct RunOptions {
+  std::string scenario;
+  std::string out_dir;                 // "" -> out/<scenario name>
+  std::vector<std::string> overrides;  // --set KEY=VALUE
+  std::string model;                   // "" -> the scenario's simulation.model
+  bool quiet = false;
+};
+int RunCommand(const RunOptions& options);
+
+struct ValidateOptions {
+  std::string scenario;
+  std::string dot_file;
+  std::vector<std::string> overrides;
+};
+int ValidateCommand(const ValidateOptions& options);
+
+}  // namespace aifabric

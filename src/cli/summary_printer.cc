@@ -1,0 +1,69 @@
+#include "cli/summary_printer.h"
+
+#include <fmt/format.h>
+
+#include "api/outputs.h"
+#include "core/units.h"
+#include "fabric/topology_builder.h"
+#include "fabric/topology_report.h"
+
+namespace aifabric {
+namespace {
+
+std::string Us(double ns) { return fmt::format("{:.2f} us", ns / 1000.0); }
+
+std::string WorkloadLines(const ScenarioRun& run) {
+  std::string out;
+  for (const WorkloadSlice& s : run.slices()) {
+    uint64_t bytes = 0;
+    for (size_t i = s.first; i < s.first + s.count; ++i) bytes += run.flows()[i].bytes;
+    out += fmt::format("  workload    {}: {} flows, {} in total\n", s.kind, s.count, FormatBytes(bytes));
+  }
+  return out;
+}
+
+std::string FabricLine(const ScenarioRun& run) {
+  const Scenario& sc = run.scenario();
+  const Topology& t = run.topology();
+  return fmt::format("  fabric      {} hosts, {} switches, {} links ({}, {}, MTU {})\n", t.hosts().size(),
+                     t.num_nodes() - t.hosts().size(), t.num_links(), TopologyTypeName(sc.topology.type),
+                     sc.packet.kind == FabricKind::kIb ? "InfiniBand" : "RoCEv2", FormatBytes(sc.packet.mtu_bytes));
+}
+
+}  // namespace
+
+std::string FormatRunSummary(const ScenarioRun& run, const std::string& out_dir) {
+  const nlohmann::ordered_json s = BuildSummary(run);
+  std::string out = fmt::format("aifabric {} — {} ({} model, seed {})\n", "run", run.scenario().name,
+                                s["model"].get<std::string>(), run.scenario().seed);
+  out += FabricLine(run);
+  out += WorkloadLines(run);
+  out += fmt::format("  simulated   {} in {:.3f} s wall ({} events, {:.2f} M events/s)\n",
+                     FormatTime(run.sim_time()), run.wall_seconds(), s["events"].get<uint64_t>(),
+                     s["events_per_s"].get<double>() / 1e6);
+  const auto& flows = s["flows"];
+  const auto& fct = flows["fct_ns"];
+  out += fmt::format("  flows       {}/{} completed; FCT mean {}, p50 {}, p99 {}, max {}\n",
+                     flows["completed"].get<uint64_t>(), flows["count"].get<uint64_t>(), Us(fct["mean"].get<double>()),
+                     Us(fct["p50"].get<double>()), Us(fct["p99"].get<double>()), Us(fct["max"].get<double>()));
+  const auto& slow = flows["slowdown"];
+  out += fmt::format("  slowdown    mean {:.2f}, p50 {:.2f}, p99 {:.2f} (FCT / FCT alone on an idle fabric)\n",
+                     slow["mean"].get<double>(), slow["p50"].get<double>(), slow["p99"].get<double>());
+  const auto& links = s["links"];
+  out += fmt::format("  links       max utilization {:.1f}% ({}), mean {:.1f}%; {} packets dropped\n",
+                     100 * links["max_util"].get<double>(), links["busiest"].get<std::string>(),
+                     100 * links["mean_util"].get<double>(), s["drops"].get<uint64_t>());
+  out += fmt::format("  outputs     {}/ (summary.json, flows.csv, links.csv, fct.txt)\n", out_dir);
+  return out;
+}
+
+std::string FormatValidation(const ScenarioRun& run) {
+  std::string out = fmt::format("scenario {} is valid\n", run.scenario().name);
+  out += FabricLine(run);
+  out += WorkloadLines(run);
+  out += "\n";
+  out += FormatReport(MakeTopologyReport(run.topology()));
+  return out;
+}
+
+}  // namespace aifabric

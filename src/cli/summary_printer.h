@@ -1,0 +1,14 @@
+// Human-readable text for the terminal: the summary `aifabric run` prints
+// after a run, and the cluster description `aifabric validate` prints.
+#pragma once
+
+#include <string>
+
+#include "api/run.h"
+
+namespace aifabric {
+
+std::string FormatRunSummary(const ScenarioRun& run, const std::string& out_dir);
+std::string FormatValidation(const ScenarioRun& run);
+
+}  // namespace aifabric

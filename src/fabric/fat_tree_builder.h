@@ -1,0 +1,60 @@
+// The 3-tier fat-tree (Clos) builder: edge switches "leaf<i>" (tier 1) hold
+// the hosts, aggregation switches "agg<i>" (tier 2) sit in pods with the
+// edges, core switches "core<i>" (tier 3) join the pods. Node ids: hosts
+// first (see AddHosts), then all leaves, all aggs, all cores; leaves and aggs
+// are numbered pod-major and carry Node::pod.
+//
+// Wiring: leaf i holds hosts [i*hosts_per_leaf, (i+1)*hosts_per_leaf) and
+// sits in pod i / leaves_per_pod; every leaf links to every agg of its pod
+// with edge_agg_links links; agg a of each pod (a = index within the pod)
+// links to every core of core group a (cores [a*cores_per_group,
+// (a+1)*cores_per_group)) with agg_core_links links.
+//
+// Two ways to size it:
+//  * k > 0: the standard k-ary fat-tree (Al-Fares et al., SIGCOMM 2008):
+//    k/2 hosts per leaf, k/2 leaves and k/2 aggs per pod, (k/2)^2 cores in
+//    k/2 groups, single links; at most k^3/4 hosts. Requires k even and
+//    <= radix, both oversubscriptions 1 and the other knobs 0.
+//    With fewer than k^3/4 hosts the hosts fill pods in order and only the
+//    pods holding a host are built (each complete, k/2 leaves + k/2 aggs);
+//    all (k/2)^2 cores are always built. A full k-ary tree has k^3/4 hosts,
+//    5k^2/4 switches and 3k^3/4 links.
+//  * k == 0, general radix R, o = oversubscription (at the leaf), oa =
+//    agg_oversubscription (at the agg); p = port rate, h = host link rate:
+//      hosts_per_leaf  = largest n with n + ceil(n*h/(o*p)) <= R, or given;
+//      leaf uplinks u  = ceil(hosts_per_leaf*h/(o*p));
+//      aggs_per_pod    = u (one link to each), or given A (ceil(u/A) links each);
+//      leaves_per_pod  = largest E with d + ceil(d/oa) <= R, d = E * edge_agg_links,
+//                        capped at the leaves needed; or given;
+//      pods            = ceil(leaves / leaves_per_pod), each built complete;
+//      agg uplinks ua  = ceil(leaves_per_pod*edge_agg_links / oa);
+//      cores           = aggs_per_pod * ua (one link from each agg to each core
+//                        of its group), or given C, a multiple of aggs_per_pod,
+//                        with ceil(ua / (C/aggs_per_pod)) links each;
+//      a core needs pods * agg_core_links <= R ports.
+#pragma once
+
+#include "core/result.h"
+#include "fabric/topology.h"
+#include "fabric/topology_spec.h"
+
+namespace aifabric {
+
+struct FatTreeShape {
+  int hosts_per_leaf = 0;
+  int leaves_per_pod = 0;
+  int aggs_per_pod = 0;
+  int pods = 0;
+  int edge_agg_links = 0;    // parallel links from a leaf to each agg of its pod
+  int cores_per_group = 0;   // cores reached by one agg; groups = aggs_per_pod
+  int agg_core_links = 0;    // parallel links from an agg to each core of its group
+  int cores() const { return aggs_per_pod * cores_per_group; }
+};
+
+// Sizes the fabric (either way above) and checks every radix fits.
+Result<FatTreeShape> SizeFatTree(const TopologySpec& spec);
+
+// Builds the 3-tier fat-tree `spec` describes.
+Result<Topology> BuildFatTree(const TopologySpec& spec);
+
+}  // namespace aifabric

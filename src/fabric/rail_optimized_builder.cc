@@ -1,0 +1,35 @@
+#include "fabric/rail_optimized_builder.h"
+
+#include <string>
+
+#include "fabric/clos_sizing.h"
+#include "fabric/leaf_spine_builder.h"
+
+namespace aifabric {
+
+Result<Topology> BuildRailOptimized(const TopologySpec& spec) {
+  if (Status s = ValidateClusterAndSwitch(spec); !s) return s.error();
+  Result<LeafSpineShape> sized = SizeLeafSpine(spec, spec.servers, spec.nics_per_server);
+  if (!sized) return sized.error();
+  const LeafSpineShape& shape = *sized;
+
+  Topology t;
+  AddHosts(spec, t);
+  const int sw = t.AddSwitchSpec(spec.switch_spec);
+  const NodeId first_leaf = static_cast<NodeId>(t.num_nodes());
+  for (int i = 0; i < shape.leaves; ++i) t.AddSwitch("leaf" + std::to_string(i), 1, sw);
+  const NodeId first_spine = static_cast<NodeId>(t.num_nodes());
+  for (int j = 0; j < shape.spines.upper; ++j) t.AddSwitch("spine" + std::to_string(j), 2, sw);
+
+  const DataRate host_rate = HostLinkRate(spec);
+  for (NodeId h : t.hosts()) {
+    const Node& host = t.node(h);
+    const int leaf = host.rail * shape.leaves_per_group + host.server / shape.hosts_per_leaf;
+    t.AddLink(h, first_leaf + leaf, host_rate, spec.link_latency);
+  }
+  WireAllToAll(t, first_leaf, shape.leaves, first_spine, shape.spines.upper, shape.spines.links_each,
+               spec.switch_spec.port_rate, spec.link_latency);
+  return t;
+}
+
+}  // namespace aifabric

@@ -1,0 +1,64 @@
+#include "fabric/rail_optimized_builder.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "fabric/fabric_test_util.h"
+#include "fabric/routing_table.h"
+
+namespace aifabric {
+namespace {
+
+using ::testing::HasSubstr;
+using fabric_testing::CountShortestPaths;
+using fabric_testing::CountTier;
+using fabric_testing::MakeSpec;
+
+// 32 servers x 4 rails on 32x100G, o = 1: a leaf takes 16 servers of one
+// rail and 16 uplinks, so 2 leaves per rail, 8 leaves, 16 spines with one
+// link from each leaf (a spine uses 8 ports).
+// Links: 128 host + 8 x 16 = 256.
+TEST(RailOptimized, Shape) {
+  const TopologySpec spec = MakeSpec(TopologyType::kRailOptimized, "32x100G", 32, 4, DataRate::Gbps(100));
+  Result<Topology> t = BuildRailOptimized(spec);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->hosts().size(), 128u);
+  EXPECT_EQ(CountTier(*t, 1), 8);
+  EXPECT_EQ(CountTier(*t, 2), 16);
+  EXPECT_EQ(t->num_links(), 256u);
+  // NIC r of every server sits under rail r's leaves: leaf 2r + server/16.
+  for (NodeId h : t->hosts()) {
+    const Node& host = t->node(h);
+    EXPECT_EQ(h, host.server * 4 + host.rail);
+    const std::string leaf = t->node(t->port(host.ports[0]).peer).name;
+    EXPECT_EQ(leaf, "leaf" + std::to_string(2 * host.rail + host.server / 16)) << host.name;
+  }
+}
+
+// Two NICs of one server on different rails: host-leaf-spine-leaf-host, 4
+// hops (2 switch-to-switch hops), one path per spine = 16. The same rail of
+// two servers under one leaf: 2 hops, 1 path.
+TEST(RailOptimized, Distances) {
+  const TopologySpec spec = MakeSpec(TopologyType::kRailOptimized, "32x100G", 32, 4, DataRate::Gbps(100));
+  Result<Topology> t = BuildRailOptimized(spec);
+  ASSERT_TRUE(t.ok());
+  const RoutingTable rt = RoutingTable::BuildShortestPaths(*t);
+  const NodeId s0r0 = 0, s0r1 = 1, s1r0 = 4;
+  EXPECT_EQ(rt.Distance(s0r0, s0r1), 4);
+  EXPECT_EQ(CountShortestPaths(*t, rt, s0r0, s0r1), 16);
+  EXPECT_EQ(rt.Distance(s0r0, s1r0), 2);
+  EXPECT_EQ(CountShortestPaths(*t, rt, s0r0, s1r0), 1);
+  // Rail 0 of servers 0 and 31 (leaf0 vs leaf1): also through the spines.
+  EXPECT_EQ(rt.Distance(0, 31 * 4), 4);
+}
+
+TEST(RailOptimized, TooManyLeavesForTheSpine) {
+  // 32-port spines take 32 leaves; 8 rails x 5 leaves (65 servers / 16) = 40.
+  const TopologySpec spec = MakeSpec(TopologyType::kRailOptimized, "32x100G", 65, 8, DataRate::Gbps(100));
+  Result<Topology> t = BuildRailOptimized(spec);
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(t.error().message, HasSubstr("need 40 leaves of 16 hosts (5 per rail x 8 rails)"));
+}
+
+}  // namespace
+}  // namespace aifabric

@@ -1,0 +1,28 @@
+// FlowState is what the packet-level model keeps per transfer: the request,
+// its sender, and byte counts at both ends. Owned by PacketNetwork in a
+// dense vector indexed by Packet::flow_index.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "core/time.h"
+#include "fabric/network_model.h"
+#include "packet/packet_sender.h"
+
+namespace aifabric {
+
+struct FlowState {
+  TransferRequest request;
+  uint32_t ecmp_hash = 0;
+  PortId first_port = kNoPort;     // the source host's port this flow uses
+  Time start;
+  Time finish = Time::Infinite();  // when the last payload byte arrived
+  uint64_t sent_bytes = 0;         // payload put on the wire by the source
+  uint64_t delivered_bytes = 0;    // payload that reached the destination
+  uint64_t dropped_bytes = 0;      // payload lost in switch buffers
+  std::unique_ptr<PacketSender> sender;
+  bool done() const { return !finish.IsInfinite(); }
+};
+
+}  // namespace aifabric

@@ -1,0 +1,77 @@
+#include "packet/host_nic.h"
+
+#include <cassert>
+
+#include "packet/packet_network.h"
+
+namespace aifabric {
+
+HostNic::HostNic(PacketNetwork& network, NodeId id, const std::vector<PortId>& ports)
+    : network_(network), id_(id), wire_overhead_(network.config().wire_overhead_bytes) {
+  ports_.reserve(ports.size());
+  for (PortId p : ports) ports_.push_back(PortFlows{p, {}, 0, false});
+}
+
+HostNic::PortFlows& HostNic::ForPort(PortId port) {
+  for (PortFlows& pf : ports_) {
+    if (pf.port == port) return pf;
+  }
+  assert(false && "port does not belong to this host");
+  return ports_.front();
+}
+
+void HostNic::AddFlow(uint32_t flow_index, PortId port) {
+  ForPort(port).active.push_back(flow_index);
+  network_.port(port).Kick();
+}
+
+Packet* HostNic::Pull(PortId port) {
+  PortFlows& pf = ForPort(port);
+  const Time now = network_.sim().Now();
+  Time earliest = Time::Infinite();
+  for (size_t tried = 0; tried < pf.active.size();) {
+    if (pf.next >= pf.active.size()) pf.next = 0;
+    const uint32_t index = pf.active[pf.next];
+    FlowState& flow = network_.flow(index);
+    if (flow.sender->Finished()) {
+      pf.active.erase(pf.active.begin() + static_cast<std::ptrdiff_t>(pf.next));
+      continue;
+    }
+    const Time at = flow.sender->NextSendTime();
+    if (at <= now) {
+      Packet* p = network_.pool().Allocate();
+      p->flow_index = index;
+      p->src = id_;
+      p->dst = flow.request.dst;
+      p->priority = flow.request.priority;
+      p->ecmp_hash = flow.ecmp_hash;
+      flow.sender->FillNext(*p);
+      p->wire_bytes = p->payload_bytes + wire_overhead_;
+      flow.sent_bytes += p->payload_bytes;
+      if (flow.sender->Finished()) {
+        pf.active.erase(pf.active.begin() + static_cast<std::ptrdiff_t>(pf.next));
+      } else {
+        ++pf.next;
+      }
+      return p;
+    }
+    if (at < earliest) earliest = at;
+    ++pf.next;
+    ++tried;
+  }
+  // Nothing may go now; if a sender will be ready later, wake the port then.
+  if (!earliest.IsInfinite() && !pf.wake_scheduled) {
+    pf.wake_scheduled = true;
+    network_.sim().ScheduleCallback(earliest, [this, port] {
+      ForPort(port).wake_scheduled = false;
+      network_.port(port).Kick();
+    });
+  }
+  return nullptr;
+}
+
+void HostNic::OnEvent(uint64_t tag) {
+  network_.OnDelivered(reinterpret_cast<Packet*>(tag));
+}
+
+}  // namespace aifabric

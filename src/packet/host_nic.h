@@ -1,0 +1,51 @@
+// HostNic is a host's network interface in the packet model. Sending: it
+// keeps the active flows of each of its ports and, whenever a port's wire is
+// free, pulls the next packet from them in round robin (one packet per flow
+// per turn, like a NIC arbitrating among queue pairs), asking each flow's
+// PacketSender what to send. Receiving: it counts delivered payload and
+// frees the packet. Owned by PacketNetwork; not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/ids.h"
+#include "engine/simulator.h"
+#include "packet/egress_port.h"
+
+namespace aifabric {
+
+class PacketNetwork;
+
+class HostNic final : public EventHandler, public PacketSource {
+ public:
+  HostNic(PacketNetwork& network, NodeId id, const std::vector<PortId>& ports);
+  HostNic(const HostNic&) = delete;
+  HostNic& operator=(const HostNic&) = delete;
+
+  // Adds a flow (by index) to the port it was hashed onto, and wakes the port.
+  void AddFlow(uint32_t flow_index, PortId port);
+
+  // A packet arrived (tag = Packet*).
+  void OnEvent(uint64_t tag) override;
+  // The port's wire is free: next packet, or nullptr.
+  Packet* Pull(PortId port) override;
+
+ private:
+  struct PortFlows {
+    PortId port = kNoPort;
+    std::vector<uint32_t> active;   // flow indices with something left to send
+    size_t next = 0;                // round-robin position
+    bool wake_scheduled = false;
+  };
+  PortFlows& ForPort(PortId port);
+
+  // Fixed at construction.
+  PacketNetwork& network_;
+  const NodeId id_;
+  const uint32_t wire_overhead_;
+
+  std::vector<PortFlows> ports_;
+};
+
+}  // namespace aifabric

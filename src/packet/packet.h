@@ -1,0 +1,100 @@
+// Packet is one frame on the wire in the packet-level model, and PacketPool
+// hands them out from free lists so the steady state allocates nothing.
+// Packets are plain structs linked intrusively into queues (`next`).
+// Not thread-safe; each PacketNetwork owns one pool.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/time.h"
+
+namespace aifabric {
+
+struct Packet {
+  uint32_t flow_index = 0;    // dense index of the flow in its PacketNetwork
+  NodeId src = kNoNode;
+  NodeId dst = kNoNode;
+  uint32_t payload_bytes = 0;
+  uint32_t wire_bytes = 0;    // payload + per-packet overhead (headers, preamble, IFG)
+  uint64_t offset = 0;        // byte offset of the payload within its message
+  uint32_t ecmp_hash = 0;     // hash of the flow's 5-tuple
+  uint8_t priority = 0;
+  PortId in_port = kNoPort;   // at the receiving node: the port it arrived over (peer -> node)
+  Time last_bit_at;           // cut-through: when the packet's last bit reaches this node
+  Packet* next = nullptr;     // intrusive link for queues and the free list
+};
+
+class PacketPool {
+ public:
+  PacketPool() = default;
+  PacketPool(const PacketPool&) = delete;
+  PacketPool& operator=(const PacketPool&) = delete;
+
+  Packet* Allocate() {
+    if (free_ == nullptr) Grow();
+    Packet* p = free_;
+    free_ = p->next;
+    *p = Packet{};
+    ++in_use_;
+    return p;
+  }
+  void Free(Packet* p) {
+    p->next = free_;
+    free_ = p;
+    --in_use_;
+  }
+  size_t in_use() const { return in_use_; }
+  size_t capacity() const { return chunks_.size() * kChunk; }
+
+ private:
+  static constexpr size_t kChunk = 4096;
+  void Grow() {
+    chunks_.push_back(std::make_unique<Packet[]>(kChunk));
+    Packet* chunk = chunks_.back().get();
+    for (size_t i = 0; i < kChunk; ++i) {
+      chunk[i].next = free_;
+      free_ = &chunk[i];
+    }
+  }
+
+  Packet* free_ = nullptr;
+  size_t in_use_ = 0;
+  std::vector<std::unique_ptr<Packet[]>> chunks_;
+};
+
+// A FIFO of packets linked through Packet::next, with its byte count.
+class PacketQueue {
+ public:
+  bool empty() const { return head_ == nullptr; }
+  uint64_t bytes() const { return bytes_; }
+  uint32_t packets() const { return packets_; }
+  Packet* head() const { return head_; }
+  void Push(Packet* p) {
+    p->next = nullptr;
+    if (tail_) tail_->next = p; else head_ = p;
+    tail_ = p;
+    bytes_ += p->wire_bytes;
+    ++packets_;
+  }
+  // REQUIRES: !empty()
+  Packet* Pop() {
+    Packet* p = head_;
+    head_ = p->next;
+    if (head_ == nullptr) tail_ = nullptr;
+    bytes_ -= p->wire_bytes;
+    --packets_;
+    p->next = nullptr;
+    return p;
+  }
+
+ private:
+  Packet* head_ = nullptr;
+  Packet* tail_ = nullptr;
+  uint64_t bytes_ = 0;
+  uint32_t packets_ = 0;
+};
+
+}  // namespace aifabric

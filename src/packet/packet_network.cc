@@ -1,0 +1,170 @@
+#include "packet/packet_network.h"
+
+#include <cassert>
+
+#include "packet/host_nic.h"
+#include "packet/switch_node.h"
+
+namespace aifabric {
+namespace {
+
+// Fills in the source port (the host-side entropy) when the caller left it 0.
+TransferRequest WithSourcePort(TransferRequest r) {
+  if (r.sport == 0) r.sport = static_cast<uint16_t>(10000 + r.id % 50000);
+  return r;
+}
+
+// The ECMP hash of a flow's 5-tuple (src, dst, sport, dport, UDP=17).
+uint32_t FlowHash(const TransferRequest& r) {
+  const uint64_t addresses = static_cast<uint64_t>(r.src) << 32 | static_cast<uint32_t>(r.dst);
+  const uint64_t ports = static_cast<uint64_t>(r.sport) << 16 | r.dport;
+  return MixHash(addresses ^ (ports * 0x9E3779B97F4A7C15ull) ^ 17);
+}
+
+}  // namespace
+
+PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const RoutingTable& routes,
+                             const PacketConfig& config)
+    : sim_(sim), topology_(topology), routes_(routes), config_(config) {
+  const size_t n = topology.num_nodes();
+  switch_salt_.resize(n);
+  buffers_.resize(n);
+  hosts_.resize(n);
+  switches_.resize(n);
+  for (const Node& node : topology.nodes()) {
+    switch_salt_[node.id] = MixHash(config.ecmp_seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(node.id));
+    if (node.kind == NodeKind::kSwitch) {
+      const SwitchSpec& spec = topology.switch_specs()[node.switch_spec];
+      buffers_[node.id] = std::make_unique<SharedBuffer>(spec.buffer_bytes, config.buffer_alpha);
+      switches_[node.id] = std::make_unique<SwitchNode>(*this, node.id, *buffers_[node.id]);
+    } else {
+      hosts_[node.id] = std::make_unique<HostNic>(*this, node.id, node.ports);
+    }
+  }
+  ports_.reserve(topology.ports().size());
+  for (const Port& port : topology.ports()) {
+    const Node& peer = topology.node(port.peer);
+    EgressPort::Wiring w;
+    w.id = port.id;
+    w.rate = port.rate;
+    w.propagation = port.latency;
+    if (peer.kind == NodeKind::kSwitch) {
+      w.receiver_latency = topology.switch_specs()[peer.switch_spec].latency;
+      w.receiver = switches_[peer.id].get();
+    } else {
+      w.receiver = hosts_[peer.id].get();
+    }
+    w.receiver_in_port = port.reverse();
+    w.buffer = buffers_[port.node].get();
+    w.source = hosts_[port.node].get();
+    ports_.push_back(std::make_unique<EgressPort>(sim, config_, w));
+  }
+}
+
+PacketNetwork::~PacketNetwork() = default;
+
+PortId PacketNetwork::NextHop(NodeId node, NodeId dst, uint32_t hash) const {
+  const std::span<const PortId> hops = routes_.NextHops(node, dst);
+  assert(!hops.empty());
+  if (hops.size() == 1) return hops[0];
+  return hops[MixHash(hash ^ switch_salt_[node]) % hops.size()];
+}
+
+void PacketNetwork::StartTransfer(const TransferRequest& request) {
+  assert(request.bytes > 0 && request.src != request.dst);
+  assert(routes_.Distance(request.src, request.dst) > 0);
+  FlowState flow;
+  flow.request = WithSourcePort(request);
+  flow.ecmp_hash = FlowHash(flow.request);
+  flow.first_port = NextHop(request.src, request.dst, flow.ecmp_hash);
+  flow.start = sim_.Now();
+  flow.sender = std::make_unique<LineRateSender>(request.bytes, config_.mtu_bytes);
+  const uint32_t index = static_cast<uint32_t>(flows_.size());
+  const PortId port = flow.first_port;
+  flows_.push_back(std::move(flow));
+  hosts_[request.src]->AddFlow(index, port);
+}
+
+void PacketNetwork::OnDelivered(Packet* p) {
+  FlowState& flow = flows_[p->flow_index];
+  flow.delivered_bytes += p->payload_bytes;
+  pool_.Free(p);
+  if (flow.delivered_bytes == flow.request.bytes) {
+    flow.finish = sim_.Now();
+    if (observer_ != nullptr) observer_->OnTransferDone(flow.request.id, flow.finish);
+  }
+}
+
+void PacketNetwork::OnDropped(Packet* p, EgressPort& at) {
+  PortCounters& c = at.counters();
+  c.drop_packets++;
+  c.drop_bytes += p->wire_bytes;
+  c.drop_payload_bytes += p->payload_bytes;
+  flows_[p->flow_index].dropped_bytes += p->payload_bytes;
+  pool_.Free(p);
+}
+
+uint64_t PacketNetwork::buffer_peak_bytes(NodeId id) const {
+  return buffers_[id] ? buffers_[id]->peak_bytes() : 0;
+}
+
+PayloadTotals PacketNetwork::totals() const {
+  PayloadTotals t;
+  for (const FlowState& f : flows_) {
+    t.sent += f.sent_bytes;
+    t.delivered += f.delivered_bytes;
+    t.dropped += f.dropped_bytes;
+  }
+  t.in_flight = t.sent - t.delivered - t.dropped;
+  return t;
+}
+
+std::vector<PortId> PacketNetwork::PathPorts(const TransferRequest& request, uint32_t hash) const {
+  std::vector<PortId> path;
+  NodeId at = request.src;
+  while (at != request.dst) {
+    const PortId p = NextHop(at, request.dst, hash);
+    path.push_back(p);
+    at = topology_.port(p).peer;
+  }
+  return path;
+}
+
+Time PacketNetwork::IdealFct(const TransferRequest& request) const {
+  const TransferRequest r = WithSourcePort(request);
+  const std::vector<PortId> path = PathPorts(r, FlowHash(r));
+  const uint32_t overhead = config_.wire_overhead_bytes;
+  const uint64_t first_payload = r.bytes < config_.mtu_bytes ? r.bytes : config_.mtu_bytes;
+  const uint32_t first_wire = static_cast<uint32_t>(first_payload) + overhead;
+  const bool cut_through = config_.forwarding == Forwarding::kCutThrough;
+
+  // The first packet, hop by hop, exactly as EgressPort::Transmit times it.
+  Time start = Time::Zero();
+  Time last_bit = Time::Zero();
+  Time finish = Time::Zero();
+  DataRate bottleneck = topology_.port(path.front()).rate;
+  for (PortId id : path) {
+    const Port& port = topology_.port(id);
+    bottleneck = Min(bottleneck, port.rate);
+    Time end = start + port.rate.TransmitTime(first_wire);
+    if (cut_through && last_bit > end) end = last_bit;
+    last_bit = end + port.latency;
+    const Node& peer = topology_.node(port.peer);
+    if (peer.kind == NodeKind::kSwitch) {
+      const Time latency = topology_.switch_specs()[peer.switch_spec].latency;
+      start = cut_through ? start + port.rate.TransmitTime(first_wire < 64 ? first_wire : 64) + port.latency + latency
+                          : last_bit + latency;
+    } else {
+      finish = last_bit;
+    }
+  }
+  // The rest follow at the bottleneck rate.
+  const uint64_t rest = r.bytes - first_payload;
+  const uint64_t full = rest / config_.mtu_bytes;
+  const uint64_t partial = rest % config_.mtu_bytes;
+  finish += bottleneck.TransmitTime(config_.mtu_bytes + overhead) * static_cast<int64_t>(full);
+  if (partial > 0) finish += bottleneck.TransmitTime(partial + overhead);
+  return finish;
+}
+
+}  // namespace aifabric

@@ -1,0 +1,109 @@
+// PacketNetwork is the packet-level NetworkModel: every directed link is an
+// EgressPort, every switch a SwitchNode with a shared buffer and ECMP
+// forwarding, every host a HostNic that segments messages into MTU packets.
+// It owns all of them, the packet pool and the per-flow state, and is the
+// one place the workload talks to (through NetworkModel). Not thread-safe;
+// lives inside one Simulator.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/time.h"
+#include "engine/simulator.h"
+#include "fabric/network_model.h"
+#include "fabric/routing_table.h"
+#include "fabric/topology.h"
+#include "packet/egress_port.h"
+#include "packet/flow_state.h"
+#include "packet/packet.h"
+#include "packet/packet_config.h"
+#include "packet/shared_buffer.h"
+
+namespace aifabric {
+
+class HostNic;
+class SwitchNode;
+
+// Payload byte totals over all flows; conservation says
+// sent == delivered + dropped + in_flight.
+struct PayloadTotals {
+  uint64_t sent = 0;
+  uint64_t delivered = 0;
+  uint64_t dropped = 0;
+  uint64_t in_flight = 0;
+};
+
+class PacketNetwork final : public NetworkModel {
+ public:
+  // The topology and routes must outlive the network.
+  PacketNetwork(Simulator& sim, const Topology& topology, const RoutingTable& routes,
+                const PacketConfig& config);
+  ~PacketNetwork() override;
+  PacketNetwork(const PacketNetwork&) = delete;
+  PacketNetwork& operator=(const PacketNetwork&) = delete;
+
+  // NetworkModel
+  void StartTransfer(const TransferRequest& request) override;
+  void SetObserver(TransferObserver* observer) override { observer_ = observer; }
+  const char* name() const override { return "packet"; }
+
+  // Results, valid during and after the run.
+  const std::vector<FlowState>& flows() const { return flows_; }
+  const EgressPort& egress(PortId id) const { return *ports_[id]; }
+  // Peak shared-buffer occupancy of a switch (0 for hosts).
+  uint64_t buffer_peak_bytes(NodeId id) const;
+  PayloadTotals totals() const;
+  size_t packets_in_use() const { return pool_.in_use(); }
+
+  // Completion time of a flow alone on an idle fabric along the path its ECMP
+  // hash selects: the first packet crosses every hop (serialization at each
+  // hop's rate, propagation, the next switch's latency), the remaining
+  // packets follow at the bottleneck rate. Exact for store-and-forward when
+  // all packets are full-sized; the last packet's size is taken as it is.
+  Time IdealFct(const TransferRequest& request) const;
+
+  // --- Used by HostNic and SwitchNode -------------------------------------
+  Simulator& sim() { return sim_; }
+  PacketPool& pool() { return pool_; }
+  const PacketConfig& config() const { return config_; }
+  const RoutingTable& routes() const { return routes_; }
+  EgressPort& port(PortId id) { return *ports_[id]; }
+  FlowState& flow(uint32_t index) { return flows_[index]; }
+  // Picks the ECMP next hop out of `node` toward `dst` for a hash.
+  PortId NextHop(NodeId node, NodeId dst, uint32_t hash) const;
+  // The destination host received a packet's payload.
+  void OnDelivered(Packet* p);
+  // A switch buffer refused a packet at egress port `at`.
+  void OnDropped(Packet* p, EgressPort& at);
+
+ private:
+  std::vector<PortId> PathPorts(const TransferRequest& request, uint32_t hash) const;
+
+  // Fixed at construction.
+  Simulator& sim_;
+  const Topology& topology_;
+  const RoutingTable& routes_;
+  const PacketConfig config_;
+  std::vector<uint64_t> switch_salt_;   // per node: ECMP hash salt
+
+  PacketPool pool_;
+  std::vector<std::unique_ptr<SharedBuffer>> buffers_;  // per node; null for hosts
+  std::vector<std::unique_ptr<EgressPort>> ports_;      // per directed port
+  std::vector<std::unique_ptr<HostNic>> hosts_;         // per node; null for switches
+  std::vector<std::unique_ptr<SwitchNode>> switches_;   // per node; null for hosts
+  std::vector<FlowState> flows_;
+  TransferObserver* observer_ = nullptr;
+};
+
+// Mixes a 32-bit value (a finalizer from MurmurHash3): ECMP hashing.
+inline uint32_t MixHash(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return static_cast<uint32_t>(x);
+}
+
+}  // namespace aifabric

@@ -1,0 +1,275 @@
+// Specs of the packet-level model, each against a figure worked out by hand.
+#include "packet/packet_network.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "engine/simulator.h"
+#include "fabric/routing_table.h"
+#include "fabric/topology.h"
+
+namespace aifabric {
+namespace {
+
+SwitchSpec TestSwitch(uint64_t buffer_bytes = 64ull << 20) {
+  SwitchSpec s;
+  s.name = "test";
+  s.radix = 64;
+  s.port_rate = DataRate::Gbps(400);
+  s.latency = Time::FromNs(400);
+  s.buffer_bytes = buffer_bytes;
+  return s;
+}
+
+// Records completion times by flow id.
+struct Finishes final : TransferObserver {
+  std::map<FlowId, Time> at;
+  void OnTransferDone(FlowId id, Time finish) override { at[id] = finish; }
+};
+
+// Runs `requests` (all starting at 0) on `topology` and returns finish times.
+struct Harness {
+  Harness(const Topology& t, PacketConfig config = {}, uint64_t seed = 1)
+      : sim(seed), routes(RoutingTable::BuildShortestPaths(t)), net(sim, t, routes, config) {
+    net.SetObserver(&finishes);
+  }
+  void Start(FlowId id, NodeId src, NodeId dst, uint64_t bytes, uint8_t prio = 3, uint16_t sport = 0) {
+    TransferRequest r;
+    r.id = id;
+    r.src = src;
+    r.dst = dst;
+    r.bytes = bytes;
+    r.priority = prio;
+    r.sport = sport;
+    net.StartTransfer(r);
+  }
+  Simulator sim;
+  RoutingTable routes;
+  PacketNetwork net;
+  Finishes finishes;
+};
+
+// h0 -100G- leaf0 -400G- spine -400G- leaf1 -100G- h1, 500 ns cables.
+Topology FourHopPath() {
+  Topology t;
+  const NodeId h0 = t.AddHost("h0"), h1 = t.AddHost("h1");
+  const int spec = t.AddSwitchSpec(TestSwitch());
+  const NodeId l0 = t.AddSwitch("leaf0", 1, spec), l1 = t.AddSwitch("leaf1", 1, spec);
+  const NodeId sp = t.AddSwitch("spine0", 2, spec);
+  const Time cable = Time::FromNs(500);
+  t.AddLink(h0, l0, DataRate::Gbps(100), cable);
+  t.AddLink(l0, sp, DataRate::Gbps(400), cable);
+  t.AddLink(sp, l1, DataRate::Gbps(400), cable);
+  t.AddLink(l1, h1, DataRate::Gbps(100), cable);
+  return t;
+}
+
+TEST(PacketNetwork, OneFlowOnIdlePathMatchesClosedFormToThePicosecond) {
+  // 10 packets of 4096 B payload + 82 B RoCEv2 overhead = 4178 B on the wire.
+  // Serialization: 100G: 4178*8/100e9 s = 334,240 ps; 400G: 83,560 ps.
+  // First packet, store-and-forward, hop by hop (cable 500,000 ps; each of
+  // the 3 switches adds 400,000 ps):
+  //   334,240 + 83,560 + 83,560 + 334,240  = 835,600   serialization
+  //   4 * 500,000                          = 2,000,000 propagation
+  //   3 * 400,000                          = 1,200,000 switching
+  //                                         = 4,035,600
+  // The other 9 packets follow at the 100G bottleneck: 9 * 334,240 = 3,008,160.
+  // FCT = 7,043,760 ps.
+  Topology t = FourHopPath();
+  Harness run(t);
+  run.Start(1, 0, 1, 10 * 4096);
+  run.sim.Run();
+  ASSERT_EQ(run.finishes.at.count(1), 1u);
+  EXPECT_EQ(run.finishes.at[1].ps(), 7'043'760);
+  TransferRequest r;
+  r.id = 1; r.src = 0; r.dst = 1; r.bytes = 10 * 4096;
+  EXPECT_EQ(run.net.IdealFct(r).ps(), 7'043'760);
+}
+
+TEST(PacketNetwork, CutThroughStartsForwardingAfterTheHeader) {
+  // h0 -100G- sw -100G- h1, one 4096 B packet (4178 B wire, 334,240 ps).
+  // Store-and-forward: 334,240 + 500,000 + 400,000 + 334,240 + 500,000
+  //   = 2,068,480 ps.
+  // Cut-through: the switch starts after the first 64 B (5,120 ps) have
+  // arrived: egress starts at 5,120 + 500,000 + 400,000 = 905,120 and ends at
+  // 905,120 + 334,240 = 1,239,360 (later than the last bit's arrival at
+  // 834,240, so no stall); + 500,000 = 1,739,360 ps.
+  Topology t;
+  const NodeId h0 = t.AddHost("h0"), h1 = t.AddHost("h1");
+  const NodeId sw = t.AddSwitch("sw", 1, t.AddSwitchSpec(TestSwitch()));
+  t.AddLink(h0, sw, DataRate::Gbps(100), Time::FromNs(500));
+  t.AddLink(sw, h1, DataRate::Gbps(100), Time::FromNs(500));
+  for (auto [mode, expected] : {std::pair{Forwarding::kStoreAndForward, 2'068'480},
+                                std::pair{Forwarding::kCutThrough, 1'739'360}}) {
+    PacketConfig config;
+    config.forwarding = mode;
+    Harness run(t, config);
+    run.Start(7, h0, h1, 4096);
+    run.sim.Run();
+    EXPECT_EQ(run.finishes.at[7].ps(), expected);
+    TransferRequest r;
+    r.id = 7; r.src = h0; r.dst = h1; r.bytes = 4096;
+    EXPECT_EQ(run.net.IdealFct(r).ps(), expected);
+  }
+}
+
+// N senders under one switch, one receiver: the receiver's link is the
+// bottleneck everyone shares.
+Topology Star(int senders, uint64_t buffer_bytes) {
+  Topology t;
+  for (int i = 0; i <= senders; ++i) t.AddHost("h" + std::to_string(i));
+  const NodeId sw = t.AddSwitch("sw", 1, t.AddSwitchSpec(TestSwitch(buffer_bytes)));
+  for (int i = 0; i <= senders; ++i) t.AddLink(i, sw, DataRate::Gbps(100), Time::FromNs(500));
+  return t;
+}
+
+TEST(PacketNetwork, EqualFlowsThroughOneBottleneckFinishTogether) {
+  // 8 senders x 1 MiB into host 0 through a FIFO egress with room for all
+  // (64 MiB buffer): packets interleave, so all finish within 1% of each
+  // other. The bottleneck never idles once busy, so the last finish is the
+  // total wire bytes over 100G after the first packet reached the egress:
+  // 8 * 256 packets * 334,240 ps = 684,523,520 ps after 334,240 + 500,000 +
+  // 400,000 = 1,234,240, plus 500,000 of cable: 686,257,760 ps.
+  const int n = 8;
+  Topology t = Star(n, 64ull << 20);
+  Harness run(t);
+  for (int i = 1; i <= n; ++i) run.Start(i, i, 0, 1 << 20);
+  run.sim.Run();
+  ASSERT_EQ(run.finishes.at.size(), static_cast<size_t>(n));
+  Time first = Time::Infinite(), last = Time::Zero();
+  for (auto& [id, at] : run.finishes.at) {
+    first = Min(first, at);
+    last = Max(last, at);
+  }
+  EXPECT_LT((last - first).ps(), last.ps() / 100);
+  EXPECT_EQ(last.ps(), 686'257'760);
+  EXPECT_EQ(run.net.totals().dropped, 0u);
+}
+
+TEST(PacketNetwork, BytesAreConservedWhenBuffersDrop) {
+  // A 256 KiB shared buffer cannot hold an 8-to-1 incast of 1 MiB flows, so
+  // the switch drops. Counted independently at three places — payload put
+  // on the wire by senders, payload received by hosts, payload refused by
+  // buffers — sent == delivered + dropped once the run drains, and no packet
+  // is left allocated.
+  Topology t = Star(8, 256 << 10);
+  Harness run(t);
+  for (int i = 1; i <= 8; ++i) run.Start(i, i, 0, 1 << 20);
+  run.sim.Run();
+  const PayloadTotals totals = run.net.totals();
+  EXPECT_EQ(totals.sent, 8ull << 20);
+  EXPECT_GT(totals.dropped, 0u);
+  EXPECT_EQ(totals.sent, totals.delivered + totals.dropped);
+  EXPECT_EQ(run.net.packets_in_use(), 0u);
+  // The port counters agree: drops at the switch's port toward host 0, and
+  // what hosts put on their links equals what the flows sent.
+  uint64_t port_drops = 0, host_tx = 0;
+  for (const Port& p : t.ports()) {
+    port_drops += run.net.egress(p.id).counters().drop_payload_bytes;
+    if (t.node(p.node).kind == NodeKind::kHost) host_tx += run.net.egress(p.id).counters().tx_payload_bytes;
+  }
+  EXPECT_EQ(port_drops, totals.dropped);
+  EXPECT_EQ(host_tx, totals.sent);
+  // Flows that lost packets never complete (no retransmission without a
+  // transport); those that lost none do.
+  for (const FlowState& f : run.net.flows()) EXPECT_EQ(f.done(), f.dropped_bytes == 0);
+}
+
+TEST(PacketNetwork, EcmpSpreadsFlowsUniformlyOverEqualPaths) {
+  // Two leaves, 8 spines: every leaf0 -> leaf1 flow has 8 equal paths. 10^4
+  // one-packet flows with distinct source ports should land on the 8
+  // uplinks uniformly: expected 1250 each. Pearson's chi-square with 7
+  // degrees of freedom stays below 24.32 with probability 0.999.
+  Topology t;
+  for (int i = 0; i < 8; ++i) t.AddHost("h" + std::to_string(i));
+  const int spec = t.AddSwitchSpec(TestSwitch());
+  const NodeId l0 = t.AddSwitch("leaf0", 1, spec), l1 = t.AddSwitch("leaf1", 1, spec);
+  for (int i = 0; i < 4; ++i) t.AddLink(i, l0, DataRate::Gbps(400), Time::FromNs(500));
+  for (int i = 4; i < 8; ++i) t.AddLink(i, l1, DataRate::Gbps(400), Time::FromNs(500));
+  std::vector<PortId> uplinks;
+  for (int s = 0; s < 8; ++s) {
+    const NodeId sp = t.AddSwitch("spine" + std::to_string(s), 2, spec);
+    uplinks.push_back(2 * t.AddLink(l0, sp, DataRate::Gbps(400), Time::FromNs(500)));
+    t.AddLink(sp, l1, DataRate::Gbps(400), Time::FromNs(500));
+  }
+  Harness run(t);
+  const int flows = 10000;
+  for (int i = 0; i < flows; ++i) {
+    run.Start(i, i % 4, 4 + (i / 4) % 4, 1000, 3, static_cast<uint16_t>(1000 + i));
+  }
+  run.sim.Run();
+  double chi2 = 0;
+  const double expected = flows / 8.0;
+  for (PortId up : uplinks) {
+    const double got = static_cast<double>(run.net.egress(up).counters().tx_packets);
+    chi2 += (got - expected) * (got - expected) / expected;
+    EXPECT_NEAR(got, expected, 0.1 * expected);
+  }
+  EXPECT_LT(chi2, 24.32);
+  EXPECT_EQ(run.finishes.at.size(), static_cast<size_t>(flows));
+}
+
+TEST(PacketNetwork, StrictPriorityServesTheHighQueueFirst) {
+  // Two senders share the switch's 100G link to host 0; sender 1's flow is
+  // priority 6 (strict), sender 2's priority 3. Both are backlogged at the
+  // switch, so the strict flow gets the link whenever it has a packet: it
+  // finishes as if alone (its own ideal FCT), the other later.
+  Topology t = Star(2, 64ull << 20);
+  PacketConfig config;
+  config.queues[6].strict = true;
+  Harness run(t, config);
+  run.Start(1, 1, 0, 1 << 20, 6);
+  run.Start(2, 2, 0, 1 << 20, 3);
+  run.sim.Run();
+  TransferRequest r;
+  r.id = 1; r.src = 1; r.dst = 0; r.bytes = 1 << 20; r.priority = 6;
+  // Alone except for at most one low-priority packet already on the wire
+  // when the first high one arrived (334,240 ps at 100G).
+  EXPECT_LE(run.finishes.at[1].ps(), run.net.IdealFct(r).ps() + 334'240);
+  EXPECT_LT(run.finishes.at[1], run.finishes.at[2]);
+}
+
+TEST(PacketNetwork, DwrrSharesTheLinkByWeight) {
+  // Weights 1 (prio 1) and 3 (prio 2), both backlogged: while both are
+  // active the heavier queue sends 3 packets per 1 of the lighter. With 4 MiB
+  // each, the weight-3 flow finishes when 4 MiB of its and 4/3 MiB of the
+  // other's have crossed: at ~ (4 + 4/3) / 8 = 2/3 of the total time.
+  Topology t = Star(2, 64ull << 20);
+  PacketConfig config;
+  config.queues[1].dwrr_weight = 1;
+  config.queues[2].dwrr_weight = 3;
+  Harness run(t, config);
+  run.Start(1, 1, 0, 4 << 20, 1);
+  run.Start(2, 2, 0, 4 << 20, 2);
+  run.sim.Run();
+  const double heavy = run.finishes.at[2].seconds(), light = run.finishes.at[1].seconds();
+  EXPECT_NEAR(heavy / light, 2.0 / 3.0, 0.01);
+}
+
+TEST(PacketNetwork, TwoSimulationsInOneProcessDoNotInterfere) {
+  // Two independent simulations stepped alternately in one process give the
+  // same results as each run alone: no state is shared between them.
+  Topology t = Star(4, 64ull << 20);
+  auto start_all = [](Harness& run) {
+    for (int i = 1; i <= 4; ++i) run.Start(i, i, 0, 256 << 10);
+  };
+  Harness alone(t);
+  start_all(alone);
+  alone.sim.Run();
+
+  Harness a(t), b(t);
+  start_all(a);
+  start_all(b);
+  for (int64_t us = 1; !(a.sim.pending_events() == 0 && b.sim.pending_events() == 0); ++us) {
+    a.sim.Run(Time::FromUs(us));
+    b.sim.Run(Time::FromUs(us));
+  }
+  EXPECT_EQ(a.finishes.at, alone.finishes.at);
+  EXPECT_EQ(b.finishes.at, alone.finishes.at);
+  EXPECT_EQ(a.sim.events_processed(), alone.sim.events_processed());
+}
+
+}  // namespace
+}  // namespace aifabric

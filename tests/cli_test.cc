@@ -1,0 +1,183 @@
+// End-to-end specs of the aifabric command line: outputs, determinism,
+// --set, validate, and bad input (exit code 2, a message naming the file
+// and line or field, no output files).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+#include "cli_harness.h"
+
+namespace aifabric::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+// Four single-NIC servers under one leaf-spine of 100G switches; each line
+// is numbered in comments where tests refer to it.
+const char* kSmallScenario =
+    "name: small\n"                                               // 1
+    "seed: 7\n"                                                   // 2
+    "cluster: {servers: 4, gpus_per_server: 1, nic: {rate: 100Gbps}}\n"  // 3
+    "fabric:\n"                                                   // 4
+    "  topology: {type: leaf_spine, hosts_per_leaf: 2, spines: 2}\n"  // 5
+    "  switch: 32x100G\n"                                         // 6
+    "  link: {latency: 1us}\n"                                    // 7
+    "workload:\n"                                                 // 8
+    "  - permutation: {size: 256KiB}\n";                          // 9
+
+TEST(Cli, RunWritesAllOutputsAndSummaryAddsUp) {
+  TempDir dir;
+  const std::string scenario = dir.Write("small.yaml", kSmallScenario);
+  CommandResult r = RunAifabric("run " + scenario + " --out " + dir.path() + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* f : {"summary.json", "flows.csv", "links.csv", "fct.txt"}) {
+    EXPECT_TRUE(Exists(dir.path() + "/out/" + f)) << f;
+  }
+  const auto summary = nlohmann::json::parse(ReadFile(dir.path() + "/out/summary.json"));
+  // A permutation of 4 hosts is 4 flows of 256 KiB; with no drops all
+  // complete and every byte sent is delivered.
+  EXPECT_EQ(summary["scenario"], "small");
+  EXPECT_EQ(summary["model"], "packet");
+  EXPECT_EQ(summary["seed"], 7);
+  EXPECT_EQ(summary["flows"]["count"], 4);
+  EXPECT_EQ(summary["flows"]["completed"], 4);
+  EXPECT_EQ(summary["bytes"]["sent"], 4 * 262144);
+  EXPECT_EQ(summary["bytes"]["delivered"], 4 * 262144);
+  EXPECT_EQ(summary["drops"], 0);
+  // Slowdown is FCT over the idle-fabric FCT: never below 1.
+  EXPECT_GE(summary["flows"]["slowdown"]["p50"].get<double>(), 1.0);
+  EXPECT_THAT(r.out, HasSubstr("4/4 completed"));
+
+  // fct.txt uses HPCC's numbering: host n is 0x0b000001 + n/256*0x10000 +
+  // n%256*0x100, so host 0 is 0b000001 and host 3 is 0b000301.
+  std::istringstream fct(ReadFile(dir.path() + "/out/fct.txt"));
+  std::string line;
+  int lines = 0;
+  while (std::getline(fct, line)) {
+    ++lines;
+    EXPECT_THAT(line, ::testing::MatchesRegex("0b000[0-3]01 0b000[0-3]01 [0-9]+ 4791 262144 0 [0-9]+ [0-9]+"));
+  }
+  EXPECT_EQ(lines, 4);
+}
+
+nlohmann::json WithoutWallClock(nlohmann::json j) {
+  // The only figures that measure the machine rather than the simulation.
+  j.erase("wall_s");
+  j.erase("events_per_s");
+  return j;
+}
+
+TEST(Cli, SameScenarioAndSeedGiveByteIdenticalOutputs) {
+  TempDir dir;
+  const std::string scenario = dir.Write("small.yaml", kSmallScenario);
+  ASSERT_EQ(RunAifabric("run " + scenario + " --quiet --out " + dir.path() + "/a").exit_code, 0);
+  ASSERT_EQ(RunAifabric("run " + scenario + " --quiet --out " + dir.path() + "/b").exit_code, 0);
+  for (const char* f : {"flows.csv", "links.csv", "fct.txt"}) {
+    EXPECT_EQ(ReadFile(dir.path() + "/a/" + f), ReadFile(dir.path() + "/b/" + f)) << f;
+  }
+  EXPECT_EQ(WithoutWallClock(nlohmann::json::parse(ReadFile(dir.path() + "/a/summary.json"))),
+            WithoutWallClock(nlohmann::json::parse(ReadFile(dir.path() + "/b/summary.json"))));
+  // A different seed draws a different permutation.
+  ASSERT_EQ(RunAifabric("run " + scenario + " --quiet --set seed=8 --out " + dir.path() + "/c").exit_code, 0);
+  EXPECT_NE(ReadFile(dir.path() + "/a/flows.csv"), ReadFile(dir.path() + "/c/flows.csv"));
+}
+
+TEST(Cli, SetOverridesAFieldByItsDottedPath) {
+  // 8 servers instead of 4: the permutation has 8 flows of 1 MiB.
+  TempDir dir;
+  const std::string scenario = dir.Write("small.yaml", kSmallScenario);
+  CommandResult r = RunAifabric("run " + scenario + " --quiet --out " + dir.path() + "/out" +
+                                " --set cluster.servers=8 --set workload.0.permutation.size=1MiB");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto summary = nlohmann::json::parse(ReadFile(dir.path() + "/out/summary.json"));
+  EXPECT_EQ(summary["flows"]["count"], 8);
+  EXPECT_EQ(summary["bytes"]["sent"], 8 * 1048576);
+}
+
+TEST(Cli, ValidatePrintsTheClusterAndWritesDot) {
+  TempDir dir;
+  const std::string scenario = dir.Write("small.yaml", kSmallScenario);
+  CommandResult r = RunAifabric("validate " + scenario + " --dot " + dir.path() + "/fabric.dot");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 4 hosts, 2 leaves + 2 spines, 4 host links + 2x2 leaf-spine links.
+  EXPECT_THAT(r.out, HasSubstr("4 hosts, 4 switches, 8 links"));
+  EXPECT_THAT(ReadFile(dir.path() + "/fabric.dot"), HasSubstr("graph"));
+}
+
+TEST(Cli, HelpAndVersion) {
+  EXPECT_EQ(RunAifabric("--help").exit_code, 0);
+  CommandResult v = RunAifabric("--version");
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_THAT(v.out, HasSubstr("aifabric"));
+  EXPECT_EQ(RunAifabric("run").exit_code, 2);  // missing scenario argument
+}
+
+struct BadInput {
+  const char* label;
+  std::string scenario;                 // scenario text
+  std::vector<std::pair<std::string, std::string>> files;  // extra files
+  std::string extra_args;
+  std::vector<std::string> expect;      // substrings of the error message
+};
+
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+std::vector<BadInput> BadInputs() {
+  const std::string base = kSmallScenario;
+  const std::string hpcc_topology = "name: t\nfabric:\n  topology: {format: hpcc, file: topology.txt}\n  switch: 32x100G\n";
+  return {
+      {"wrong type", Replace(base, "servers: 4", "servers: many"), {}, "", {"bad.yaml:3", "cluster.servers"}},
+      {"unknown key", Replace(base, "  link:", "  lnk:"), {}, "", {"bad.yaml:7", "fabric.lnk"}},
+      {"negative rate", Replace(base, "rate: 100Gbps", "rate: -100Gbps"), {}, "", {"bad.yaml:3", "cluster.nic.rate"}},
+      {"unknown catalog entry", Replace(base, "32x100G", "999x100G"), {}, "", {"bad.yaml:6", "fabric.switch"}},
+      {"bad unit", Replace(base, "latency: 1us", "latency: 5parsecs"), {}, "", {"bad.yaml:7", "fabric.link.latency"}},
+      {"bad enum", Replace(base, "type: leaf_spine", "type: torus"), {}, "", {"bad.yaml:5", "fabric.topology.type"}},
+      {"zero servers", Replace(base, "servers: 4", "servers: 0"), {}, "", {"bad.yaml:3", "cluster.servers"}},
+      {"YAML syntax error", Replace(base, "  link: {latency: 1us}", "  link: {latency: 1us"), {}, "", {"bad.yaml:"}},
+      {"missing topology file", hpcc_topology, {}, "", {"fabric.topology.file", "topology.txt"}},
+      {"malformed HPCC topology line", hpcc_topology,
+       {{"topology.txt", "3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 fast 0.001ms 0\n"}}, "", {"topology.txt:4"}},
+      {"link to a node that does not exist", hpcc_topology,
+       {{"topology.txt", "3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 9 100Gbps 0.001ms 0\n"}}, "", {"topology.txt:4", "9"}},
+      {"malformed HPCC flow line", base + "  - flows: {format: hpcc, file: flow.txt}\n",
+       {{"flow.txt", "2\n0 1 3 100 1000 0.0\n0 1 3\n"}}, "", {"flow.txt:3"}},
+      {"flow to a node that does not exist", base + "  - flows: [{src: 0, dst: 99, size: 1KiB}]\n", {}, "",
+       {"workload[1]", "99"}},
+      {"topology too large for the switch", Replace(base, "servers: 4", "servers: 100000"), {}, "",
+       {"fabric.topology"}},
+      {"malformed --set", base, {}, "--set cluster.servers", {"--set cluster.servers"}},
+      {"--set of an unknown field", base, {}, "--set fabric.color=blue", {"fabric.color"}},
+  };
+}
+
+TEST(Cli, BadInputGivesExitCode2AMessageAndNoOutput) {
+  for (const BadInput& bad : BadInputs()) {
+    SCOPED_TRACE(bad.label);
+    TempDir dir;
+    const std::string scenario = dir.Write("bad.yaml", bad.scenario);
+    for (const auto& [name, contents] : bad.files) dir.Write(name, contents);
+    const std::string out = dir.path() + "/out";
+    CommandResult r = RunAifabric("run " + scenario + " --out " + out + " " + bad.extra_args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    for (const std::string& s : bad.expect) EXPECT_THAT(r.err, HasSubstr(s));
+    EXPECT_FALSE(Exists(out)) << "no output files on bad input";
+    EXPECT_TRUE(r.out.empty());
+  }
+}
+
+TEST(Cli, MissingScenarioFileIsBadInput) {
+  CommandResult r = RunAifabric("run /nonexistent/scenario.yaml");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("/nonexistent/scenario.yaml"));
+}
+
+}  // namespace
+}  // namespace aifabric::testing
