@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct Event {
 // the first non-empty bucket is scanned for its minimum, last moves to it,
 // and that bucket's keys are redistributed: each lands in a strictly lower
 // bucket, so a key moves at most 128 times and in practice a handful.
+// Buckets keep their capacity when emptied: after warm-up a bucket grows
+// (geometrically) only when it holds more events than ever before, so the
+// queue does not allocate per event.
 class EventQueue {
  public:
   bool empty() const { return size_ == 0; }

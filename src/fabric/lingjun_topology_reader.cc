@@ -1,5 +1,7 @@
 #include "fabric/lingjun_topology_reader.h"
 
+#include "fabric/clos_sizing.h"
+
 #include <map>
 #include <unordered_map>
 #include <utility>
@@ -101,10 +103,25 @@ Result<Topology> ParseLingjunTopology(std::string_view text, const std::string& 
   for (size_t r = 0; r < rows.size(); ++r) {
     t.AddLink(static_cast<NodeId>(r), first_tor + rows[r].tor, host_rate, spec.link_latency);
   }
+  // Parallel links sized from the oversubscription ratios (see the header).
+  std::vector<int> hosts_under(tors.size(), 0);
+  for (const Row& row : rows) hosts_under[row.tor]++;
+  std::vector<int> psw_down_links(psws.size(), 0);
   for (size_t i = 0; i < tors.size(); ++i) {
-    t.AddLink(first_tor + static_cast<NodeId>(i), first_psw + tors.keys()[i].first, port_rate, spec.link_latency);
+    const int links = UplinksFor(hosts_under[i], host_rate, spec.oversubscription, port_rate);
+    const int psw = tors.keys()[i].first;
+    psw_down_links[psw] += links;
+    for (int l = 0; l < links; ++l) {
+      t.AddLink(first_tor + static_cast<NodeId>(i), first_psw + psw, port_rate, spec.link_latency);
+    }
   }
-  for (const auto& [psw, dsw] : psw_dsw.keys()) t.AddLink(first_psw + psw, first_dsw + dsw, port_rate, spec.link_latency);
+  std::vector<int> dsws_of_psw(psws.size(), 0);
+  for (const auto& [psw, dsw] : psw_dsw.keys()) dsws_of_psw[psw]++;
+  for (const auto& [psw, dsw] : psw_dsw.keys()) {
+    const int up = UplinksFor(psw_down_links[psw], port_rate, spec.agg_oversubscription, port_rate);
+    const int links = CeilDiv(up, dsws_of_psw[psw]);
+    for (int l = 0; l < links; ++l) t.AddLink(first_psw + psw, first_dsw + dsw, port_rate, spec.link_latency);
+  }
   return t;
 }
 

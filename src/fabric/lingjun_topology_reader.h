@@ -9,14 +9,21 @@
 //   tier 1: one ToR per distinct (PSW, ASW) pair — ASW labels repeat under
 //     different PSWs in the real file, so a label alone is not a switch —
 //     named "<PSW>/<ASW>", linked to its hosts;
-//   tier 2: one switch per distinct PSW label, named by it, linked once to
-//     each of its ToRs (ToRs and PSWs carry Node::pod = the PSW's index);
-//   tier 3: one switch per distinct DSW label, linked once to each PSW that
+//   tier 2: one switch per distinct PSW label, named by it, linked to each of
+//     its ToRs (ToRs and PSWs carry Node::pod = the PSW's index);
+//   tier 3: one switch per distinct DSW label, linked to each PSW that
 //     appears under it.
 // Switches of a tier are numbered in order of first appearance. Host links run
 // at min(nic_rate, port rate), the others at the switch port rate, all with
-// spec.link_latency; every switch gets spec.switch_spec. The file says nothing
-// about parallel links, so there is one link per pair.
+// spec.link_latency; every switch gets spec.switch_spec.
+// The labels name switch *groups* (PSW and DSW groups of the real cluster),
+// and the file says nothing about how many cables join them, so each group
+// becomes one logical switch (its radix is not checked) and the cables are
+// sized from the scenario's oversubscription ratios: a ToR with h hosts gets
+// ceil(h * host_rate / (oversubscription * port_rate)) parallel uplinks to
+// its PSW; a PSW with d downlinks gets ceil(d / agg_oversubscription) uplinks,
+// split evenly (rounded up) over the DSWs above it. With the defaults (1, 1)
+// the fabric is non-blocking.
 #pragma once
 
 #include <string>

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -27,8 +28,10 @@ TopologySpec Spec() {
 }
 
 // Counts the CSV's labels independently of the reader: hosts = rows,
-// ToRs = distinct (PSW, ASW) pairs, PSWs and DSWs = distinct labels,
-// PSW-DSW links = distinct (PSW, DSW) pairs.
+// ToRs = distinct (PSW, ASW) pairs, PSWs and DSWs = distinct labels. Cables,
+// non-blocking with 200G hosts and 400G switch ports: a ToR with h hosts has
+// ceil(h * 200 / 400) uplinks, and (one DSW) each PSW as many uplinks as
+// downlinks, so links = 847 + 2 * sum over ToRs of ceil(h / 2).
 TEST(Lingjun, RealFileMatchesLabelCounts) {
   std::ifstream in(kPath);
   ASSERT_TRUE(in) << kPath;
@@ -38,6 +41,7 @@ TEST(Lingjun, RealFileMatchesLabelCounts) {
   int rows = 0;
   std::set<std::string> dsw, psw, asw_labels;
   std::set<std::pair<std::string, std::string>> tors, psw_dsw;
+  std::map<std::pair<std::string, std::string>, int> hosts_under;
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     std::stringstream ss(line);
@@ -51,6 +55,7 @@ TEST(Lingjun, RealFileMatchesLabelCounts) {
     psw.insert(p);
     asw_labels.insert(a);
     tors.insert({p, a});
+    hosts_under[{p, a}]++;
     psw_dsw.insert({p, d});
   }
   EXPECT_EQ(rows, 847);
@@ -66,7 +71,10 @@ TEST(Lingjun, RealFileMatchesLabelCounts) {
   EXPECT_EQ(CountTier(*t, 1), static_cast<int>(tors.size()));   // 119
   EXPECT_EQ(CountTier(*t, 2), static_cast<int>(psw.size()));    // 3
   EXPECT_EQ(CountTier(*t, 3), static_cast<int>(dsw.size()));    // 1
-  EXPECT_EQ(t->num_links(), 847 + tors.size() + psw_dsw.size());
+  ASSERT_EQ(dsw.size(), 1u);
+  size_t tor_uplinks = 0;
+  for (const auto& [tor, h] : hosts_under) tor_uplinks += static_cast<size_t>((h + 1) / 2);
+  EXPECT_EQ(t->num_links(), 847 + 2 * tor_uplinks);
   // Host links at min(200G NIC, 400G port); switch links at 400G.
   EXPECT_EQ(t->port(t->node(0).ports[0]).rate, DataRate::Gbps(200));
   const NodeId psw_node = t->FindByName("P10");
@@ -114,11 +122,28 @@ TEST(Lingjun, SmallInline) {
   EXPECT_EQ(CountTier(*t, 1), 3);
   EXPECT_EQ(CountTier(*t, 2), 2);
   EXPECT_EQ(CountTier(*t, 3), 1);
-  EXPECT_EQ(t->num_links(), 4u + 3u + 2u);
+  // Cables: 4 host links; each ToR (1, 1 and 2 hosts at 200G) needs one
+  // 400G uplink; P1 has 2 downlinks so 2 uplinks to G1, P2 one.
+  EXPECT_EQ(t->num_links(), 4u + 3u + 3u);
   EXPECT_EQ(t->node(4).name, "P1/S1");
   EXPECT_EQ(t->node(6).name, "P2/S1");
   EXPECT_EQ(t->node(6).pod, 1);
   EXPECT_EQ(t->port(t->node(3).ports[0]).peer, 6);
+}
+
+TEST(Lingjun, OversubscriptionSizesTheParallelUplinks) {
+  // One ToR with 4 hosts at 200G under 400G ports: 800G down. Non-blocking
+  // it needs 2 uplinks; at 2:1 one. Its PSW then has 2 (or 1) uplinks to the
+  // single DSW with agg_oversubscription 1.
+  const std::string csv = "ip,DSW,PSW,ASW\na,G1,P1,S1\nb,G1,P1,S1\nc,G1,P1,S1\nd,G1,P1,S1\n";
+  TopologySpec spec = Spec();
+  Result<Topology> flat = ParseLingjunTopology(csv, "x", spec);
+  ASSERT_TRUE(flat.ok()) << flat.error().message;
+  EXPECT_EQ(flat->num_links(), 4u + 2u + 2u);
+  spec.oversubscription = 2;
+  Result<Topology> oversub = ParseLingjunTopology(csv, "x", spec);
+  ASSERT_TRUE(oversub.ok()) << oversub.error().message;
+  EXPECT_EQ(oversub->num_links(), 4u + 1u + 1u);
 }
 
 }  // namespace

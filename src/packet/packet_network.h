@@ -55,6 +55,7 @@ class PacketNetwork final : public NetworkModel {
   uint64_t buffer_peak_bytes(NodeId id) const;
   PayloadTotals totals() const;
   size_t packets_in_use() const { return pool_.in_use(); }
+  size_t packets_capacity() const { return pool_.capacity(); }
 
   // Completion time of a flow alone on an idle fabric along the path its ECMP
   // hash selects: the first packet crosses every hop (serialization at each

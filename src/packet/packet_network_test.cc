@@ -119,7 +119,7 @@ TEST(PacketNetwork, CutThroughStartsForwardingAfterTheHeader) {
 // bottleneck everyone shares.
 Topology Star(int senders, uint64_t buffer_bytes) {
   Topology t;
-  for (int i = 0; i <= senders; ++i) t.AddHost("h" + std::to_string(i));
+  for (int i = 0; i <= senders; ++i) t.AddHost(std::string("h").append(std::to_string(i)));
   const NodeId sw = t.AddSwitch("sw", 1, t.AddSwitchSpec(TestSwitch(buffer_bytes)));
   for (int i = 0; i <= senders; ++i) t.AddLink(i, sw, DataRate::Gbps(100), Time::FromNs(500));
   return t;
@@ -183,14 +183,14 @@ TEST(PacketNetwork, EcmpSpreadsFlowsUniformlyOverEqualPaths) {
   // uplinks uniformly: expected 1250 each. Pearson's chi-square with 7
   // degrees of freedom stays below 24.32 with probability 0.999.
   Topology t;
-  for (int i = 0; i < 8; ++i) t.AddHost("h" + std::to_string(i));
+  for (int i = 0; i < 8; ++i) t.AddHost(std::string("h").append(std::to_string(i)));
   const int spec = t.AddSwitchSpec(TestSwitch());
   const NodeId l0 = t.AddSwitch("leaf0", 1, spec), l1 = t.AddSwitch("leaf1", 1, spec);
   for (int i = 0; i < 4; ++i) t.AddLink(i, l0, DataRate::Gbps(400), Time::FromNs(500));
   for (int i = 4; i < 8; ++i) t.AddLink(i, l1, DataRate::Gbps(400), Time::FromNs(500));
   std::vector<PortId> uplinks;
   for (int s = 0; s < 8; ++s) {
-    const NodeId sp = t.AddSwitch("spine" + std::to_string(s), 2, spec);
+    const NodeId sp = t.AddSwitch(std::string("spine").append(std::to_string(s)), 2, spec);
     uplinks.push_back(2 * t.AddLink(l0, sp, DataRate::Gbps(400), Time::FromNs(500)));
     t.AddLink(sp, l1, DataRate::Gbps(400), Time::FromNs(500));
   }
