@@ -1,14 +1,15 @@
 // EventQueue is the simulator's pending-event set, ordered by (time,
 // insertion sequence) so events at the same picosecond come out in the
 // order they were scheduled, the way ns-3 orders them. It is a monotone
-// radix heap (Ahuja, Mehlhorn, Orlin & Tarjan, 1990) on the 128-bit key
-// (time << 64 | seq): valid for discrete-event simulation because no event is
-// ever scheduled before the last one taken out (Simulator asserts at >= Now()
-// and seq only grows). It beat a 4-ary heap by 1.6x on the 1024-host
-// permutation benchmark and std::priority_queue on bench/event_queue_bench.cc;
-// see docs/performance.md. Not thread-safe; owned by one Simulator.
+// radix heap (Ahuja, Mehlhorn, Orlin & Tarjan, 1990) on the event time, with
+// same-time events kept in sequence order: valid for discrete-event
+// simulation because no event is ever scheduled before the last one taken
+// out (Simulator asserts at >= Now()) and sequence numbers only grow. It beat
+// a 4-ary heap and std::priority_queue on bench/event_queue_bench.cc and on
+// the 1024-host permutation benchmark; see docs/performance.md. Not thread-safe; owned by one Simulator.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -31,66 +32,75 @@ struct Event {
   }
 };
 
-// `last` is the key of the last minimum taken out. Bucket 0 holds keys equal
-// to last; bucket b >= 1 holds keys whose highest bit differing from last is
-// bit b-1. A push goes straight to its bucket (O(1)). When bucket 0 is empty,
-// the first non-empty bucket is scanned for its minimum, last moves to it,
-// and that bucket's keys are redistributed: each lands in a strictly lower
-// bucket, so a key moves at most 128 times and in practice a handful.
-// Buckets keep their capacity when emptied: after warm-up a bucket grows
-// (geometrically) only when it holds more events than ever before, so the
-// queue does not allocate per event.
+// Radix buckets on time only: `last_time_` is the time of the last minimum
+// taken out. Bucket 0 holds the events at exactly last_time_, in sequence
+// order (a FIFO read from `head0_`): events pushed later at that same time
+// have larger sequence numbers, so appending keeps it sorted. Bucket b >= 1
+// holds events whose highest time bit differing from last_time_ is bit b-1.
+// A push goes straight to its bucket (O(1)). When bucket 0 is used up, the
+// first non-empty bucket is scanned for its minimum time, last_time_ moves
+// there and that bucket's events are redistributed: each lands in a strictly
+// lower bucket (those at the new time in bucket 0, sorted by sequence), so an
+// event moves at most 64 times and in practice a handful. Buckets keep their
+// capacity when emptied: after warm-up a bucket grows (geometrically) only
+// when it holds more events than ever before, so the queue does not allocate
+// per event.
 class EventQueue {
  public:
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
 
-  // REQUIRES: e is not before the last event popped.
+  // REQUIRES: e.at is not before the last event popped; e.seq is larger
+  // than every sequence number pushed before.
   void push(const Event& e) {
-    buckets_[BucketOf(e)].push_back(e);
+    buckets_[BucketOf(e.at)].push_back(e);
     ++size_;
   }
 
   // REQUIRES: !empty()
   const Event& top() {
-    if (buckets_[0].empty()) Refill();
-    return buckets_[0].back();
+    if (head0_ == buckets_[0].size()) Refill();
+    return buckets_[0][head0_];
   }
 
   // REQUIRES: !empty()
   void pop() {
-    if (buckets_[0].empty()) Refill();
-    buckets_[0].pop_back();
+    if (head0_ == buckets_[0].size()) Refill();
+    ++head0_;
     --size_;
   }
 
  private:
-  static constexpr int kBuckets = 129;
+  static constexpr int kBuckets = 65;
 
-  size_t BucketOf(const Event& e) const {
-    const uint64_t hi = static_cast<uint64_t>(e.at.ps()) ^ last_time_;
-    if (hi != 0) return 128 - static_cast<size_t>(__builtin_clzll(hi));
-    const uint64_t lo = e.seq ^ last_seq_;
-    return lo == 0 ? 0 : 64 - static_cast<size_t>(__builtin_clzll(lo));
+  size_t BucketOf(Time at) const {
+    const uint64_t diff = static_cast<uint64_t>(at.ps()) ^ last_time_;
+    return diff == 0 ? 0 : 64 - static_cast<size_t>(__builtin_clzll(diff));
   }
 
+  // REQUIRES: bucket 0 used up and size_ > 0.
   void Refill() {
+    buckets_[0].clear();
+    head0_ = 0;
     size_t b = 1;
     while (buckets_[b].empty()) ++b;  // one exists: size_ > 0
     std::vector<Event>& from = buckets_[b];
-    const Event* min = &from[0];
+    int64_t min_time = from[0].at.ps();
     for (const Event& e : from) {
-      if (e.Before(*min)) min = &e;
+      if (e.at.ps() < min_time) min_time = e.at.ps();
     }
-    last_time_ = static_cast<uint64_t>(min->at.ps());
-    last_seq_ = min->seq;
-    for (const Event& e : from) buckets_[BucketOf(e)].push_back(e);
+    last_time_ = static_cast<uint64_t>(min_time);
+    for (const Event& e : from) buckets_[BucketOf(e.at)].push_back(e);
     from.clear();
+    std::vector<Event>& now = buckets_[0];
+    if (now.size() > 1) {
+      std::sort(now.begin(), now.end(), [](const Event& x, const Event& y) { return x.seq < y.seq; });
+    }
   }
 
   std::array<std::vector<Event>, kBuckets> buckets_;
+  size_t head0_ = 0;  // next event to pop in buckets_[0]
   uint64_t last_time_ = 0;
-  uint64_t last_seq_ = 0;
   size_t size_ = 0;
 };
 

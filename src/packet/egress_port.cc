@@ -13,7 +13,8 @@ constexpr uint32_t kCutThroughHeaderBytes = 64;
 EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring& wiring)
     : sim_(sim),
       wiring_(wiring),
-      cut_through_(config.forwarding == Forwarding::kCutThrough) {
+      cut_through_(config.forwarding == Forwarding::kCutThrough),
+      ps_per_byte_(8'000'000'000'000ull % wiring.rate.bps() == 0 ? 8'000'000'000'000ull / wiring.rate.bps() : 0) {
   const uint32_t max_wire = config.mtu_bytes + config.wire_overhead_bytes;
   for (int p = 0; p < kNumPriorities; ++p) {
     if (config.queues[p].strict) strict_mask_ |= static_cast<uint8_t>(1u << p);
@@ -64,7 +65,7 @@ void EgressPort::TrySend() {
 
 void EgressPort::Transmit(Packet* p) {
   const Time now = sim_.Now();
-  Time end = now + wiring_.rate.TransmitTime(p->wire_bytes);
+  Time end = now + SerializationTime(p->wire_bytes);
   // A cut-through packet cannot leave before its last bit has arrived.
   if (cut_through_ && p->last_bit_at > end) end = p->last_bit_at;
   busy_until_ = end;
@@ -77,7 +78,7 @@ void EgressPort::Transmit(Packet* p) {
   Time arrival;
   if (cut_through_ && wiring_.receiver_latency > Time::Zero()) {
     const uint32_t header = p->wire_bytes < kCutThroughHeaderBytes ? p->wire_bytes : kCutThroughHeaderBytes;
-    arrival = now + wiring_.rate.TransmitTime(header) + wiring_.propagation + wiring_.receiver_latency;
+    arrival = now + SerializationTime(header) + wiring_.propagation + wiring_.receiver_latency;
   } else {
     arrival = last_bit_at_receiver + wiring_.receiver_latency;
   }
@@ -94,7 +95,7 @@ Packet* EgressPort::Dequeue() {
   if (strict_ready != 0) {
     prio = 31 - std::countl_zero(static_cast<uint32_t>(strict_ready));
     p = queues_[prio].Pop();
-  } else if (std::has_single_bit(nonempty_mask_)) {
+  } else if ((nonempty_mask_ & (nonempty_mask_ - 1)) == 0) {
     // One backlogged DWRR queue: it gets the link; its deficit is moot.
     prio = std::countr_zero(nonempty_mask_);
     p = queues_[prio].Pop();

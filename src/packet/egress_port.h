@@ -71,11 +71,18 @@ class EgressPort final : public EventHandler {
   Packet* DequeueDwrr();
   void Transmit(Packet* p);
   void TrySend();
+  // DataRate::TransmitTime, without its 128-bit division when the rate is
+  // a whole number of picoseconds per byte (100G: 80, 400G: 20, 800G: 10).
+  Time SerializationTime(uint32_t bytes) const {
+    return ps_per_byte_ != 0 ? Time::FromPs(static_cast<int64_t>(bytes * ps_per_byte_))
+                             : wiring_.rate.TransmitTime(bytes);
+  }
 
   // Fixed at construction.
   Simulator& sim_;
   const Wiring wiring_;
   const bool cut_through_;
+  const uint64_t ps_per_byte_;                  // 0 when not a whole number
   uint8_t strict_mask_ = 0;                     // bit p set: priority p is strict
   std::array<uint32_t, kNumPriorities> quantum_{};  // DWRR bytes per visit
 

@@ -16,6 +16,7 @@ struct FlowState {
   TransferRequest request;
   uint32_t ecmp_hash = 0;
   PortId first_port = kNoPort;     // the source host's port this flow uses
+  uint32_t route_offset = 0;       // its ports, hop by hop, in the route arena
   Time start;
   Time finish = Time::Infinite();  // when the last payload byte arrived
   uint64_t sent_bytes = 0;         // payload put on the wire by the source

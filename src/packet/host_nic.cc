@@ -45,6 +45,8 @@ Packet* HostNic::Pull(PortId port) {
       p->dst = flow.request.dst;
       p->priority = flow.request.priority;
       p->ecmp_hash = flow.ecmp_hash;
+      p->route_offset = flow.route_offset;
+      p->hop = 1;  // hop 0 is this port
       flow.sender->FillNext(*p);
       p->wire_bytes = p->payload_bytes + wire_overhead_;
       flow.sent_bytes += p->payload_bytes;

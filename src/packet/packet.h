@@ -21,6 +21,8 @@ struct Packet {
   uint32_t wire_bytes = 0;    // payload + per-packet overhead (headers, preamble, IFG)
   uint64_t offset = 0;        // byte offset of the payload within its message
   uint32_t ecmp_hash = 0;     // hash of the flow's 5-tuple
+  uint32_t route_offset = 0;  // the flow's path in PacketNetwork's route arena
+  uint8_t hop = 0;            // index in that path of the port to take next
   uint8_t priority = 0;
   PortId in_port = kNoPort;   // at the receiving node: the port it arrived over (peer -> node)
   Time last_bit_at;           // cut-through: when the packet's last bit reaches this node

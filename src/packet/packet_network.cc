@@ -76,7 +76,10 @@ void PacketNetwork::StartTransfer(const TransferRequest& request) {
   FlowState flow;
   flow.request = WithSourcePort(request);
   flow.ecmp_hash = FlowHash(flow.request);
-  flow.first_port = NextHop(request.src, request.dst, flow.ecmp_hash);
+  const std::vector<PortId> path = PathPorts(flow.request, flow.ecmp_hash);
+  flow.first_port = path.front();
+  flow.route_offset = static_cast<uint32_t>(route_arena_.size());
+  route_arena_.insert(route_arena_.end(), path.begin(), path.end());
   flow.start = sim_.Now();
   flow.sender = std::make_unique<LineRateSender>(request.bytes, config_.mtu_bytes);
   const uint32_t index = static_cast<uint32_t>(flows_.size());

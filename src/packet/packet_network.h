@@ -73,6 +73,9 @@ class PacketNetwork final : public NetworkModel {
   FlowState& flow(uint32_t index) { return flows_[index]; }
   // Picks the ECMP next hop out of `node` toward `dst` for a hash.
   PortId NextHop(NodeId node, NodeId dst, uint32_t hash) const;
+  // The port a packet takes at its current hop (its flow's cached path),
+  // advancing it to the next hop.
+  PortId TakeNextHop(Packet* p) const { return route_arena_[p->route_offset + p->hop++]; }
   // The destination host received a packet's payload.
   void OnDelivered(Packet* p);
   // A switch buffer refused a packet at egress port `at`.
@@ -94,6 +97,11 @@ class PacketNetwork final : public NetworkModel {
   std::vector<std::unique_ptr<HostNic>> hosts_;         // per node; null for switches
   std::vector<std::unique_ptr<SwitchNode>> switches_;   // per node; null for hosts
   std::vector<FlowState> flows_;
+  // Every flow's path, hop by hop: ECMP picks a path per flow (a pure
+  // function of switch, destination and flow hash), so it is computed once
+  // when the flow starts — with NextHop, exactly as a per-hop lookup would —
+  // and packets carry an offset into it, as htsim's packets carry routes.
+  std::vector<PortId> route_arena_;
   TransferObserver* observer_ = nullptr;
 };
 

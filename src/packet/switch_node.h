@@ -1,6 +1,6 @@
 // SwitchNode is a switch in the packet model: a packet that arrives (after
 // the port-to-port latency, which its upstream port already added) is
-// forwarded to one ECMP next hop, admitted to the shared buffer by dynamic
+// forwarded to its ECMP next hop (from its flow's cached path), admitted to the shared buffer by dynamic
 // threshold or dropped at the tail, and queued at that egress port.
 // Owned by PacketNetwork; not thread-safe.
 #pragma once
