@@ -41,7 +41,14 @@ Split SplitNumber(std::string_view text) {
   return out;
 }
 
-std::string Quote(std::string_view text) { return "'" + std::string(text) + "'"; }
+// Built by appending: GCC 12 warns falsely (-Wrestrict, bug 105329) on
+// "literal" + std::string.
+std::string Quote(std::string_view text) {
+  std::string quoted = "'";
+  quoted.append(text);
+  quoted += '\'';
+  return quoted;
+}
 
 // Multiplies and checks the result fits in int64/uint64 and is integral
 // after rounding.
