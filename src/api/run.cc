@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "api/scenario_loader.h"
 #include "fabric/topology_builder.h"
 #include "workload/flow_generator.h"
 #include "workload/traffic_injector.h"
@@ -69,6 +70,15 @@ Result<std::unique_ptr<ScenarioRun>> ScenarioRun::Prepare(const Scenario& scenar
     return a.start < b.start || (a.start == b.start && a.id < b.id);
   });
   run->injector_ = std::make_unique<TrafficInjector>(*run->sim_, *run->network_, std::move(by_start));
+  return run;
+}
+
+Result<std::unique_ptr<ScenarioRun>> ScenarioRun::PrepareFile(const std::string& path,
+                                                              const std::vector<std::string>& set_overrides) {
+  Result<Scenario> scenario = LoadScenarioFile(path, set_overrides);
+  if (!scenario.ok()) return scenario.error();
+  Result<std::unique_ptr<ScenarioRun>> run = Prepare(*scenario);
+  if (!run.ok()) return Error{path + ": " + run.error().message};
   return run;
 }
 

@@ -33,6 +33,10 @@ class ScenarioRun : private TransferObserver {
  public:
   // Builds the run; an Error names the scenario field or file line at fault.
   static Result<std::unique_ptr<ScenarioRun>> Prepare(const Scenario& scenario);
+  // Loads a scenario file with --set overrides (see scenario_loader.h) and
+  // prepares it; every Error names the file.
+  static Result<std::unique_ptr<ScenarioRun>> PrepareFile(const std::string& path,
+                                                          const std::vector<std::string>& set_overrides);
   ~ScenarioRun();
   ScenarioRun(const ScenarioRun&) = delete;
   ScenarioRun& operator=(const ScenarioRun&) = delete;

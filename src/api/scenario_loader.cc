@@ -131,12 +131,21 @@ void ReadCluster(const Context& c, const MapReader& cluster, Scenario& s) {
 // ---- fabric ----------------------------------------------------------------
 
 void ReadTopologyFile(const Context& c, const MapReader& t, TopologySpec& spec) {
-  t.AllowOnly({"format", "file"});
+  t.AllowOnly({"format", "file", "oversubscription", "agg_oversubscription"});
   if (!t.Has("format")) t.Fail("format", "required, missing (hpcc or lingjun)");
   spec.type =
       t.Enum<TopologyType>("format", TopologyType::kHpccFile,
                            {{"hpcc", TopologyType::kHpccFile}, {"lingjun", TopologyType::kLingjunFile}});
   spec.file = ResolveFile(c, t, "file");
+  // A Lingjun file names switch groups but not their cables, which are sized
+  // from these ratios; an HPCC file lists every link itself.
+  for (const char* key : {"oversubscription", "agg_oversubscription"}) {
+    if (spec.type == TopologyType::kHpccFile && t.Has(key)) {
+      t.Fail(key, "only used with format lingjun (an HPCC topology.txt lists its links)");
+    }
+  }
+  spec.oversubscription = t.Number("oversubscription", 1.0, AtLeastOne, "a number >= 1");
+  spec.agg_oversubscription = t.Number("agg_oversubscription", 1.0, AtLeastOne, "a number >= 1");
 }
 
 void ReadTopologyBuilder(const MapReader& t, TopologySpec& spec) {

@@ -345,6 +345,19 @@ TEST_F(ScenarioLoaderTest, MissingTopologyFile) {
             {"bad.yaml:2:", "fabric.topology.file:", "file not found", resolved.c_str()});
 }
 
+TEST_F(ScenarioLoaderTest, LingjunTakesCableRatiosButHpccDoesNot) {
+  // A Lingjun CSV does not list cables, so its ratios size them; an HPCC
+  // topology.txt lists every link, so the same keys are an error there.
+  Write("lj.csv", "ip,DSW,PSW,ASW\na,G1,P1,S1\n");
+  Result<Scenario> lj = Load("lj.yaml", "fabric:\n  topology: {format: lingjun, file: lj.csv, oversubscription: 2}\n");
+  ASSERT_TRUE(lj.ok()) << lj.error().message;
+  EXPECT_EQ(lj->topology.type, TopologyType::kLingjunFile);
+  EXPECT_EQ(lj->topology.oversubscription, 2.0);
+  const std::string e = LoadError("fabric:\n  topology: {format: hpcc, file: topo.txt, oversubscription: 2}\n");
+  EXPECT_NE(e.find("bad.yaml:2:"), std::string::npos) << e;
+  EXPECT_NE(e.find("fabric.topology.oversubscription: only used with format lingjun"), std::string::npos) << e;
+}
+
 TEST_F(ScenarioLoaderTest, MissingFlowFile) {
   const std::string resolved = (dir_ / "flows/none.txt").string();
   ExpectHas(LoadError("workload:\n  - flows: {format: hpcc, file: flows/none.txt}\n"),

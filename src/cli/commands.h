@@ -2,8 +2,11 @@
 // process exit code. They use only the api library.
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <vector>
+
+#include "core/result.h"
 
 namespace aifabric {
 
@@ -11,6 +14,12 @@ inline constexpr const char* kVersion = "0.1.0";
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitInternal = 1;
 inline constexpr int kExitBadInput = 2;
+
+// Prints "aifabric: error: <message>" on stderr; returns kExitBadInput.
+inline int ReportBadInput(const Error& error) {
+  std::fprintf(stderr, "aifabric: error: %s\n", error.message.c_str());
+  return kExitBadInput;
+}
 
 struct RunOptions {
   std::string scenario;

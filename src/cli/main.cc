@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("scenario", run.scenario, "Scenario file (YAML or JSON)")->required();
   run_cmd->add_option("--out", run.out_dir, "Output folder (default: out/<scenario name>)");
   run_cmd->add_option("--set", run.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
-  run_cmd->add_option("--model", run.model, "Network model: packet");
+  run_cmd->add_option("--model", run.model, "Network model (overrides simulation.model)")
+      ->check(CLI::IsMember({"packet"}));
   run_cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors");
 
   ValidateOptions validate;

@@ -88,6 +88,25 @@ void AddHosts(const TopologySpec& spec, Topology& topology) {
   }
 }
 
+TwoTierIds AddTwoTierNodes(const TopologySpec& spec, int leaves, int spines, Topology& topology) {
+  AddHosts(spec, topology);
+  const int sw = topology.AddSwitchSpec(spec.switch_spec);
+  TwoTierIds ids;
+  ids.first_leaf = static_cast<NodeId>(topology.num_nodes());
+  for (int i = 0; i < leaves; ++i) {
+    std::string name = "leaf";
+    name += std::to_string(i);
+    topology.AddSwitch(std::move(name), 1, sw);
+  }
+  ids.first_spine = static_cast<NodeId>(topology.num_nodes());
+  for (int j = 0; j < spines; ++j) {
+    std::string name = "spine";
+    name += std::to_string(j);
+    topology.AddSwitch(std::move(name), 2, sw);
+  }
+  return ids;
+}
+
 void WireAllToAll(Topology& topology, NodeId lower_first, int lower_count, NodeId upper_first,
                   int upper_count, int links_each, DataRate rate, Time latency) {
   for (int i = 0; i < lower_count; ++i) {

@@ -58,6 +58,18 @@ UplinkPlan PlanUplinks(int uplinks, int requested_upper);
 // REQUIRES: the topology has no nodes yet.
 void AddHosts(const TopologySpec& spec, Topology& topology);
 
+// The first node of each switch tier AddTwoTierNodes added.
+struct TwoTierIds {
+  NodeId first_leaf = kNoNode;
+  NodeId first_spine = kNoNode;
+};
+
+// Adds the nodes of a two-tier (leaf-spine) fabric: the hosts (see
+// AddHosts), then `leaves` switches "leaf<i>" (tier 1), then `spines`
+// switches "spine<j>" (tier 2), all of spec.switch_spec. Adds no links.
+// REQUIRES: the topology has no nodes yet.
+TwoTierIds AddTwoTierNodes(const TopologySpec& spec, int leaves, int spines, Topology& topology);
+
 // ceil(a / b) for positive ints.
 constexpr int CeilDiv(int a, int b) { return (a + b - 1) / b; }
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/units.h"
-#include "fabric/text_file.h"
+#include "core/text_file.h"
 
 namespace aifabric {
 namespace {
@@ -61,7 +61,7 @@ Result<Topology> ParseHpccTopology(std::string_view text, const std::string& ori
   for (const TextLine& l : SplitLines(text)) {
     if (!SplitWhitespace(l.text).empty()) lines.push_back(l);
   }
-  auto at = [&origin](int line) { return origin + ":" + std::to_string(line) + ": "; };
+  auto at = [&origin](int line) { return FileLine(origin, line); };
   if (lines.empty()) return Error{at(1) + "expected 'nodes switches links' (three integers), got an empty file"};
 
   // Line 1: counts.

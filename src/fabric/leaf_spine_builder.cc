@@ -73,12 +73,7 @@ Result<Topology> BuildLeafSpine(const TopologySpec& spec) {
   const LeafSpineShape& shape = *sized;
 
   Topology t;
-  AddHosts(spec, t);
-  const int sw = t.AddSwitchSpec(spec.switch_spec);
-  const NodeId first_leaf = static_cast<NodeId>(t.num_nodes());
-  for (int i = 0; i < shape.leaves; ++i) t.AddSwitch("leaf" + std::to_string(i), 1, sw);
-  const NodeId first_spine = static_cast<NodeId>(t.num_nodes());
-  for (int j = 0; j < shape.spines.upper; ++j) t.AddSwitch("spine" + std::to_string(j), 2, sw);
+  const auto [first_leaf, first_spine] = AddTwoTierNodes(spec, shape.leaves, shape.spines.upper, t);
 
   const DataRate host_rate = HostLinkRate(spec);
   for (NodeId h : t.hosts()) t.AddLink(h, first_leaf + h / shape.hosts_per_leaf, host_rate, spec.link_latency);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/units.h"
-#include "fabric/text_file.h"
+#include "core/text_file.h"
 
 namespace aifabric {
 namespace {
@@ -41,7 +41,7 @@ Result<Topology> ParseLingjunTopology(std::string_view text, const std::string& 
   if (spec.nic_rate.IsZero()) return Error{"cluster.nic.rate: must be > 0"};
   if (spec.switch_spec.port_rate.IsZero()) return Error{"fabric.switch.port_rate: must be > 0"};
   if (spec.link_latency < Time::Zero()) return Error{"fabric.link.latency: must be >= 0"};
-  auto at = [&origin](int line) { return origin + ":" + std::to_string(line) + ": "; };
+  auto at = [&origin](int line) { return FileLine(origin, line); };
 
   const std::vector<TextLine> lines = SplitLines(text);
   const std::string_view expected_header = "ip,DSW,PSW,ASW";

@@ -1,7 +1,5 @@
 #include "fabric/rail_optimized_builder.h"
 
-#include <string>
-
 #include "fabric/clos_sizing.h"
 #include "fabric/leaf_spine_builder.h"
 
@@ -14,12 +12,7 @@ Result<Topology> BuildRailOptimized(const TopologySpec& spec) {
   const LeafSpineShape& shape = *sized;
 
   Topology t;
-  AddHosts(spec, t);
-  const int sw = t.AddSwitchSpec(spec.switch_spec);
-  const NodeId first_leaf = static_cast<NodeId>(t.num_nodes());
-  for (int i = 0; i < shape.leaves; ++i) t.AddSwitch("leaf" + std::to_string(i), 1, sw);
-  const NodeId first_spine = static_cast<NodeId>(t.num_nodes());
-  for (int j = 0; j < shape.spines.upper; ++j) t.AddSwitch("spine" + std::to_string(j), 2, sw);
+  const auto [first_leaf, first_spine] = AddTwoTierNodes(spec, shape.leaves, shape.spines.upper, t);
 
   const DataRate host_rate = HostLinkRate(spec);
   for (NodeId h : t.hosts()) {

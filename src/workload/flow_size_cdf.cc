@@ -8,6 +8,8 @@
 #include <sstream>
 #include <utility>
 
+#include "core/text_file.h"
+
 namespace aifabric {
 namespace {
 
@@ -16,24 +18,6 @@ bool ParseDouble(std::string_view token, double& out) {
   const char* end = token.data() + token.size();
   auto [ptr, ec] = std::from_chars(token.data(), end, out);
   return ec == std::errc() && ptr == end && std::isfinite(out);
-}
-
-// Splits on spaces and tabs.
-std::vector<std::string_view> Fields(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
-std::string Where(const std::string& origin, int line) {
-  return origin + ":" + std::to_string(line) + ": ";
 }
 
 }  // namespace
@@ -58,39 +42,31 @@ Result<FlowSizeCdf> FlowSizeCdf::Load(const std::string& path) {
 
 Result<FlowSizeCdf> FlowSizeCdf::Parse(std::string_view text, const std::string& origin) {
   std::vector<Point> points;
-  int line_no = 0;
   int last_line = 0;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) nl = text.size();
-    std::string_view line = text.substr(pos, nl - pos);
-    pos = nl + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    std::vector<std::string_view> f = Fields(line);
+  for (const auto& [line_no, line] : SplitLines(text)) {
+    std::vector<std::string_view> f = SplitWhitespace(line);
     if (f.empty() || f[0].front() == '#') continue;
     if (f.size() != 2) {
-      return Error{Where(origin, line_no) + "expected `<size_bytes> <cumulative_percent>`, got " +
+      return Error{FileLine(origin, line_no) + "expected `<size_bytes> <cumulative_percent>`, got " +
                    std::to_string(f.size()) + " fields"};
     }
     Point p;
     if (!ParseDouble(f[0], p.bytes) || p.bytes < 0) {
-      return Error{Where(origin, line_no) + "expected a size in bytes >= 0, got '" +
+      return Error{FileLine(origin, line_no) + "expected a size in bytes >= 0, got '" +
                    std::string(f[0]) + "'"};
     }
     if (!ParseDouble(f[1], p.percent) || p.percent < 0 || p.percent > 100) {
-      return Error{Where(origin, line_no) + "expected a cumulative percent in [0, 100], got '" +
+      return Error{FileLine(origin, line_no) + "expected a cumulative percent in [0, 100], got '" +
                    std::string(f[1]) + "'"};
     }
     if (!points.empty()) {
       if (p.bytes < points.back().bytes) {
-        return Error{Where(origin, line_no) + "sizes must be non-decreasing (" +
+        return Error{FileLine(origin, line_no) + "sizes must be non-decreasing (" +
                      std::string(f[0]) + " after a larger size on line " +
                      std::to_string(last_line) + ")"};
       }
       if (p.percent < points.back().percent) {
-        return Error{Where(origin, line_no) + "cumulative percents must be non-decreasing (" +
+        return Error{FileLine(origin, line_no) + "cumulative percents must be non-decreasing (" +
                      std::string(f[1]) + " after a larger percent on line " +
                      std::to_string(last_line) + ")"};
       }
@@ -105,7 +81,7 @@ Result<FlowSizeCdf> FlowSizeCdf::Parse(std::string_view text, const std::string&
   if (points.back().percent != 100.0) {
     std::ostringstream got;
     got << points.back().percent;
-    return Error{Where(origin, last_line) + "the last cumulative percent must be 100, got " +
+    return Error{FileLine(origin, last_line) + "the last cumulative percent must be 100, got " +
                  got.str()};
   }
   return FlowSizeCdf(std::move(points));

@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "core/text_file.h"
 #include "workload/host_check.h"
 
 namespace aifabric {
@@ -15,28 +16,11 @@ namespace {
 
 constexpr const char* kLineFormat = "`src dst pg dport bytes start_s`";
 
-std::vector<std::string_view> Fields(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
 template <typename T>
 bool ParseInt(std::string_view token, T& out) {
   const char* end = token.data() + token.size();
   auto [ptr, ec] = std::from_chars(token.data(), end, out);
   return ec == std::errc() && ptr == end;
-}
-
-std::string Where(const std::string& origin, int line) {
-  return origin + ":" + std::to_string(line) + ": ";
 }
 
 }  // namespace
@@ -115,20 +99,12 @@ Result<std::vector<FlowSpec>> ParseHpccFlows(std::string_view text, const std::s
   std::vector<FlowSpec> flows;
   int64_t declared = -1;
   int declared_line = 0;
-  int line_no = 0;
   int last_line = 0;  // the last non-blank line
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) nl = text.size();
-    std::string_view line = text.substr(pos, nl - pos);
-    pos = nl + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    const std::vector<std::string_view> f = Fields(line);
+  for (const auto& [line_no, line] : SplitLines(text)) {
+    const std::vector<std::string_view> f = SplitWhitespace(line);
     if (f.empty()) continue;
     last_line = line_no;
-    const std::string where = Where(origin, line_no);
+    const std::string where = FileLine(origin, line_no);
 
     if (declared < 0) {
       if (f.size() != 1 || !ParseInt(f[0], declared) || declared < 0) {
@@ -187,7 +163,7 @@ Result<std::vector<FlowSpec>> ParseHpccFlows(std::string_view text, const std::s
     return Error{origin + ": empty file; expected the flow count on the first line"};
   }
   if (static_cast<int64_t>(flows.size()) < declared) {
-    return Error{Where(origin, last_line) + "expected " + std::to_string(declared) +
+    return Error{FileLine(origin, last_line) + "expected " + std::to_string(declared) +
                  " flows (declared on line " + std::to_string(declared_line) + "), found " +
                  std::to_string(flows.size())};
   }

@@ -1,4 +1,4 @@
-#include "fabric/text_file.h"
+#include "core/text_file.h"
 
 #include <cerrno>
 #include <charconv>
@@ -61,6 +61,14 @@ std::vector<std::string_view> SplitTrimmed(std::string_view line, char sep) {
     line.remove_prefix(end + 1);
   }
   return fields;
+}
+
+std::string FileLine(const std::string& origin, int line) {
+  std::string prefix = origin;
+  prefix += ':';
+  prefix += std::to_string(line);
+  prefix += ": ";
+  return prefix;
 }
 
 bool ParseInt64(std::string_view text, int64_t& out) {

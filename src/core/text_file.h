@@ -1,7 +1,9 @@
-// Small helpers for the line-oriented topology readers: reading a whole file
-// and splitting text into numbered lines and fields. Pure; thread-safe.
+// Small helpers shared by the line-oriented readers (topology files, flow
+// files, flow-size CDFs): reading a whole file, splitting text into numbered
+// lines and fields, and naming a line in messages. Pure; thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +29,9 @@ std::vector<std::string_view> SplitWhitespace(std::string_view line);
 
 // Splits on `sep`, trimming spaces and tabs around each field.
 std::vector<std::string_view> SplitTrimmed(std::string_view line, char sep);
+
+// "origin:line: ", the prefix of a message about line `line` of `origin`.
+std::string FileLine(const std::string& origin, int line);
 
 // Parses a whole base-10 integer ("-3" allowed); false on anything else.
 bool ParseInt64(std::string_view text, int64_t& out);
