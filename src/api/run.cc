@@ -16,18 +16,6 @@ const char* KindOf(const TrafficSpec& spec) {
   return kNames[spec.index()];
 }
 
-TransferRequest RequestOf(const FlowSpec& f) {
-  TransferRequest r;
-  r.id = f.id;
-  r.src = f.src;
-  r.dst = f.dst;
-  r.bytes = f.bytes;
-  r.priority = f.priority;
-  r.dport = f.dport;
-  r.sport = TrafficInjector::SourcePort(f.id);
-  return r;
-}
-
 }  // namespace
 
 ScenarioRun::ScenarioRun(const Scenario& scenario) : scenario_(scenario) {}
@@ -95,7 +83,7 @@ void ScenarioRun::Execute() {
 void ScenarioRun::OnTransferDone(FlowId id, Time finish) { finish_[static_cast<size_t>(id)] = finish; }
 
 Time ScenarioRun::ideal_fct(FlowId id) const {
-  return network_->IdealFct(RequestOf(flows_[static_cast<size_t>(id)]));
+  return network_->IdealFct(TrafficInjector::RequestFor(flows_[static_cast<size_t>(id)]));
 }
 
 }  // namespace aifabric

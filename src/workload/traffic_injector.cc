@@ -26,20 +26,23 @@ void TrafficInjector::ScheduleNext() {
   if (next_ < flows_.size()) sim_.Schedule(Max(flows_[next_].start, sim_.Now()), this);
 }
 
+TransferRequest TrafficInjector::RequestFor(const FlowSpec& f) {
+  TransferRequest request;
+  request.id = f.id;
+  request.src = f.src;
+  request.dst = f.dst;
+  request.bytes = f.bytes;
+  request.priority = f.priority;
+  request.sport = SourcePort(f.id);
+  request.dport = f.dport;
+  return request;
+}
+
 void TrafficInjector::OnEvent(uint64_t /*tag*/) {
   const Time now = sim_.Now();
   // Start every flow due now, then leave one event for the next start time.
   while (next_ < flows_.size() && flows_[next_].start <= now) {
-    const FlowSpec& f = flows_[next_++];
-    TransferRequest request;
-    request.id = f.id;
-    request.src = f.src;
-    request.dst = f.dst;
-    request.bytes = f.bytes;
-    request.priority = f.priority;
-    request.sport = SourcePort(f.id);
-    request.dport = f.dport;
-    model_.StartTransfer(request);
+    model_.StartTransfer(RequestFor(flows_[next_++]));
   }
   ScheduleNext();
 }

@@ -32,6 +32,8 @@ class TrafficInjector final : public EventHandler {
   // The UDP source port a flow is given: 10000 + id mod 50000, so ECMP
   // hashing sees a different five-tuple per flow, reproducibly.
   static uint16_t SourcePort(FlowId id);
+  // The transfer the injector starts for a flow (with its SourcePort).
+  static TransferRequest RequestFor(const FlowSpec& flow);
 
   size_t flows_started() const { return next_; }
   size_t flows_total() const { return flows_.size(); }
