@@ -8,13 +8,19 @@ namespace {
 // Cut-through switches start forwarding once this much of a frame has
 // arrived (enough to parse Ethernet/IP/UDP/BTH or IB LRH/BTH headers).
 constexpr uint32_t kCutThroughHeaderBytes = 64;
+// IEEE 802.1Qbb: a PAUSE frame's timer is up to 65535 quanta of 512 bit times.
+constexpr uint64_t kMaxPauseQuanta = 65535;
+constexpr uint64_t kBitsPerQuantum = 512;
+constexpr uint8_t kAllPriorities = 0xff;
 }  // namespace
 
 EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring& wiring)
     : sim_(sim),
       wiring_(wiring),
       cut_through_(config.forwarding == Forwarding::kCutThrough),
-      ps_per_byte_(8'000'000'000'000ull % wiring.rate.bps() == 0 ? 8'000'000'000'000ull / wiring.rate.bps() : 0) {
+      ps_per_byte_(8'000'000'000'000ull % wiring.rate.bps() == 0 ? 8'000'000'000'000ull / wiring.rate.bps() : 0),
+      pause_quanta_time_(wiring.rate.TransmitTime(kMaxPauseQuanta * kBitsPerQuantum / 8)),
+      ecn_(config.ecn) {
   const uint32_t max_wire = config.mtu_bytes + config.wire_overhead_bytes;
   for (int p = 0; p < kNumPriorities; ++p) {
     if (config.queues[p].strict) strict_mask_ |= static_cast<uint8_t>(1u << p);
@@ -22,6 +28,9 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
     // every visit to a backlogged queue sends at least one packet.
     quantum_[p] = max_wire * (config.queues[p].dwrr_weight == 0 ? 1 : config.queues[p].dwrr_weight);
   }
+  const double gbps = wiring.rate.gbps();
+  ecn_kmin_ = ecn_.kmin_bytes != 0 ? ecn_.kmin_bytes : static_cast<uint64_t>(2000.0 * gbps);
+  ecn_kmax_ = ecn_.kmax_bytes != 0 ? ecn_.kmax_bytes : static_cast<uint64_t>(8000.0 * gbps);
 }
 
 void EgressPort::Enqueue(Packet* p) {
@@ -35,32 +44,94 @@ void EgressPort::Enqueue(Packet* p) {
 
 void EgressPort::Kick() { TrySend(); }
 
-void EgressPort::OnEvent(uint64_t) {
-  wakeup_pending_ = false;
+void EgressPort::OnEvent(uint64_t tag) {
+  if (tag == kTxDoneTag) {
+    if (wakeup_pending_ && sim_.Now() >= wakeup_at_) wakeup_pending_ = false;
+    TrySend();
+    return;
+  }
+  OnPfcFrame(static_cast<int>((tag >> 1) & 7), (tag & 0x10) != 0);
+}
+
+void EgressPort::WakeAt(Time at) {
+  // Keeps one wake-up at the earliest time asked for; a later one left
+  // behind by an earlier request fires harmlessly (TrySend is idempotent).
+  if (wakeup_pending_ && wakeup_at_ <= at) return;
+  wakeup_pending_ = true;
+  wakeup_at_ = at;
+  sim_.Schedule(at, this, kTxDoneTag);
+}
+
+void EgressPort::OnPfcFrame(int priority, bool pause) {
+  const Time now = sim_.Now();
+  counters_.pfc_frames_rx++;
+  Time& until = paused_until_[priority];
+  if (pause) {
+    if (until <= now) {
+      // A new pause: close the previous one (it expired at `until`).
+      if (pause_started_[priority] < until) {
+        counters_.pfc_pause_ps += static_cast<uint64_t>((until - pause_started_[priority]).ps());
+      }
+      pause_started_[priority] = now;
+    }
+    until = now + pause_quanta_time_;
+    return;
+  }
+  // Resume (quanta 0).
+  if (until > now) {
+    counters_.pfc_pause_ps += static_cast<uint64_t>((now - pause_started_[priority]).ps());
+    pause_started_[priority] = now;
+    until = now;
+  }
   TrySend();
 }
 
-void EgressPort::TrySend() {
-  if (wakeup_pending_) return;
+void EgressPort::FinishPauseAccounting(Time end) {
+  for (int p = 0; p < kNumPriorities; ++p) {
+    const Time stop = Min(paused_until_[p], end);
+    if (pause_started_[p] < stop) counters_.pfc_pause_ps += static_cast<uint64_t>((stop - pause_started_[p]).ps());
+    pause_started_[p] = stop;
+  }
+}
+
+uint8_t EgressPort::UnpausedMask() {
   const Time now = sim_.Now();
-  if (now < busy_until_) {
-    // Still serializing: wake up when the transmitter frees, if there is
-    // (or may be) something to send then.
-    if (nonempty_mask_ != 0 || wiring_.source != nullptr) {
-      wakeup_pending_ = true;
-      sim_.Schedule(busy_until_, this, 0);
+  uint8_t allowed = kAllPriorities;
+  Time earliest = Time::Infinite();
+  for (int p = 0; p < kNumPriorities; ++p) {
+    if (paused_until_[p] > now) {
+      allowed &= static_cast<uint8_t>(~(1u << p));
+      earliest = Min(earliest, paused_until_[p]);
     }
+  }
+  // Look again when the first pause expires (a resume frame may come sooner
+  // and call TrySend itself).
+  if (!earliest.IsInfinite()) WakeAt(earliest);
+  return allowed;
+}
+
+void EgressPort::TrySend() {
+  const Time now = sim_.Now();
+  const bool may_have_more = nonempty_mask_ != 0 || wiring_.source != nullptr;
+  if (now < busy_until_) {
+    // Still serializing: come back when the transmitter frees.
+    if (may_have_more) WakeAt(busy_until_);
     return;
   }
-  Packet* p = Dequeue();
-  if (p == nullptr && wiring_.source != nullptr) p = wiring_.source->Pull(wiring_.id);
+  // Fast path: nothing is paused (always so without PFC).
+  uint8_t allowed = kAllPriorities;
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    if (paused_until_[prio] > now) {
+      allowed = UnpausedMask();
+      break;
+    }
+  }
+  Packet* p = Dequeue(allowed);
+  if (p == nullptr && wiring_.source != nullptr) p = wiring_.source->Pull(wiring_.id, allowed);
   if (p == nullptr) return;
   Transmit(p);
-  // Keep draining: if more is waiting, come back when this packet is out.
-  if (nonempty_mask_ != 0 || wiring_.source != nullptr) {
-    wakeup_pending_ = true;
-    sim_.Schedule(busy_until_, this, 0);
-  }
+  // Keep draining: if more may be waiting, come back when this packet is out.
+  if (nonempty_mask_ != 0 || wiring_.source != nullptr) WakeAt(busy_until_);
 }
 
 void EgressPort::Transmit(Packet* p) {
@@ -87,36 +158,58 @@ void EgressPort::Transmit(Packet* p) {
   sim_.Schedule(arrival, wiring_.receiver, reinterpret_cast<uint64_t>(p));
 }
 
-Packet* EgressPort::Dequeue() {
-  if (nonempty_mask_ == 0) return nullptr;
+Packet* EgressPort::Dequeue(uint8_t allowed) {
+  const uint8_t ready = nonempty_mask_ & allowed;
+  if (ready == 0) return nullptr;
   int prio;
-  const uint8_t strict_ready = nonempty_mask_ & strict_mask_;
+  const uint8_t strict_ready = ready & strict_mask_;
   Packet* p;
   if (strict_ready != 0) {
     prio = 31 - std::countl_zero(static_cast<uint32_t>(strict_ready));
     p = queues_[prio].Pop();
-  } else if ((nonempty_mask_ & (nonempty_mask_ - 1)) == 0) {
+  } else if ((ready & (ready - 1)) == 0) {
     // One backlogged DWRR queue: it gets the link; its deficit is moot.
-    prio = std::countr_zero(nonempty_mask_);
+    prio = std::countr_zero(ready);
     p = queues_[prio].Pop();
   } else {
-    p = DequeueDwrr();
+    p = DequeueDwrr(ready);
     prio = p->priority;
   }
+  const uint64_t queue_before = queues_[prio].bytes() + p->wire_bytes;
   if (queues_[prio].empty()) {
     nonempty_mask_ &= static_cast<uint8_t>(~(1u << prio));
     deficit_[prio] = 0;
   }
   queued_bytes_ -= p->wire_bytes;
-  if (wiring_.buffer != nullptr) wiring_.buffer->Release(p->wire_bytes);
+  if (ecn_.enabled && queue_before > ecn_kmin_) MaybeMarkEcn(p, queue_before);
+  if (wiring_.departures != nullptr) wiring_.departures->OnDeparture(p);
   return p;
 }
 
-Packet* EgressPort::DequeueDwrr() {
+void EgressPort::MaybeMarkEcn(Packet* p, uint64_t queue_bytes) {
+  // WRED on the instantaneous queue of the packet's priority, at dequeue
+  // (as the HPCC simulator marks): p = pmax (q - kmin) / (kmax - kmin)
+  // between kmin and kmax, 1 above kmax.
+  if (p->kind != PacketKind::kData || !(ecn_.marked_mask & (1u << p->priority)) || p->ecn_ce) return;
+  bool mark;
+  if (queue_bytes > ecn_kmax_) {
+    mark = true;
+  } else {
+    const double prob = ecn_.pmax * static_cast<double>(queue_bytes - ecn_kmin_) /
+                        static_cast<double>(ecn_kmax_ - ecn_kmin_);
+    mark = sim_.rng().Uniform() < prob;
+  }
+  if (mark) {
+    p->ecn_ce = true;
+    counters_.ecn_marks++;
+  }
+}
+
+Packet* EgressPort::DequeueDwrr(uint8_t ready) {
   // Classic DWRR (Shreedhar & Varghese): on arriving at a backlogged queue
   // add its quantum; send while the deficit covers the head packet; then
   // move on. Quanta are at least one packet, so this terminates.
-  const uint8_t dwrr = nonempty_mask_ & static_cast<uint8_t>(~strict_mask_);
+  const uint8_t dwrr = ready & static_cast<uint8_t>(~strict_mask_);
   assert(dwrr != 0);
   while (true) {
     const int q = dwrr_cursor_;

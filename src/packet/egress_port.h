@@ -17,7 +17,6 @@
 #include "packet/packet.h"
 #include "packet/packet_config.h"
 #include "packet/port_counters.h"
-#include "packet/shared_buffer.h"
 
 namespace aifabric {
 
@@ -25,11 +24,22 @@ namespace aifabric {
 // from its flows this way, so sending hosts hold no queue of their own).
 class PacketSource {
  public:
-  // Returns the next packet to put on `port`, or nullptr if none can go now.
-  virtual Packet* Pull(PortId port) = 0;
+  // Returns the next packet to put on `port` from a priority whose bit is
+  // set in `allowed` (the others are paused by PFC), or nullptr.
+  virtual Packet* Pull(PortId port, uint8_t allowed) = 0;
 
  protected:
   ~PacketSource() = default;
+};
+
+// Told when a packet leaves the node that queued it (starts on the wire), so
+// the node can free its buffer and update flow control (a switch).
+class DepartureListener {
+ public:
+  virtual void OnDeparture(Packet* p) = 0;
+
+ protected:
+  ~DepartureListener() = default;
 };
 
 class EgressPort final : public EventHandler {
@@ -41,7 +51,7 @@ class EgressPort final : public EventHandler {
     Time receiver_latency;       // forwarding latency of the node at the far end (0 for hosts)
     EventHandler* receiver = nullptr;  // gets (tag = Packet*) when the packet arrives
     PortId receiver_in_port = kNoPort; // the same link seen from the receiver
-    SharedBuffer* buffer = nullptr;    // the sender's shared buffer (switches), or null
+    DepartureListener* departures = nullptr;  // the sending switch, or null (hosts)
     PacketSource* source = nullptr;    // pulled when the queues are empty (hosts), or null
   };
 
@@ -55,6 +65,19 @@ class EgressPort final : public EventHandler {
   // Tells an idle port that its source may have a packet now.
   void Kick();
 
+  // Event tags: the transmitter freed, or a PFC frame for a priority arrived
+  // from the far end (pause for one quanta period, or resume).
+  static constexpr uint64_t kTxDoneTag = 0;
+  static uint64_t PfcFrameTag(int priority, bool pause) {
+    return 1u | static_cast<uint64_t>(priority) << 1 | (pause ? 0x10u : 0u);
+  }
+  // How long one PAUSE frame with the maximum quanta (65535 x 512 bit times)
+  // stops this port.
+  Time PauseQuantaTime() const { return pause_quanta_time_; }
+  bool paused(int priority) const { return paused_until_[priority] > sim_.Now(); }
+  // Closes the pause-time accounting at the end of a run.
+  void FinishPauseAccounting(Time end);
+
   uint64_t queue_bytes(int priority) const { return queues_[priority].bytes(); }
   uint64_t queue_bytes() const { return queued_bytes_; }
   const PortCounters& counters() const { return counters_; }
@@ -62,15 +85,21 @@ class EgressPort final : public EventHandler {
   DataRate rate() const { return wiring_.rate; }
   PortId id() const { return wiring_.id; }
 
-  // Transmission done: the transmitter is free.
+  // The transmitter freed, or a PFC frame arrived (see the tags above).
   void OnEvent(uint64_t tag) override;
 
  private:
   // Picks the next packet by strict priority, then DWRR; nullptr if none.
-  Packet* Dequeue();
-  Packet* DequeueDwrr();
+  Packet* Dequeue(uint8_t allowed);
+  Packet* DequeueDwrr(uint8_t ready);
+  void OnPfcFrame(int priority, bool pause);
+  // Priorities not paused now; schedules a wake-up at the earliest expiry
+  // when some are.
+  uint8_t UnpausedMask();
+  void MaybeMarkEcn(Packet* p, uint64_t queue_bytes);
   void Transmit(Packet* p);
   void TrySend();
+  void WakeAt(Time at);
   // DataRate::TransmitTime, without its 128-bit division when the rate is
   // a whole number of picoseconds per byte (100G: 80, 400G: 20, 800G: 10).
   Time SerializationTime(uint32_t bytes) const {
@@ -85,6 +114,9 @@ class EgressPort final : public EventHandler {
   const uint64_t ps_per_byte_;                  // 0 when not a whole number
   uint8_t strict_mask_ = 0;                     // bit p set: priority p is strict
   std::array<uint32_t, kNumPriorities> quantum_{};  // DWRR bytes per visit
+  const Time pause_quanta_time_;
+  const EcnConfig ecn_;
+  uint64_t ecn_kmin_ = 0, ecn_kmax_ = 0;        // bytes, resolved for this port's rate
 
   std::array<PacketQueue, kNumPriorities> queues_;
   std::array<int64_t, kNumPriorities> deficit_{};
@@ -93,6 +125,9 @@ class EgressPort final : public EventHandler {
   uint64_t queued_bytes_ = 0;
   Time busy_until_;          // the transmitter is serializing until then
   bool wakeup_pending_ = false;
+  Time wakeup_at_;           // when the pending wake-up fires
+  std::array<Time, kNumPriorities> paused_until_{};
+  std::array<Time, kNumPriorities> pause_started_{};  // start of the current pause
   PortCounters counters_;
 };
 

@@ -9,6 +9,7 @@
 #include "core/time.h"
 #include "fabric/network_model.h"
 #include "packet/packet_sender.h"
+#include "packet/transport_hooks.h"
 
 namespace aifabric {
 
@@ -17,12 +18,15 @@ struct FlowState {
   uint32_t ecmp_hash = 0;
   PortId first_port = kNoPort;     // the source host's port this flow uses
   uint32_t route_offset = 0;       // its ports, hop by hop, in the route arena
+  uint32_t reverse_route_offset = 0;  // the path its feedback takes back
   Time start;
   Time finish = Time::Infinite();  // when the last payload byte arrived
   uint64_t sent_bytes = 0;         // payload put on the wire by the source
-  uint64_t delivered_bytes = 0;    // payload that reached the destination
+  uint64_t delivered_bytes = 0;    // payload the destination holds in order
   uint64_t dropped_bytes = 0;      // payload lost in switch buffers
+  TransportCounters transport;
   std::unique_ptr<PacketSender> sender;
+  std::unique_ptr<FlowReceiver> receiver;  // null without a transport
   bool done() const { return !finish.IsInfinite(); }
 };
 

@@ -12,21 +12,22 @@ HostNic::HostNic(PacketNetwork& network, NodeId id, const std::vector<PortId>& p
   for (PortId p : ports) ports_.push_back(PortFlows{p, {}, 0, false});
 }
 
-HostNic::PortFlows& HostNic::ForPort(PortId port) {
-  for (PortFlows& pf : ports_) {
-    if (pf.port == port) return pf;
+size_t HostNic::IndexOf(PortId port) const {
+  for (size_t i = 0; i < ports_.size(); ++i) {
+    if (ports_[i].port == port) return i;
   }
   assert(false && "port does not belong to this host");
-  return ports_.front();
+  return 0;
 }
 
 void HostNic::AddFlow(uint32_t flow_index, PortId port) {
-  ForPort(port).active.push_back(flow_index);
+  ports_[IndexOf(port)].active.push_back(flow_index);
   network_.port(port).Kick();
 }
 
-Packet* HostNic::Pull(PortId port) {
-  PortFlows& pf = ForPort(port);
+Packet* HostNic::Pull(PortId port, uint8_t allowed) {
+  const size_t port_index = IndexOf(port);
+  PortFlows& pf = ports_[port_index];
   const Time now = network_.sim().Now();
   Time earliest = Time::Infinite();
   for (size_t tried = 0; tried < pf.active.size();) {
@@ -35,6 +36,11 @@ Packet* HostNic::Pull(PortId port) {
     FlowState& flow = network_.flow(index);
     if (flow.sender->Finished()) {
       pf.active.erase(pf.active.begin() + static_cast<std::ptrdiff_t>(pf.next));
+      continue;
+    }
+    if (!(allowed & (1u << flow.request.priority))) {  // paused by PFC
+      ++pf.next;
+      ++tried;
       continue;
     }
     const Time at = flow.sender->NextSendTime();
@@ -47,6 +53,7 @@ Packet* HostNic::Pull(PortId port) {
       p->ecmp_hash = flow.ecmp_hash;
       p->route_offset = flow.route_offset;
       p->hop = 1;  // hop 0 is this port
+      p->kind = PacketKind::kData;
       flow.sender->FillNext(*p);
       p->wire_bytes = p->payload_bytes + wire_overhead_;
       flow.sent_bytes += p->payload_bytes;
@@ -61,18 +68,22 @@ Packet* HostNic::Pull(PortId port) {
     ++pf.next;
     ++tried;
   }
-  // Nothing may go now; if a sender will be ready later, wake the port then.
+  // Nothing may go now; if a sender will be ready later (pacing), wake the
+  // port then.
   if (!earliest.IsInfinite() && !pf.wake_scheduled) {
     pf.wake_scheduled = true;
-    network_.sim().ScheduleCallback(earliest, [this, port] {
-      ForPort(port).wake_scheduled = false;
-      network_.port(port).Kick();
-    });
+    network_.sim().Schedule(earliest, this, static_cast<uint64_t>(port_index) << 1 | 1);
   }
   return nullptr;
 }
 
 void HostNic::OnEvent(uint64_t tag) {
+  if (tag & 1) {
+    PortFlows& pf = ports_[tag >> 1];
+    pf.wake_scheduled = false;
+    network_.port(pf.port).Kick();
+    return;
+  }
   network_.OnDelivered(reinterpret_cast<Packet*>(tag));
 }
 

@@ -26,10 +26,12 @@ class HostNic final : public EventHandler, public PacketSource {
   // Adds a flow (by index) to the port it was hashed onto, and wakes the port.
   void AddFlow(uint32_t flow_index, PortId port);
 
-  // A packet arrived (tag = Packet*).
+  // A packet arrived (tag = Packet*, always even), or a sender's pacing
+  // wake-up for the port at index tag >> 1 (tag odd).
   void OnEvent(uint64_t tag) override;
-  // The port's wire is free: next packet, or nullptr.
-  Packet* Pull(PortId port) override;
+  // The port's wire is free: the next packet of a flow whose priority is
+  // allowed, or nullptr.
+  Packet* Pull(PortId port, uint8_t allowed) override;
 
  private:
   struct PortFlows {
@@ -38,7 +40,7 @@ class HostNic final : public EventHandler, public PacketSource {
     size_t next = 0;                // round-robin position
     bool wake_scheduled = false;
   };
-  PortFlows& ForPort(PortId port);
+  size_t IndexOf(PortId port) const;
 
   // Fixed at construction.
   PacketNetwork& network_;

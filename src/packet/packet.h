@@ -13,13 +13,26 @@
 
 namespace aifabric {
 
+// What a packet carries: payload of a flow, or transport feedback for it
+// travelling from the flow's destination back to its source.
+enum class PacketKind : uint8_t {
+  kData,
+  kAck,   // cumulative acknowledgement: ack_offset bytes received in order
+  kNak,   // sequence error: the receiver expects ack_offset next
+  kCnp,   // RoCEv2 congestion notification (DCQCN)
+};
+
 struct Packet {
   uint32_t flow_index = 0;    // dense index of the flow in its PacketNetwork
   NodeId src = kNoNode;
   NodeId dst = kNoNode;
   uint32_t payload_bytes = 0;
   uint32_t wire_bytes = 0;    // payload + per-packet overhead (headers, preamble, IFG)
-  uint64_t offset = 0;        // byte offset of the payload within its message
+  uint64_t offset = 0;        // data: byte offset of the payload within its message
+  uint64_t ack_offset = 0;    // ACK/NAK: bytes the receiver holds in order
+  PacketKind kind = PacketKind::kData;
+  bool ecn_ce = false;        // ECN congestion-experienced mark
+  bool in_headroom = false;   // at a switch: held in PFC headroom, not the shared pool
   uint32_t ecmp_hash = 0;     // hash of the flow's 5-tuple
   uint32_t route_offset = 0;  // the flow's path in PacketNetwork's route arena
   uint8_t hop = 0;            // index in that path of the port to take next

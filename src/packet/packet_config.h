@@ -26,6 +26,31 @@ struct QueueSchedulingConfig {
   uint32_t dwrr_weight = 1;    // relative share among the DWRR queues, >= 1
 };
 
+// Priority-based flow control (IEEE 802.1Qbb) at switch ingress, per
+// (ingress port, priority), for the priorities in `lossless_mask`.
+struct PfcConfig {
+  bool enabled = false;
+  uint8_t lossless_mask = (1u << 3) | (1u << 4);  // SONiC's lossless TCs 3 and 4
+  // XOFF when the bytes held for one (ingress port, priority) reach
+  // alpha * (free shared buffer) — SONiC's dynamic_th 0 means alpha = 1.
+  double alpha = 1.0;
+  // XON once they fall this far below the XOFF threshold.
+  uint32_t xon_offset_bytes = 2 * 4178;
+};
+
+// ECN marking at egress queues, WRED style on the instantaneous queue of the
+// packet's priority: probability 0 below kmin, rising linearly to pmax at
+// kmax, 1 above.
+struct EcnConfig {
+  bool enabled = false;
+  uint8_t marked_mask = 0xff;   // priorities whose data packets may be marked
+  // 0 means "scale with the port rate": 2 KB and 8 KB per Gbps (SimAI's
+  // 400G setting, 800 KB / 3,200 KB, scaled linearly).
+  uint64_t kmin_bytes = 0;
+  uint64_t kmax_bytes = 0;
+  double pmax = 0.2;
+};
+
 struct PacketConfig {
   FabricKind kind = FabricKind::kRoce;
   uint32_t mtu_bytes = 4096;        // payload bytes per packet
@@ -43,6 +68,9 @@ struct PacketConfig {
 
   // Seed for the per-switch ECMP hash (mixed with the switch id).
   uint64_t ecmp_seed = 0;
+
+  PfcConfig pfc;
+  EcnConfig ecn;
 };
 
 }  // namespace aifabric

@@ -24,19 +24,20 @@ uint32_t FlowHash(const TransferRequest& r) {
 }  // namespace
 
 PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const RoutingTable& routes,
-                             const PacketConfig& config)
-    : sim_(sim), topology_(topology), routes_(routes), config_(config) {
+                             const PacketConfig& config, Transport* transport)
+    : sim_(sim), topology_(topology), routes_(routes), config_(config), transport_(transport) {
   const size_t n = topology.num_nodes();
   switch_salt_.resize(n);
-  buffers_.resize(n);
   hosts_.resize(n);
   switches_.resize(n);
+  local_port_index_.resize(topology.ports().size());
+  for (const Node& node : topology.nodes()) {
+    for (size_t i = 0; i < node.ports.size(); ++i) local_port_index_[node.ports[i]] = static_cast<int>(i);
+  }
   for (const Node& node : topology.nodes()) {
     switch_salt_[node.id] = MixHash(config.ecmp_seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(node.id));
     if (node.kind == NodeKind::kSwitch) {
-      const SwitchSpec& spec = topology.switch_specs()[node.switch_spec];
-      buffers_[node.id] = std::make_unique<SharedBuffer>(spec.buffer_bytes, config.buffer_alpha);
-      switches_[node.id] = std::make_unique<SwitchNode>(*this, node.id, *buffers_[node.id]);
+      switches_[node.id] = std::make_unique<SwitchNode>(*this, topology, node.id, config_);
     } else {
       hosts_[node.id] = std::make_unique<HostNic>(*this, node.id, node.ports);
     }
@@ -55,7 +56,7 @@ PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const Rou
       w.receiver = hosts_[peer.id].get();
     }
     w.receiver_in_port = port.reverse();
-    w.buffer = buffers_[port.node].get();
+    w.departures = switches_[port.node].get();
     w.source = hosts_[port.node].get();
     ports_.push_back(std::make_unique<EgressPort>(sim, config_, w));
   }
@@ -76,23 +77,87 @@ void PacketNetwork::StartTransfer(const TransferRequest& request) {
   FlowState flow;
   flow.request = WithSourcePort(request);
   flow.ecmp_hash = FlowHash(flow.request);
-  const std::vector<PortId> path = PathPorts(flow.request, flow.ecmp_hash);
+  const std::vector<PortId> path = PathPorts(request.src, request.dst, flow.ecmp_hash);
   flow.first_port = path.front();
-  flow.route_offset = static_cast<uint32_t>(route_arena_.size());
-  route_arena_.insert(route_arena_.end(), path.begin(), path.end());
+  flow.route_offset = StoreRoute(path);
   flow.start = sim_.Now();
-  flow.sender = std::make_unique<LineRateSender>(request.bytes, config_.mtu_bytes);
   const uint32_t index = static_cast<uint32_t>(flows_.size());
-  const PortId port = flow.first_port;
-  flows_.push_back(std::move(flow));
-  hosts_[request.src]->AddFlow(index, port);
+  if (transport_ == nullptr) {
+    flow.sender = std::make_unique<LineRateSender>(request.bytes, config_.mtu_bytes);
+    flows_.push_back(std::move(flow));
+  } else {
+    // Feedback returns along the path the reversed 5-tuple hashes onto.
+    TransferRequest back = flow.request;
+    std::swap(back.src, back.dst);
+    std::swap(back.sport, back.dport);
+    const std::vector<PortId> reverse = PathPorts(request.dst, request.src, FlowHash(back));
+    flow.reverse_route_offset = StoreRoute(reverse);
+    FlowContext context;
+    context.flow_index = index;
+    context.bytes = request.bytes;
+    context.mtu_bytes = config_.mtu_bytes;
+    context.wire_overhead_bytes = config_.wire_overhead_bytes;
+    context.line_rate = topology_.port(path.front()).rate;
+    context.base_rtt = BaseRtt(path, reverse);
+    flows_.push_back(std::move(flow));
+    // Made after the flow is stored: they may call back into the network.
+    flows_.back().sender = transport_->MakeSender(context, *this);
+    flows_.back().receiver = transport_->MakeReceiver(context, *this);
+  }
+  hosts_[request.src]->AddFlow(index, path.front());
 }
+
+uint32_t PacketNetwork::StoreRoute(const std::vector<PortId>& path) {
+  const uint32_t offset = static_cast<uint32_t>(route_arena_.size());
+  route_arena_.insert(route_arena_.end(), path.begin(), path.end());
+  return offset;
+}
+
+Time PacketNetwork::BaseRtt(const std::vector<PortId>& path, const std::vector<PortId>& reverse) const {
+  // One full data packet out and one feedback packet back on idle links.
+  const uint32_t data_wire = config_.mtu_bytes + config_.wire_overhead_bytes;
+  const uint32_t ack_wire = transport_ != nullptr ? transport_->FeedbackWireBytes(PacketKind::kAck) : data_wire;
+  Time rtt;
+  for (const auto& [ports, wire] : {std::pair{&path, data_wire}, std::pair{&reverse, ack_wire}}) {
+    for (PortId id : *ports) {
+      const Port& port = topology_.port(id);
+      rtt += port.rate.TransmitTime(wire) + port.latency;
+      const Node& peer = topology_.node(port.peer);
+      if (peer.kind == NodeKind::kSwitch) rtt += topology_.switch_specs()[peer.switch_spec].latency;
+    }
+  }
+  return rtt;
+}
+
+void PacketNetwork::SendFeedback(uint32_t flow_index, PacketKind kind, uint64_t ack_offset) {
+  FlowState& flow = flows_[flow_index];
+  Packet* p = pool_.Allocate();
+  p->flow_index = flow_index;
+  p->src = flow.request.dst;
+  p->dst = flow.request.src;
+  p->kind = kind;
+  p->ack_offset = ack_offset;
+  p->priority = transport_->FeedbackPriority(kind, flow.request.priority);
+  p->wire_bytes = transport_->FeedbackWireBytes(kind);
+  p->route_offset = flow.reverse_route_offset;
+  p->hop = 1;
+  ports_[route_arena_[flow.reverse_route_offset]]->Enqueue(p);
+}
+
+void PacketNetwork::WakeSender(uint32_t flow_index) { ports_[flows_[flow_index].first_port]->Kick(); }
 
 void PacketNetwork::OnDelivered(Packet* p) {
   FlowState& flow = flows_[p->flow_index];
-  flow.delivered_bytes += p->payload_bytes;
+  if (p->kind != PacketKind::kData) {
+    // Feedback reached the source.
+    flow.sender->OnFeedback(*p);
+    pool_.Free(p);
+    return;
+  }
+  const uint64_t fresh = flow.receiver ? flow.receiver->OnData(*p) : p->payload_bytes;
+  flow.delivered_bytes += fresh;
   pool_.Free(p);
-  if (flow.delivered_bytes == flow.request.bytes) {
+  if (fresh > 0 && flow.delivered_bytes == flow.request.bytes) {
     flow.finish = sim_.Now();
     if (observer_ != nullptr) observer_->OnTransferDone(flow.request.id, flow.finish);
   }
@@ -103,12 +168,16 @@ void PacketNetwork::OnDropped(Packet* p, EgressPort& at) {
   c.drop_packets++;
   c.drop_bytes += p->wire_bytes;
   c.drop_payload_bytes += p->payload_bytes;
-  flows_[p->flow_index].dropped_bytes += p->payload_bytes;
+  if (p->kind == PacketKind::kData) flows_[p->flow_index].dropped_bytes += p->payload_bytes;
   pool_.Free(p);
 }
 
 uint64_t PacketNetwork::buffer_peak_bytes(NodeId id) const {
-  return buffers_[id] ? buffers_[id]->peak_bytes() : 0;
+  return switches_[id] ? switches_[id]->buffer_peak_bytes() : 0;
+}
+
+void PacketNetwork::FinishRun(Time end) {
+  for (auto& port : ports_) port->FinishPauseAccounting(end);
 }
 
 PayloadTotals PacketNetwork::totals() const {
@@ -117,16 +186,18 @@ PayloadTotals PacketNetwork::totals() const {
     t.sent += f.sent_bytes;
     t.delivered += f.delivered_bytes;
     t.dropped += f.dropped_bytes;
+    t.discarded += f.transport.discarded_bytes;
+    t.retransmitted += f.transport.retransmitted_bytes;
   }
-  t.in_flight = t.sent - t.delivered - t.dropped;
+  t.in_flight = t.sent - t.delivered - t.dropped - t.discarded;
   return t;
 }
 
-std::vector<PortId> PacketNetwork::PathPorts(const TransferRequest& request, uint32_t hash) const {
+std::vector<PortId> PacketNetwork::PathPorts(NodeId src, NodeId dst, uint32_t hash) const {
   std::vector<PortId> path;
-  NodeId at = request.src;
-  while (at != request.dst) {
-    const PortId p = NextHop(at, request.dst, hash);
+  NodeId at = src;
+  while (at != dst) {
+    const PortId p = NextHop(at, dst, hash);
     path.push_back(p);
     at = topology_.port(p).peer;
   }
@@ -135,7 +206,7 @@ std::vector<PortId> PacketNetwork::PathPorts(const TransferRequest& request, uin
 
 Time PacketNetwork::IdealFct(const TransferRequest& request) const {
   const TransferRequest r = WithSourcePort(request);
-  const std::vector<PortId> path = PathPorts(r, FlowHash(r));
+  const std::vector<PortId> path = PathPorts(r.src, r.dst, FlowHash(r));
   const uint32_t overhead = config_.wire_overhead_bytes;
   const uint64_t first_payload = r.bytes < config_.mtu_bytes ? r.bytes : config_.mtu_bytes;
   const uint32_t first_wire = static_cast<uint32_t>(first_payload) + overhead;

@@ -1,9 +1,11 @@
 // PacketNetwork is the packet-level NetworkModel: every directed link is an
-// EgressPort, every switch a SwitchNode with a shared buffer and ECMP
+// EgressPort, every switch a SwitchNode with a shared buffer, PFC and ECMP
 // forwarding, every host a HostNic that segments messages into MTU packets.
-// It owns all of them, the packet pool and the per-flow state, and is the
-// one place the workload talks to (through NetworkModel). Not thread-safe;
-// lives inside one Simulator.
+// A Transport (src/transport), when given, makes each flow's sender and
+// receiver (RDMA reliable connection, congestion control); the network is
+// their TransportHost. It owns all of them, the packet pool and the per-flow
+// state, and is the one place the workload talks to (through NetworkModel).
+// Not thread-safe; lives inside one Simulator.
 #pragma once
 
 #include <memory>
@@ -18,7 +20,7 @@
 #include "packet/flow_state.h"
 #include "packet/packet.h"
 #include "packet/packet_config.h"
-#include "packet/shared_buffer.h"
+#include "packet/transport_hooks.h"
 
 namespace aifabric {
 
@@ -26,19 +28,22 @@ class HostNic;
 class SwitchNode;
 
 // Payload byte totals over all flows; conservation says
-// sent == delivered + dropped + in_flight.
+// sent == delivered + dropped + discarded + in_flight.
 struct PayloadTotals {
-  uint64_t sent = 0;
-  uint64_t delivered = 0;
-  uint64_t dropped = 0;
+  uint64_t sent = 0;          // put on the wire by sources, retransmissions included
+  uint64_t delivered = 0;     // in order at destinations (each byte once)
+  uint64_t dropped = 0;       // lost in switch buffers
+  uint64_t discarded = 0;     // thrown away by receivers (out of order, duplicate)
   uint64_t in_flight = 0;
+  uint64_t retransmitted = 0;
 };
 
-class PacketNetwork final : public NetworkModel {
+class PacketNetwork final : public NetworkModel, public TransportHost {
  public:
-  // The topology and routes must outlive the network.
+  // The topology, routes and transport must outlive the network. Without a
+  // transport, messages go out once at line rate and nothing comes back.
   PacketNetwork(Simulator& sim, const Topology& topology, const RoutingTable& routes,
-                const PacketConfig& config);
+                const PacketConfig& config, Transport* transport = nullptr);
   ~PacketNetwork() override;
   PacketNetwork(const PacketNetwork&) = delete;
   PacketNetwork& operator=(const PacketNetwork&) = delete;
@@ -54,6 +59,8 @@ class PacketNetwork final : public NetworkModel {
   // Peak shared-buffer occupancy of a switch (0 for hosts).
   uint64_t buffer_peak_bytes(NodeId id) const;
   PayloadTotals totals() const;
+  // Closes time-based counters (PFC pause time) at the end of a run.
+  void FinishRun(Time end);
   size_t packets_in_use() const { return pool_.in_use(); }
   size_t packets_capacity() const { return pool_.capacity(); }
 
@@ -64,8 +71,16 @@ class PacketNetwork final : public NetworkModel {
   // all packets are full-sized; the last packet's size is taken as it is.
   Time IdealFct(const TransferRequest& request) const;
 
+  // --- TransportHost -------------------------------------------------------
+  Simulator& sim() override { return sim_; }
+  void SendFeedback(uint32_t flow_index, PacketKind kind, uint64_t ack_offset) override;
+  void WakeSender(uint32_t flow_index) override;
+  TransportCounters& counters(uint32_t flow_index) override { return flows_[flow_index].transport; }
+
   // --- Used by HostNic and SwitchNode -------------------------------------
-  Simulator& sim() { return sim_; }
+  const Topology& topology() const { return topology_; }
+  // Index of a port among its node's ports.
+  int LocalPortIndex(PortId id) const { return local_port_index_[id]; }
   PacketPool& pool() { return pool_; }
   const PacketConfig& config() const { return config_; }
   const RoutingTable& routes() const { return routes_; }
@@ -82,17 +97,20 @@ class PacketNetwork final : public NetworkModel {
   void OnDropped(Packet* p, EgressPort& at);
 
  private:
-  std::vector<PortId> PathPorts(const TransferRequest& request, uint32_t hash) const;
+  std::vector<PortId> PathPorts(NodeId src, NodeId dst, uint32_t hash) const;
+  uint32_t StoreRoute(const std::vector<PortId>& path);
+  Time BaseRtt(const std::vector<PortId>& path, const std::vector<PortId>& reverse) const;
 
   // Fixed at construction.
   Simulator& sim_;
   const Topology& topology_;
   const RoutingTable& routes_;
   const PacketConfig config_;
+  Transport* const transport_;
   std::vector<uint64_t> switch_salt_;   // per node: ECMP hash salt
+  std::vector<int> local_port_index_;   // per port
 
   PacketPool pool_;
-  std::vector<std::unique_ptr<SharedBuffer>> buffers_;  // per node; null for hosts
   std::vector<std::unique_ptr<EgressPort>> ports_;      // per directed port
   std::vector<std::unique_ptr<HostNic>> hosts_;         // per node; null for switches
   std::vector<std::unique_ptr<SwitchNode>> switches_;   // per node; null for hosts

@@ -22,7 +22,17 @@ class SharedBuffer {
     if (used_bytes_ > peak_bytes_) peak_bytes_ = used_bytes_;
     return true;
   }
+  // Admits `size` bytes if they fit at all, with no per-queue threshold
+  // (lossless traffic: PFC, not the threshold, bounds each ingress).
+  bool TryAdmitAny(uint32_t size) {
+    if (size > capacity_bytes_ - used_bytes_) return false;
+    used_bytes_ += size;
+    if (used_bytes_ > peak_bytes_) peak_bytes_ = used_bytes_;
+    return true;
+  }
   void Release(uint32_t size) { used_bytes_ -= size; }
+  uint64_t free_bytes() const { return capacity_bytes_ - used_bytes_; }
+  double alpha() const { return alpha_; }
 
   uint64_t used_bytes() const { return used_bytes_; }
   uint64_t peak_bytes() const { return peak_bytes_; }

@@ -1,17 +1,155 @@
 #include "packet/switch_node.h"
 
+#include <algorithm>
+#include <bit>
+#include <cassert>
+
 #include "packet/packet_network.h"
 
 namespace aifabric {
+namespace {
+
+// IEEE 802.3 Annex 31B.3.7 worst-case PAUSE response delay, in quanta of
+// 512 bit times, by link speed (SONiC buffer_headroom_mellanox.lua table).
+uint64_t PeerResponseQuanta(DataRate rate) {
+  const double g = rate.gbps();
+  if (g >= 400) return 905;
+  if (g >= 200) return 453;
+  if (g >= 100) return 394;
+  if (g >= 50) return 147;
+  if (g >= 40) return 118;
+  if (g >= 25) return 80;
+  return 67;
+}
+
+constexpr uint32_t kPfcFrameWireBytes = 64 + 20;  // minimum frame + preamble/IFG
+
+uint64_t TotalHeadroom(const Topology& topology, NodeId id, const PacketConfig& config, Time latency) {
+  if (!config.pfc.enabled) return 0;
+  const uint32_t max_wire = config.mtu_bytes + config.wire_overhead_bytes;
+  const int lossless = std::popcount(static_cast<unsigned>(config.pfc.lossless_mask));
+  uint64_t total = 0;
+  for (PortId p : topology.node(id).ports) {
+    total += SwitchNode::HeadroomBytes(topology.port(p), latency, max_wire) * static_cast<uint64_t>(lossless);
+  }
+  return total;
+}
+
+}  // namespace
+
+uint64_t SwitchNode::HeadroomBytes(const Port& port, Time switch_latency, uint32_t max_wire_bytes) {
+  // After this switch sends PAUSE, data keeps arriving for: the PAUSE's own
+  // serialization and the cable both ways, the upstream's response time
+  // (PeerResponseQuanta), and this switch's forwarding pipeline (packets
+  // are admitted after it); plus the frame the upstream had started and one
+  // that was arriving here: 2 maximum-size frames.
+  const Time in_flight = port.latency * 2 + switch_latency + port.rate.TransmitTime(kPfcFrameWireBytes);
+  const uint64_t response = PeerResponseQuanta(port.rate) * 512 / 8;
+  return port.rate.BytesIn(in_flight) + response + 2ull * max_wire_bytes;
+}
+
+SwitchNode::SwitchNode(PacketNetwork& network, const Topology& topology, NodeId id, const PacketConfig& config)
+    : network_(network),
+      id_(id),
+      pfc_(config.pfc),
+      ports_(topology.node(id).ports),
+      buffer_(topology.switch_specs()[topology.node(id).switch_spec].buffer_bytes -
+                  std::min(topology.switch_specs()[topology.node(id).switch_spec].buffer_bytes,
+                           TotalHeadroom(topology, id, config,
+                                         topology.switch_specs()[topology.node(id).switch_spec].latency)),
+              config.buffer_alpha) {
+  const SwitchSpec& spec = topology.switch_specs()[topology.node(id).switch_spec];
+  const uint32_t max_wire = config.mtu_bytes + config.wire_overhead_bytes;
+  for (PortId p : ports_) headroom_limit_.push_back(HeadroomBytes(topology.port(p), spec.latency, max_wire));
+  ingress_.resize(ports_.size() * kNumPriorities);
+}
+
+size_t SwitchNode::Slot(PortId in_port, int priority) const {
+  return static_cast<size_t>(network_.LocalPortIndex(in_port)) * kNumPriorities + static_cast<size_t>(priority);
+}
+
+uint64_t SwitchNode::XoffThreshold() const {
+  return static_cast<uint64_t>(pfc_.alpha * static_cast<double>(buffer_.free_bytes()));
+}
 
 void SwitchNode::OnEvent(uint64_t tag) {
+  if (tag & 1) {
+    // PFC refresh: re-send PAUSE every half quanta period while in XOFF.
+    const size_t slot = tag >> 1;
+    Ingress& in = ingress_[slot];
+    const PortId port = ports_[slot / kNumPriorities];
+    const int priority = static_cast<int>(slot % kNumPriorities);
+    if (!in.xoff) {
+      in.refresh_pending = false;
+      return;
+    }
+    SendPfc(port, priority, true);
+    network_.sim().ScheduleIn(Time::FromPs(network_.port(port).PauseQuantaTime().ps() / 2), this, tag);
+    return;
+  }
   Packet* p = reinterpret_cast<Packet*>(tag);
   EgressPort& out = network_.port(network_.TakeNextHop(p));
-  if (!buffer_.TryAdmit(out.queue_bytes(p->priority), p->wire_bytes)) {
+  const int prio = p->priority;
+  if (!Lossless(prio)) {
+    if (!buffer_.TryAdmit(out.queue_bytes(prio), p->wire_bytes)) {
+      network_.OnDropped(p, out);
+      return;
+    }
+    p->in_headroom = false;
+    out.Enqueue(p);
+    return;
+  }
+  const size_t slot = Slot(p->in_port, prio);
+  Ingress& in = ingress_[slot];
+  if (buffer_.TryAdmitAny(p->wire_bytes)) {
+    p->in_headroom = false;
+  } else if (in.headroom_bytes + p->wire_bytes <= headroom_limit_[slot / kNumPriorities]) {
+    p->in_headroom = true;
+    in.headroom_bytes += p->wire_bytes;
+  } else {
+    ++headroom_drops_;
     network_.OnDropped(p, out);
     return;
   }
+  in.bytes += p->wire_bytes;
+  if (!in.xoff && (p->in_headroom || in.bytes >= XoffThreshold())) {
+    in.xoff = true;
+    SendPfc(p->in_port, prio, true);
+    if (!in.refresh_pending) {
+      in.refresh_pending = true;
+      network_.sim().ScheduleIn(Time::FromPs(network_.port(p->in_port).PauseQuantaTime().ps() / 2), this, slot << 1 | 1);
+    }
+  }
   out.Enqueue(p);
+}
+
+void SwitchNode::OnDeparture(Packet* p) {
+  if (!Lossless(p->priority)) {
+    buffer_.Release(p->wire_bytes);
+    return;
+  }
+  Ingress& in = ingress_[Slot(p->in_port, p->priority)];
+  if (p->in_headroom) {
+    in.headroom_bytes -= p->wire_bytes;
+  } else {
+    buffer_.Release(p->wire_bytes);
+  }
+  in.bytes -= p->wire_bytes;
+  if (in.xoff && in.headroom_bytes == 0 && in.bytes + pfc_.xon_offset_bytes <= XoffThreshold()) {
+    in.xoff = false;
+    SendPfc(p->in_port, p->priority, false);
+  }
+}
+
+void SwitchNode::SendPfc(PortId in_port, int priority, bool pause) {
+  // The frame leaves over the ingress link (this switch's port `in_port`)
+  // and reaches the upstream's egress port, in_port ^ 1, one frame time and
+  // one cable later.
+  EgressPort& local = network_.port(in_port);
+  local.counters().pfc_frames_tx++;
+  const Port& link = network_.topology().port(in_port);
+  const Time arrival = network_.sim().Now() + link.rate.TransmitTime(kPfcFrameWireBytes) + link.latency;
+  network_.sim().Schedule(arrival, &network_.port(in_port ^ 1), EgressPort::PfcFrameTag(priority, pause));
 }
 
 }  // namespace aifabric

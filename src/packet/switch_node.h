@@ -1,35 +1,70 @@
-// SwitchNode is a switch in the packet model: a packet that arrives (after
-// the port-to-port latency, which its upstream port already added) is
-// forwarded to its ECMP next hop (from its flow's cached path), admitted to the shared buffer by dynamic
-// threshold or dropped at the tail, and queued at that egress port.
+// SwitchNode is a switch in the packet model. A packet that arrives (after
+// the port-to-port latency, which its upstream port already added) goes to
+// its next hop's egress queue if the buffer admits it:
+//  - lossy priorities: the shared buffer's dynamic threshold per egress
+//    queue, else tail drop;
+//  - lossless priorities with PFC on: the shared pool, or once that is full
+//    the headroom reserved for its (ingress port, priority), else a
+//    (misconfiguration) drop. When the bytes held for one (ingress port,
+//    priority) reach the XOFF threshold — alpha x the free shared buffer —
+//    the switch sends a PAUSE frame upstream and refreshes it every half
+//    quanta period; when they fall xon_offset below, a RESUME (quanta 0).
 // Owned by PacketNetwork; not thread-safe.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/ids.h"
 #include "engine/simulator.h"
+#include "fabric/topology.h"
+#include "packet/egress_port.h"
+#include "packet/packet_config.h"
 #include "packet/shared_buffer.h"
 
 namespace aifabric {
 
 class PacketNetwork;
 
-class SwitchNode final : public EventHandler {
+class SwitchNode final : public EventHandler, public DepartureListener {
  public:
-  SwitchNode(PacketNetwork& network, NodeId id, SharedBuffer& buffer)
-      : network_(network), id_(id), buffer_(buffer) {}
+  SwitchNode(PacketNetwork& network, const Topology& topology, NodeId id, const PacketConfig& config);
   SwitchNode(const SwitchNode&) = delete;
   SwitchNode& operator=(const SwitchNode&) = delete;
 
-  // A packet arrived (tag = Packet*).
+  // A packet arrived (tag = Packet*, always even), or a PFC refresh timer
+  // for ingress slot tag >> 1 fired (tag odd).
   void OnEvent(uint64_t tag) override;
+  // A packet queued here starts on the wire: free its buffer space.
+  void OnDeparture(Packet* p) override;
+
+  uint64_t buffer_peak_bytes() const { return buffer_.peak_bytes(); }
+  uint64_t headroom_drops() const { return headroom_drops_; }
+  // PFC headroom reserved per lossless priority on the link of `port`.
+  static uint64_t HeadroomBytes(const Port& port, Time switch_latency, uint32_t max_wire_bytes);
 
  private:
+  struct Ingress {
+    uint64_t bytes = 0;           // held for this (ingress port, priority)
+    uint64_t headroom_bytes = 0;  // the part of it in headroom
+    bool xoff = false;            // PAUSE sent and not yet resumed
+    bool refresh_pending = false;
+  };
+  bool Lossless(int priority) const { return pfc_.enabled && (pfc_.lossless_mask & (1u << priority)); }
+  size_t Slot(PortId in_port, int priority) const;
+  uint64_t XoffThreshold() const;
+  void SendPfc(PortId in_port, int priority, bool pause);
+
   // Fixed at construction.
   PacketNetwork& network_;
   const NodeId id_;
-  SharedBuffer& buffer_;
+  const PfcConfig pfc_;
+  std::vector<PortId> ports_;             // this switch's ports, local order
+  std::vector<uint64_t> headroom_limit_;  // per local port
+  SharedBuffer buffer_;
+
+  std::vector<Ingress> ingress_;          // [local port * 8 + priority]
+  uint64_t headroom_drops_ = 0;
 };
 
 }  // namespace aifabric
