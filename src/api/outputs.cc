@@ -157,15 +157,25 @@ nlohmann::ordered_json BuildSummary(const ScenarioRun& run) {
   s["flows"] = FlowJson(Figures(run, 0, run.flows().size()));
 
   const PayloadTotals totals = run.network().totals();
-  s["bytes"] = {{"sent", totals.sent}, {"delivered", totals.delivered},
-                {"dropped", totals.dropped}, {"in_flight", totals.in_flight}};
-  uint64_t drops = 0, pause_ps = 0;
+  s["bytes"] = {{"sent", totals.sent},           {"delivered", totals.delivered},
+                {"dropped", totals.dropped},     {"discarded", totals.discarded},
+                {"in_flight", totals.in_flight}, {"retransmitted", totals.retransmitted}};
+  TransportCounters transport;
+  for (const FlowState& f : run.network().flows()) {
+    transport.timeouts += f.transport.timeouts;
+    transport.out_of_order_packets += f.transport.out_of_order_packets;
+    transport.cnps += f.transport.cnps;
+    transport.acks += f.transport.acks;
+  }
+  uint64_t drops = 0, pause_ps = 0, ecn_marks = 0, pfc_frames = 0;
   double max_util = 0, util_sum = 0;
   std::string busiest;
   for (const Port& port : t.ports()) {
     const PortCounters& c = run.network().egress(port.id).counters();
     drops += c.drop_packets;
     pause_ps += c.pfc_pause_ps;
+    ecn_marks += c.ecn_marks;
+    pfc_frames += c.pfc_frames_tx;
     const double u = Utilization(run, port);
     util_sum += u;
     if (u > max_util) {
@@ -175,6 +185,13 @@ nlohmann::ordered_json BuildSummary(const ScenarioRun& run) {
   }
   s["drops"] = drops;
   s["pfc_pause_ns"] = NsValue(Time::FromPs(static_cast<int64_t>(pause_ps)));
+  s["pfc_frames"] = pfc_frames;
+  s["ecn_marks"] = ecn_marks;
+  s["retransmitted_bytes"] = totals.retransmitted;
+  s["out_of_order_packets"] = transport.out_of_order_packets;
+  s["timeouts"] = transport.timeouts;
+  s["cnps"] = transport.cnps;
+  s["acks"] = transport.acks;
   s["links"] = {{"max_util", max_util},
                 {"mean_util", t.ports().empty() ? 0.0 : util_sum / static_cast<double>(t.ports().size())},
                 {"busiest", busiest}};

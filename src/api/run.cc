@@ -5,6 +5,7 @@
 
 #include "api/scenario_loader.h"
 #include "fabric/topology_builder.h"
+#include "transport/rc_transport.h"
 #include "workload/flow_generator.h"
 #include "workload/traffic_injector.h"
 
@@ -51,7 +52,11 @@ Result<std::unique_ptr<ScenarioRun>> ScenarioRun::Prepare(const Scenario& scenar
   }
   run->finish_.assign(run->flows_.size(), Time::Infinite());
 
-  run->network_ = std::make_unique<PacketNetwork>(*run->sim_, run->topology_, *run->routes_, scenario.packet);
+  if (scenario.transport.kind == TransportKind::kRc) {
+    run->transport_ = std::make_unique<RcTransport>(scenario.transport);
+  }
+  run->network_ = std::make_unique<PacketNetwork>(*run->sim_, run->topology_, *run->routes_, scenario.packet,
+                                                  run->transport_.get());
   run->network_->SetObserver(run.get());
   std::vector<FlowSpec> by_start = run->flows_;
   std::stable_sort(by_start.begin(), by_start.end(), [](const FlowSpec& a, const FlowSpec& b) {
@@ -74,13 +79,18 @@ void ScenarioRun::Execute() {
   const auto wall_start = std::chrono::steady_clock::now();
   injector_->Start();
   sim_->Run(scenario_.until);
-  // The run covers up to the last event, or up to `until` if it stopped
-  // there with work left.
-  sim_time_ = sim_->pending_events() == 0 ? sim_->Now() : scenario_.until;
+  // The run covers up to the last flow's completion (transport timers may
+  // still be pending then), the last event, or `until` if it stopped there
+  // with work left.
+  sim_time_ = (completed_ == flows_.size() || sim_->pending_events() == 0) ? sim_->Now() : scenario_.until;
+  network_->FinishRun(sim_time_);
   wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 }
 
-void ScenarioRun::OnTransferDone(FlowId id, Time finish) { finish_[static_cast<size_t>(id)] = finish; }
+void ScenarioRun::OnTransferDone(FlowId id, Time finish) {
+  finish_[static_cast<size_t>(id)] = finish;
+  if (++completed_ == flows_.size()) sim_->Stop();
+}
 
 Time ScenarioRun::ideal_fct(FlowId id) const {
   return network_->IdealFct(TrafficInjector::RequestFor(flows_[static_cast<size_t>(id)]));

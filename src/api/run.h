@@ -21,6 +21,7 @@
 namespace aifabric {
 
 class TrafficInjector;
+class Transport;
 
 // Where each workload entry's flows sit in the run's flow list.
 struct WorkloadSlice {
@@ -67,11 +68,13 @@ class ScenarioRun : private TransferObserver {
   Topology topology_;
   std::unique_ptr<RoutingTable> routes_;
   std::unique_ptr<Simulator> sim_;
+  std::unique_ptr<Transport> transport_;   // null for fabric.transport.type: none
   std::unique_ptr<PacketNetwork> network_;
   std::vector<FlowSpec> flows_;
   std::vector<WorkloadSlice> slices_;
   std::vector<Time> finish_;
   std::unique_ptr<TrafficInjector> injector_;
+  size_t completed_ = 0;
   Time sim_time_;
   double wall_seconds_ = 0;
 };

@@ -11,6 +11,7 @@
 #include "fabric/catalog.h"
 #include "fabric/topology_spec.h"
 #include "packet/packet_config.h"
+#include "transport/transport_config.h"
 #include "workload/traffic_spec.h"
 
 namespace aifabric {
@@ -29,6 +30,7 @@ struct Scenario {
   // fabric.* (servers, NICs and the topology family live in `topology`)
   TopologySpec topology;
   PacketConfig packet;
+  TransportConfig transport;    // fabric.transport and fabric.roce.cc / dcqcn
   std::string load_balancing = "ecmp";  // fabric.load_balancing (ecmp only, for now)
 
   // workload: one entry per list item, in file order.

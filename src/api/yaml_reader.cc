@@ -218,6 +218,14 @@ std::string MapReader::String(const std::string& key, const std::string& fallbac
   return ReadString(d_, *v, Path(key)).value_or(fallback);
 }
 
+bool MapReader::Bool(const std::string& key, bool fallback) const {
+  std::optional<YAML::Node> v = Get(key);
+  if (!v) return fallback;
+  if (v->IsScalar() && (v->Scalar() == "true" || v->Scalar() == "false")) return v->Scalar() == "true";
+  d_.Fail(*v, Path(key), "expected true or false, got " + Describe(*v));
+  return fallback;
+}
+
 int64_t MapReader::Int(const std::string& key, int64_t fallback, int64_t min, int64_t max) const {
   std::optional<YAML::Node> v = Get(key);
   if (!v) return fallback;

@@ -105,6 +105,7 @@ class MapReader {
 
   MapReader Map(const std::string& key) const;
   std::string String(const std::string& key, const std::string& fallback) const;
+  bool Bool(const std::string& key, bool fallback) const;
   int64_t Int(const std::string& key, int64_t fallback, int64_t min, int64_t max) const;
   uint64_t Unsigned(const std::string& key, uint64_t fallback) const;
   double Number(const std::string& key, double fallback, bool (*valid)(double), const char* expected) const;

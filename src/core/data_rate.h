@@ -3,6 +3,7 @@
 // transmitter never finishes earlier than the wire allows.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 
 #include "core/time.h"

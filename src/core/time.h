@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <compare>
 #include <limits>
 
 namespace aifabric {

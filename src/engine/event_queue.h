@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -50,11 +51,25 @@ class EventQueue {
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
 
-  // REQUIRES: e.at is not before the last event popped; e.seq is larger
-  // than every sequence number pushed before.
+  // REQUIRES: e.at is not before the last event taken by top() or pop();
+  // e.seq is larger than every sequence number pushed before.
   void push(const Event& e) {
+    assert(static_cast<uint64_t>(e.at.ps()) >= last_time_);
     buckets_[BucketOf(e.at)].push_back(e);
     ++size_;
+  }
+
+  // Time of the earliest event, without committing to it (top() and pop()
+  // move the heap's base time up to it, after which nothing earlier may be
+  // pushed). O(1) usually; scans one bucket when the current time's events
+  // are used up. REQUIRES: !empty()
+  Time PeekTime() const {
+    if (head0_ < buckets_[0].size()) return buckets_[0][head0_].at;
+    size_t b = 1;
+    while (buckets_[b].empty()) ++b;
+    Time min = buckets_[b][0].at;
+    for (const Event& e : buckets_[b]) min = Min(min, e.at);
+    return min;
   }
 
   // REQUIRES: !empty()

@@ -10,9 +10,12 @@ void Simulator::ScheduleCallback(Time at, std::function<void()> fn) {
 
 void Simulator::Run(Time until) {
   stopped_ = false;
+  const bool bounded = !until.IsInfinite();
   while (!queue_.empty() && !stopped_) {
+    // Peek without committing, so events may still be scheduled between
+    // Now() and the next event after Run returns.
+    if (bounded && queue_.PeekTime() > until) break;
     const Event e = queue_.top();
-    if (e.at > until) break;
     queue_.pop();
     now_ = e.at;
     ++events_processed_;

@@ -44,6 +44,21 @@ TEST(Simulator, RunStopsAtUntilAndResumes) {
   EXPECT_EQ(r.seen.size(), 10u);
 }
 
+TEST(Simulator, EventsMayBeScheduledBeforeTheNextOneBetweenRuns) {
+  // Run(until) stops before an event at 55 ns; scheduling one at 2 ns and
+  // one at 10 ns afterwards must still run them first, in time order.
+  Simulator sim(1);
+  Recorder r;
+  r.sim = &sim;
+  sim.Schedule(Time::FromNs(55), &r, 55);
+  sim.Run(Time::FromNs(1));
+  sim.Schedule(Time::FromNs(10), &r, 10);
+  sim.Schedule(Time::FromNs(2), &r, 2);
+  sim.Run();
+  const std::vector<std::pair<int64_t, uint64_t>> expected = {{2000, 2}, {10000, 10}, {55000, 55}};
+  EXPECT_EQ(r.seen, expected);
+}
+
 TEST(Simulator, CallbacksRunAndReuseSlots) {
   Simulator sim(1);
   std::vector<int64_t> at;

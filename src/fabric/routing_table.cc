@@ -4,6 +4,8 @@
 #include <cassert>
 #include <limits>
 
+#include "fabric/ib_forwarding_tables.h"
+
 namespace aifabric {
 
 // One breadth-first search per destination host over the undirected graph.
@@ -54,6 +56,33 @@ RoutingTable RoutingTable::BuildShortestPaths(const Topology& topology) {
       const size_t count = table.ports_.size() - e.offset;
       assert(count <= std::numeric_limits<uint16_t>::max());
       e.count = static_cast<uint16_t>(count);
+    }
+  }
+  assert(table.ports_.size() <= std::numeric_limits<uint32_t>::max());
+  return table;
+}
+
+RoutingTable RoutingTable::FromForwardingTables(const Topology& topology, const ForwardingTables& tables) {
+  RoutingTable table;
+  const size_t num_nodes = topology.num_nodes();
+  const std::vector<NodeId>& hosts = topology.hosts();
+  table.num_hosts_ = hosts.size();
+  table.host_index_.assign(num_nodes, -1);
+  for (size_t i = 0; i < hosts.size(); ++i) table.host_index_[hosts[i]] = static_cast<int>(i);
+  table.entries_.assign(num_nodes * hosts.size(), Entry{});
+  for (size_t h = 0; h < hosts.size(); ++h) {
+    const NodeId dst = hosts[h];
+    const std::vector<int> hops = HopsAlongTables(topology, tables, dst);
+    for (size_t n = 0; n < num_nodes; ++n) {
+      Entry& e = table.entries_[n * hosts.size() + h];
+      e.offset = static_cast<uint32_t>(table.ports_.size());
+      if (hops[n] < 0) continue;
+      assert(hops[n] <= std::numeric_limits<int16_t>::max());
+      e.distance = static_cast<int16_t>(hops[n]);
+      if (hops[n] == 0) continue;
+      const Node& node = topology.node(static_cast<NodeId>(n));
+      table.ports_.push_back(node.kind == NodeKind::kSwitch ? tables.Get(node.id, dst) : node.ports[0]);
+      e.count = 1;
     }
   }
   assert(table.ports_.size() <= std::numeric_limits<uint32_t>::max());

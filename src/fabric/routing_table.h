@@ -15,10 +15,20 @@
 
 namespace aifabric {
 
+class ForwardingTables;
+
 class RoutingTable {
  public:
   // All shortest paths (by hop count) from every node to every host.
   static RoutingTable BuildShortestPaths(const Topology& topology);
+
+  // InfiniBand static routes (ib_forwarding_tables.h): at a switch,
+  // NextHops is the one LFT port; at a host, its first link (CA port 1).
+  // Distance is the hop count along those ports. A node whose walk meets a
+  // missing entry, a loop or the wrong host gets Distance -1 and no next
+  // hop, so broken tables drop packets instead of looping them;
+  // CheckForwardingTables says why. REQUIRES: `tables` built for `topology`.
+  static RoutingTable FromForwardingTables(const Topology& topology, const ForwardingTables& tables);
 
   // Ports out of `at` on a shortest path toward host `dst`, in port-id order.
   // Empty when at == dst or dst is unreachable.

@@ -1,0 +1,145 @@
+// ForwardingTables are InfiniBand static routes: one linear forwarding table
+// (LFT) per switch, giving for each destination host the single output port,
+// as a subnet manager programs them. They come from aifabric's versions of
+// OpenSM's routing engines (ComputeMinHop, ComputeFtree) or from what the
+// real OpenSM / ibroute printed (ReadOpensmLftDump, ReadIbroute), and turn
+// into a RoutingTable with RoutingTable::FromForwardingTables. A value type;
+// safe to share once built.
+//
+// Only host destinations are kept, one per host: the LID of its first link
+// (CA port 1 under IbLidMap::ForTopology); hosts send on that link too.
+// Routes to switch LIDs carry management traffic only and are dropped.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/result.h"
+#include "fabric/ib_lid_map.h"
+#include "fabric/topology.h"
+
+namespace aifabric {
+
+class ForwardingTables {
+ public:
+  ForwardingTables() = default;
+  // Tables for every switch of `topology`, all entries kNoPort.
+  explicit ForwardingTables(const Topology& topology);
+
+  // The output port of switch `sw` toward host `dst`; kNoPort if none.
+  // REQUIRES: sw is a switch and dst a host of the topology.
+  PortId Get(NodeId sw, NodeId dst) const { return out_[Index(sw, dst)]; }
+  // REQUIRES: port is kNoPort or leaves `sw`.
+  void Set(NodeId sw, NodeId dst, PortId port) { out_[Index(sw, dst)] = port; }
+
+  bool operator==(const ForwardingTables&) const = default;
+
+ private:
+  size_t Index(NodeId sw, NodeId dst) const;
+  size_t num_hosts_ = 0;
+  std::vector<int> switch_index_;  // by NodeId; -1 for hosts
+  std::vector<int> host_index_;    // by NodeId; -1 for switches
+  std::vector<PortId> out_;        // [switch index * hosts + host index]
+};
+
+// OpenSM's default "minhop" engine (opensm/osm_ucast_mgr.c and
+// osm_switch.c, osm_switch_recommend_path, 3.3.x as in Debian 12's 3.3.23),
+// with LMC 0 and default options:
+//  * Hops: each switch knows its hop count to every switch through each of
+//    its ports (CAs never forward); the hop count to a CA is that of its
+//    switch, plus one.
+//  * Destination order: end ports grouped by the switch they hang off,
+//    switches sorted by their number of CA links, most first (a stable sort
+//    of the switches in node-GUID order — qsort in glibc is a merge sort),
+//    each switch's CAs in port-number order (sort_ports_by_switch_load);
+//    other ports follow in port-GUID order.
+//  * Each switch, independently, walks that order and gives each destination
+//    the output port with the fewest destinations counted so far among its
+//    least-hop ports, ties to the lowest port number; a CA on the switch
+//    itself gets its own port. Only CA destinations are counted
+//    (port_profile_switch_nodes = FALSE), so routes to switch LIDs do not
+//    shift the balance.
+// The first sweep of a fresh fabric has empty LFTs, so "keep the existing
+// route if still least-hop" never applies and is not modelled. Nor are
+// LMC > 0, port_shifting, scatter_ports, guid_routing_order_file and the
+// hop-weights file. A multi-port CA is a destination by its port 1 only
+// (OpenSM would also count routes to its other ports).
+// `map` gives GUIDs (switch order) and IB port numbers (tie-breaks); the
+// overload without one uses IbLidMap::ForTopology.
+ForwardingTables ComputeMinHop(const Topology& topology);
+ForwardingTables ComputeMinHop(const Topology& topology, const IbLidMap& map);
+
+// A fat-tree engine in the spirit of OpenSM's "ftree" (osm_ucast_ftree.c):
+// every destination is routed up to one top switch and down from there, and
+// the hosts under a leaf spread over its up-ports, so shift permutations are
+// contention-free on a full fat-tree. Deterministic up/down choice (the
+// D-mod-K rule, Zahavi et al. 2010, that ftree's counters reproduce on a
+// complete fat-tree up to a permutation of ports):
+//  * Hosts get a global index g: leaves in node-GUID order, each leaf's
+//    hosts in its port-number order.
+//  * Switch tiers are Node::tier (1 = leaf), or, if any switch has none
+//    (< 1), the hop distance from the nearest host.
+//  * K_t = the most up-ports (ports to tier t+1) of any tier-t switch;
+//    D_1 = 1, D_{t+1} = D_t * K_t.
+//  * At a tier-t switch, the candidates toward g are its least-hop ports.
+//    If some lead down (to a host or a lower tier) the route takes down
+//    candidate number floor(g / D_t) mod (#down candidates); else up (or
+//    same-tier) candidate number floor(g / D_t) mod (#candidates), counting
+//    candidates in port-number order.
+// So a leaf with U up-ports sends g up port g mod U: consecutive hosts of a
+// leaf take distinct up-ports while there are at least as many up-ports, and
+// the remote hosts split evenly when U divides the hosts per leaf.
+// Differences from OpenSM's ftree: ftree checks that the fabric is a fat-tree
+// and falls back to minhop if not (this one routes any fabric, min-hop);
+// ftree orders leaves by their topological tuple, not by GUID; it assigns
+// ports by least-loaded counters rather than the modulo rule; it routes
+// switch LIDs and treats I/O nodes (io_guid_file) separately; and
+// root/compute-node GUID files are not read. Totals per port match on
+// complete fat-trees; individual port numbers may not.
+ForwardingTables ComputeFtree(const Topology& topology);
+ForwardingTables ComputeFtree(const Topology& topology, const IbLidMap& map);
+
+// Reads the LFTs OpenSM writes to <dump_files_dir>/opensm-lfts.dump (when run
+// with the ROUTING log bit, -D 0x40, or `dump_files` modes):
+//   Unicast lids [0-6] of switch Lid 1 guid 0x0000000000200000 ('Switch1'):
+//   0x0002 001 # Channel Adapter portguid 0x0000000000100001: 'Hca1'
+//   6 lids dumped
+// and the output of `ibroute <switch lid>` (also with -n, or several
+// switches concatenated):
+//   Unicast lids [0x0-0x4] of switch Lid 3 guid 0x0002c90000000010 (leaf0):
+//     Lid  Out   Destination
+//          Port     Info
+//   0x0001 001 : (Channel Adapter portguid 0x0002c90000000101: 'h0')
+//   4 valid lids dumped
+// Switches are found by node GUID (else by their LID in `map`); a
+// destination LID by `map`, else by the "portguid 0x..." its line names.
+// Entries for switch LIDs and port 255 (no path) are skipped; switches the
+// text does not mention keep empty tables. Errors read "<origin>:<line>: ...".
+// REQUIRES: `map` was built for `topology`.
+Result<ForwardingTables> ReadOpensmLftDump(std::string_view text, const std::string& origin, const IbLidMap& map,
+                                           const Topology& topology);
+Result<ForwardingTables> ReadIbroute(std::string_view text, const std::string& origin, const IbLidMap& map,
+                                     const Topology& topology);
+
+// Hops from every node to host `dst` when hosts send on their first link
+// (IB port 1) and switches follow `tables`: 0 at dst, -1 where the walk
+// meets a missing entry, a loop, or another host.
+std::vector<int> HopsAlongTables(const Topology& topology, const ForwardingTables& tables, NodeId dst);
+
+enum class PathRule {
+  kDelivers,  // every host reaches every other host, without loops
+  kShortest,  // ... and along a shortest path (by hop count)
+};
+// Walks every (host, destination host) pair; the error names the first pair
+// that fails and why (no entry at switch X, a loop through X, delivered to
+// the wrong host, or N hops where the shortest path has M).
+Status CheckForwardingTables(const Topology& topology, const ForwardingTables& tables,
+                             PathRule rule = PathRule::kDelivers);
+
+// How many destination hosts each port of switch `sw` carries, by position
+// in the node's `ports` list.
+std::vector<int> RoutesPerPort(const Topology& topology, const ForwardingTables& tables, NodeId sw);
+
+}  // namespace aifabric

@@ -1,0 +1,79 @@
+#include "transport/rc_receiver.h"
+
+namespace aifabric {
+
+RcReceiver::RcReceiver(const FlowContext& flow, TransportHost& host, const TransportConfig& config)
+    : flow_(flow), host_(host), config_(config) {
+  if (config_.recovery == LossRecovery::kSelectiveRepeat) {
+    held_.assign((flow_.bytes + flow_.mtu_bytes - 1) / flow_.mtu_bytes, false);
+  }
+}
+
+void RcReceiver::Feedback(PacketKind kind) {
+  host_.counters(flow_.flow_index).acks++;
+  host_.SendFeedback(flow_.flow_index, kind, expected_);
+}
+
+void RcReceiver::NotifyCongestion() {
+  TransportCounters& c = host_.counters(flow_.flow_index);
+  c.ecn_marked_packets++;
+  if (config_.cc != CongestionControl::kDcqcn) return;
+  const Time now = host_.sim().Now();
+  if (sent_cnp_ && now - last_cnp_ < config_.dcqcn.cnp_interval) return;
+  sent_cnp_ = true;
+  last_cnp_ = now;
+  c.cnps++;
+  host_.SendFeedback(flow_.flow_index, PacketKind::kCnp, expected_);
+}
+
+uint64_t RcReceiver::OnData(const Packet& p) {
+  if (p.ecn_ce) NotifyCongestion();
+  TransportCounters& c = host_.counters(flow_.flow_index);
+  if (p.offset == expected_) {
+    const uint64_t before = expected_;
+    expected_ += p.payload_bytes;
+    if (!held_.empty()) {
+      // Packets held past the gap now join the prefix.
+      size_t i = expected_ / flow_.mtu_bytes;
+      while (i < held_.size() && held_[i] && expected_ < flow_.bytes) {
+        expected_ = std::min<uint64_t>(flow_.bytes, (i + 1) * static_cast<uint64_t>(flow_.mtu_bytes));
+        ++i;
+      }
+    }
+    if (++unacked_packets_ >= config_.ack_interval || expected_ == flow_.bytes) {
+      unacked_packets_ = 0;
+      Feedback(PacketKind::kAck);
+    }
+    return expected_ - before;
+  }
+  if (p.offset > expected_) {
+    c.out_of_order_packets++;
+    if (!held_.empty()) return AcceptOutOfOrder(p);
+    c.discarded_bytes += p.payload_bytes;
+    if (nak_for_ != expected_) {
+      nak_for_ = expected_;
+      Feedback(PacketKind::kNak);
+    }
+    return 0;
+  }
+  // A duplicate of data already held: tell the sender where we are.
+  c.discarded_bytes += p.payload_bytes;
+  Feedback(PacketKind::kAck);
+  return 0;
+}
+
+uint64_t RcReceiver::AcceptOutOfOrder(const Packet& p) {
+  const size_t i = p.offset / flow_.mtu_bytes;
+  if (held_[i]) {
+    host_.counters(flow_.flow_index).discarded_bytes += p.payload_bytes;
+  } else {
+    held_[i] = true;
+  }
+  if (nak_for_ != expected_) {
+    nak_for_ = expected_;
+    Feedback(PacketKind::kNak);
+  }
+  return 0;
+}
+
+}  // namespace aifabric
