@@ -119,7 +119,7 @@ std::string_view RateToken(std::string_view s) {
 
 class Parser {
  public:
-  Parser(const std::string& origin) : origin_(origin) {}
+  explicit Parser(const std::string& origin) : origin_(origin) {}
 
   std::optional<Error> Line(const TextLine& line) {
     std::string_view text = line.text;
