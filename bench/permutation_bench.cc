@@ -1,6 +1,8 @@
 // Scenario benchmark: a permutation of 1 MB flows on a k-ary fat-tree at
 // 100 Gbps with 1 us links and a 4000-byte MTU (the setup htsim and ns-3
-// papers use), at 128 hosts (k=8) and 1024 hosts (k=16). Prints wall time,
+// papers use), at 128 hosts (k=8) and 1024 hosts (k=16), in each fabric
+// mode: plain (no transport, no PFC/ECN — the foundation's model), pfc
+// (RC transport + PFC), dcqcn (RC + PFC + ECN + DCQCN). Prints wall time,
 // events, events/s and peak memory for each. Usage:
 //   permutation_bench [k ...]     (default: 8 16)
 #include <sys/resource.h>
@@ -16,7 +18,17 @@
 
 namespace {
 
-std::string ScenarioText(int k) {
+struct Mode {
+  const char* name;
+  const char* fabric_keys;  // extra lines under fabric:
+};
+const Mode kModes[] = {
+    {"plain", "  transport: {type: none}\n  roce: {pfc: false, ecn: false, cc: none}\n"},
+    {"pfc", "  transport: {type: rc}\n  roce: {pfc: true, ecn: false, cc: none}\n"},
+    {"dcqcn", "  transport: {type: rc}\n  roce: {pfc: true, ecn: true, cc: dcqcn}\n"},
+};
+
+std::string ScenarioText(int k, const Mode& mode) {
   const int hosts = k * k * k / 4;
   return "name: permutation_k" + std::to_string(k) + "\n" +
          "seed: 1\n"
@@ -26,7 +38,7 @@ std::string ScenarioText(int k) {
          "  topology: {type: fat_tree, k: " + std::to_string(k) + "}\n"
          "  switch: {name: bench-100G, radix: " + std::to_string(k) + ", port_rate: 100Gbps, latency: 0ns, buffer: 64MiB}\n"
          "  link: {latency: 1us}\n"
-         "  mtu: 4000\n"
+         "  mtu: 4000\n" + mode.fabric_keys +
          "workload:\n"
          "  - permutation: {size: 1MB}\n";
 }
@@ -43,10 +55,11 @@ int main(int argc, char** argv) {
   std::vector<int> ks;
   for (int i = 1; i < argc; ++i) ks.push_back(std::atoi(argv[i]));
   if (ks.empty()) ks = {8, 16};
-  std::printf("%-8s %6s %10s %12s %14s %12s %12s %14s\n", "k", "hosts", "wall_s", "events", "events_per_s",
-              "sim_time_us", "completed", "peak_rss_MiB");
+  std::printf("%-6s %-4s %6s %10s %12s %14s %12s %10s %14s\n", "mode", "k", "hosts", "wall_s", "events",
+              "events_per_s", "sim_time_us", "completed", "peak_rss_MiB");
   for (int k : ks) {
-    auto scenario = aifabric::LoadScenarioText(ScenarioText(k), "bench", ".", {});
+   for (const Mode& mode : kModes) {
+    auto scenario = aifabric::LoadScenarioText(ScenarioText(k, mode), "bench", ".", {});
     if (!scenario.ok()) {
       std::fprintf(stderr, "%s\n", scenario.error().message.c_str());
       return 2;
@@ -61,9 +74,11 @@ int main(int argc, char** argv) {
     for (const auto& f : (*run)->flows()) completed += !(*run)->finish(f.id).IsInfinite();
     const double wall = (*run)->wall_seconds();
     const uint64_t events = (*run)->sim().events_processed();
-    std::printf("%-8d %6zu %10.3f %12llu %14.0f %12.1f %12zu %14.1f\n", k, (*run)->topology().hosts().size(), wall,
-                static_cast<unsigned long long>(events), static_cast<double>(events) / wall,
-                (*run)->sim_time().us_f(), completed, static_cast<double>(PeakRssKib()) / 1024.0);
+    std::printf("%-6s %-4d %6zu %10.3f %12llu %14.0f %12.1f %10zu %14.1f\n", mode.name, k,
+                (*run)->topology().hosts().size(), wall, static_cast<unsigned long long>(events),
+                static_cast<double>(events) / wall, (*run)->sim_time().us_f(), completed,
+                static_cast<double>(PeakRssKib()) / 1024.0);
+   }
   }
   return 0;
 }

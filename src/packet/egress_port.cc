@@ -20,7 +20,8 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       cut_through_(config.forwarding == Forwarding::kCutThrough),
       ps_per_byte_(8'000'000'000'000ull % wiring.rate.bps() == 0 ? 8'000'000'000'000ull / wiring.rate.bps() : 0),
       pause_quanta_time_(wiring.rate.TransmitTime(kMaxPauseQuanta * kBitsPerQuantum / 8)),
-      ecn_(config.ecn) {
+      ecn_(config.ecn),
+      stamp_int_(config.int_telemetry && wiring.departures != nullptr) {
   const uint32_t max_wire = config.mtu_bytes + config.wire_overhead_bytes;
   for (int p = 0; p < kNumPriorities; ++p) {
     if (config.queues[p].strict) strict_mask_ |= static_cast<uint8_t>(1u << p);
@@ -144,6 +145,9 @@ void EgressPort::Transmit(Packet* p) {
   counters_.tx_packets++;
   counters_.tx_bytes += p->wire_bytes;
   counters_.tx_payload_bytes += p->payload_bytes;
+  if (stamp_int_ && p->kind == PacketKind::kData && p->int_hops < kMaxIntHops) {
+    p->int_[p->int_hops++] = IntHop{counters_.tx_bytes, queued_bytes_, now, wiring_.rate.bps()};
+  }
 
   const Time last_bit_at_receiver = end + wiring_.propagation;
   Time arrival;

@@ -116,6 +116,7 @@ class EgressPort final : public EventHandler {
   std::array<uint32_t, kNumPriorities> quantum_{};  // DWRR bytes per visit
   const Time pause_quanta_time_;
   const EcnConfig ecn_;
+  const bool stamp_int_;                        // a switch port with INT on
   uint64_t ecn_kmin_ = 0, ecn_kmax_ = 0;        // bytes, resolved for this port's rate
 
   std::array<PacketQueue, kNumPriorities> queues_;

@@ -22,6 +22,16 @@ enum class PacketKind : uint8_t {
   kCnp,   // RoCEv2 congestion notification (DCQCN)
 };
 
+// In-band network telemetry one switch egress adds to a data packet (HPCC):
+// what the port had sent, its queue, when, and its rate.
+struct IntHop {
+  uint64_t tx_bytes = 0;     // bytes the port had transmitted, this packet included
+  uint64_t queue_bytes = 0;  // egress queue (all priorities) as the packet left
+  Time ts;                   // when the packet started on the wire
+  uint64_t rate_bps = 0;
+};
+constexpr int kMaxIntHops = 5;
+
 struct Packet {
   uint32_t flow_index = 0;    // dense index of the flow in its PacketNetwork
   NodeId src = kNoNode;
@@ -39,12 +49,36 @@ struct Packet {
   uint8_t priority = 0;
   PortId in_port = kNoPort;   // at the receiving node: the port it arrived over (peer -> node)
   Time last_bit_at;           // cut-through: when the packet's last bit reaches this node
+
+  // Clears every field but the telemetry block, which stays paired with
+  // this packet (int_hops = 0 makes its contents meaningless). Keep in step
+  // with the fields.
+  void Reset() {
+    flow_index = 0;
+    src = dst = kNoNode;
+    payload_bytes = wire_bytes = 0;
+    offset = ack_offset = 0;
+    kind = PacketKind::kData;
+    ecn_ce = in_headroom = false;
+    ecmp_hash = route_offset = 0;
+    hop = priority = 0;
+    in_port = kNoPort;
+    last_bit_at = Time();
+    int_hops = 0;
+    next = nullptr;
+  }
   Packet* next = nullptr;     // intrusive link for queues and the free list
+  // HPCC's telemetry: kMaxIntHops records in a block the pool pairs with
+  // this packet for good (null unless the network stamps INT), so packets
+  // stay small when it is off.
+  IntHop* int_ = nullptr;
+  uint8_t int_hops = 0;       // records in int_ (data: added per switch; ACK: echoed)
 };
 
 class PacketPool {
  public:
-  PacketPool() = default;
+  // With `with_telemetry`, every packet gets a block of kMaxIntHops records.
+  explicit PacketPool(bool with_telemetry = false) : with_telemetry_(with_telemetry) {}
   PacketPool(const PacketPool&) = delete;
   PacketPool& operator=(const PacketPool&) = delete;
 
@@ -52,7 +86,7 @@ class PacketPool {
     if (free_ == nullptr) Grow();
     Packet* p = free_;
     free_ = p->next;
-    *p = Packet{};
+    p->Reset();
     ++in_use_;
     return p;
   }
@@ -69,15 +103,23 @@ class PacketPool {
   void Grow() {
     chunks_.push_back(std::make_unique<Packet[]>(kChunk));
     Packet* chunk = chunks_.back().get();
+    IntHop* telemetry = nullptr;
+    if (with_telemetry_) {
+      telemetry_.push_back(std::make_unique<IntHop[]>(kChunk * kMaxIntHops));
+      telemetry = telemetry_.back().get();
+    }
     for (size_t i = 0; i < kChunk; ++i) {
       chunk[i].next = free_;
+      if (telemetry != nullptr) chunk[i].int_ = telemetry + i * kMaxIntHops;
       free_ = &chunk[i];
     }
   }
 
+  const bool with_telemetry_;
   Packet* free_ = nullptr;
   size_t in_use_ = 0;
   std::vector<std::unique_ptr<Packet[]>> chunks_;
+  std::vector<std::unique_ptr<IntHop[]>> telemetry_;
 };
 
 // A FIFO of packets linked through Packet::next, with its byte count.

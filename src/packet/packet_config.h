@@ -71,6 +71,8 @@ struct PacketConfig {
 
   PfcConfig pfc;
   EcnConfig ecn;
+  // Switches stamp in-band telemetry (IntHop) on data packets (HPCC).
+  bool int_telemetry = false;
 };
 
 }  // namespace aifabric

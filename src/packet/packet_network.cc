@@ -1,5 +1,6 @@
 #include "packet/packet_network.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include "packet/host_nic.h"
@@ -25,7 +26,12 @@ uint32_t FlowHash(const TransferRequest& r) {
 
 PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const RoutingTable& routes,
                              const PacketConfig& config, Transport* transport)
-    : sim_(sim), topology_(topology), routes_(routes), config_(config), transport_(transport) {
+    : sim_(sim),
+      topology_(topology),
+      routes_(routes),
+      config_(config),
+      transport_(transport),
+      pool_(config.int_telemetry) {
   const size_t n = topology.num_nodes();
   switch_salt_.resize(n);
   hosts_.resize(n);
@@ -129,7 +135,7 @@ Time PacketNetwork::BaseRtt(const std::vector<PortId>& path, const std::vector<P
   return rtt;
 }
 
-void PacketNetwork::SendFeedback(uint32_t flow_index, PacketKind kind, uint64_t ack_offset) {
+void PacketNetwork::SendFeedback(uint32_t flow_index, PacketKind kind, uint64_t ack_offset, const Packet* echo) {
   FlowState& flow = flows_[flow_index];
   Packet* p = pool_.Allocate();
   p->flow_index = flow_index;
@@ -141,6 +147,10 @@ void PacketNetwork::SendFeedback(uint32_t flow_index, PacketKind kind, uint64_t 
   p->wire_bytes = transport_->FeedbackWireBytes(kind);
   p->route_offset = flow.reverse_route_offset;
   p->hop = 1;
+  if (echo != nullptr && echo->int_hops > 0) {
+    p->int_hops = echo->int_hops;
+    std::copy(echo->int_, echo->int_ + echo->int_hops, p->int_);
+  }
   ports_[route_arena_[flow.reverse_route_offset]]->Enqueue(p);
 }
 

@@ -73,7 +73,8 @@ class PacketNetwork final : public NetworkModel, public TransportHost {
 
   // --- TransportHost -------------------------------------------------------
   Simulator& sim() override { return sim_; }
-  void SendFeedback(uint32_t flow_index, PacketKind kind, uint64_t ack_offset) override;
+  void SendFeedback(uint32_t flow_index, PacketKind kind, uint64_t ack_offset,
+                    const Packet* echo = nullptr) override;
   void WakeSender(uint32_t flow_index) override;
   TransportCounters& counters(uint32_t flow_index) override { return flows_[flow_index].transport; }
 

@@ -41,8 +41,10 @@ struct FlowContext {
 class TransportHost {
  public:
   virtual Simulator& sim() = 0;
-  // Sends feedback for a flow from its destination back to its source.
-  virtual void SendFeedback(uint32_t flow_index, PacketKind kind, uint64_t ack_offset) = 0;
+  // Sends feedback for a flow from its destination back to its source;
+  // with `echo`, the feedback carries that data packet's telemetry (INT).
+  virtual void SendFeedback(uint32_t flow_index, PacketKind kind, uint64_t ack_offset,
+                            const Packet* echo = nullptr) = 0;
   // The flow's sender may be able to send now: wake its NIC port.
   virtual void WakeSender(uint32_t flow_index) = 0;
   virtual TransportCounters& counters(uint32_t flow_index) = 0;
