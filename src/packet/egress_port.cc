@@ -21,7 +21,10 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       ps_per_byte_(8'000'000'000'000ull % wiring.rate.bps() == 0 ? 8'000'000'000'000ull / wiring.rate.bps() : 0),
       pause_quanta_time_(wiring.rate.TransmitTime(kMaxPauseQuanta * kBitsPerQuantum / 8)),
       ecn_(config.ecn),
-      stamp_int_(config.int_telemetry && wiring.departures != nullptr) {
+      stamp_int_(config.int_telemetry && wiring.departures != nullptr),
+      credit_fc_(wiring.vl_credit_bytes != 0),
+      max_packet_blocks_(CreditBlocks(config.mtu_bytes + config.wire_overhead_bytes)) {
+  credits_.fill(wiring.vl_credit_bytes / kIbCreditBlockBytes);
   const uint32_t max_wire = config.mtu_bytes + config.wire_overhead_bytes;
   for (int p = 0; p < kNumPriorities; ++p) {
     if (config.queues[p].strict) strict_mask_ |= static_cast<uint8_t>(1u << p);
@@ -51,7 +54,22 @@ void EgressPort::OnEvent(uint64_t tag) {
     TrySend();
     return;
   }
+  if (tag & 0x20) {
+    credits_[(tag >> 6) & 7] += tag >> 9;
+    TrySend();
+    return;
+  }
   OnPfcFrame(static_cast<int>((tag >> 1) & 7), (tag & 0x10) != 0);
+}
+
+uint8_t EgressPort::CreditMask() const {
+  uint8_t allowed = 0;
+  for (int vl = 0; vl < kNumPriorities; ++vl) {
+    const Packet* head = queues_[vl].head();
+    const uint32_t need = head != nullptr ? CreditBlocks(head->wire_bytes) : max_packet_blocks_;
+    if (credits_[vl] >= need) allowed |= static_cast<uint8_t>(1u << vl);
+  }
+  return allowed;
 }
 
 void EgressPort::WakeAt(Time at) {
@@ -127,9 +145,11 @@ void EgressPort::TrySend() {
       break;
     }
   }
+  if (credit_fc_) allowed &= CreditMask();  // a credit return will call TrySend
   Packet* p = Dequeue(allowed);
   if (p == nullptr && wiring_.source != nullptr) p = wiring_.source->Pull(wiring_.id, allowed);
   if (p == nullptr) return;
+  if (credit_fc_) credits_[p->priority] -= CreditBlocks(p->wire_bytes);
   Transmit(p);
   // Keep draining: if more may be waiting, come back when this packet is out.
   if (nonempty_mask_ != 0 || wiring_.source != nullptr) WakeAt(busy_until_);

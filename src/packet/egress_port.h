@@ -52,6 +52,7 @@ class EgressPort final : public EventHandler {
     EventHandler* receiver = nullptr;  // gets (tag = Packet*) when the packet arrives
     PortId receiver_in_port = kNoPort; // the same link seen from the receiver
     DepartureListener* departures = nullptr;  // the sending switch, or null (hosts)
+    uint64_t vl_credit_bytes = 0;      // InfiniBand: the receiver's buffer per VL; 0 = no credit flow control
     PacketSource* source = nullptr;    // pulled when the queues are empty (hosts), or null
   };
 
@@ -71,6 +72,14 @@ class EgressPort final : public EventHandler {
   static uint64_t PfcFrameTag(int priority, bool pause) {
     return 1u | static_cast<uint64_t>(priority) << 1 | (pause ? 0x10u : 0u);
   }
+  // InfiniBand: the receiver freed `blocks` credits of VL `vl`.
+  static uint64_t CreditTag(int vl, uint32_t blocks) {
+    return 0x20u | static_cast<uint64_t>(vl) << 6 | static_cast<uint64_t>(blocks) << 9;
+  }
+  static uint32_t CreditBlocks(uint32_t wire_bytes) {
+    return (wire_bytes + kIbCreditBlockBytes - 1) / kIbCreditBlockBytes;
+  }
+  uint64_t credits(int vl) const { return credits_[vl]; }
   // How long one PAUSE frame with the maximum quanta (65535 x 512 bit times)
   // stops this port.
   Time PauseQuantaTime() const { return pause_quanta_time_; }
@@ -96,6 +105,8 @@ class EgressPort final : public EventHandler {
   // Priorities not paused now; schedules a wake-up at the earliest expiry
   // when some are.
   uint8_t UnpausedMask();
+  // VLs with credits for their next packet (for the source: a full one).
+  uint8_t CreditMask() const;
   void MaybeMarkEcn(Packet* p, uint64_t queue_bytes);
   void Transmit(Packet* p);
   void TrySend();
@@ -117,6 +128,8 @@ class EgressPort final : public EventHandler {
   const Time pause_quanta_time_;
   const EcnConfig ecn_;
   const bool stamp_int_;                        // a switch port with INT on
+  const bool credit_fc_;                        // InfiniBand credit flow control
+  const uint32_t max_packet_blocks_;
   uint64_t ecn_kmin_ = 0, ecn_kmax_ = 0;        // bytes, resolved for this port's rate
 
   std::array<PacketQueue, kNumPriorities> queues_;
@@ -127,6 +140,7 @@ class EgressPort final : public EventHandler {
   Time busy_until_;          // the transmitter is serializing until then
   bool wakeup_pending_ = false;
   Time wakeup_at_;           // when the pending wake-up fires
+  std::array<uint64_t, kNumPriorities> credits_{};  // blocks the receiver can take, per VL
   std::array<Time, kNumPriorities> paused_until_{};
   std::array<Time, kNumPriorities> pause_started_{};  // start of the current pause
   PortCounters counters_;

@@ -51,6 +51,20 @@ struct EcnConfig {
   double pmax = 0.2;
 };
 
+// InfiniBand link-level flow control: per virtual lane, a sender may only
+// transmit into buffer the receiver has advertised (credits, 64-byte
+// blocks), so no packet is ever dropped for lack of space. A flow's
+// priority is its service level; SL -> VL is the identity (OpenSM's default
+// SL2VL for SL 0..7).
+struct IbConfig {
+  // Receive buffer per input port and VL. 0 = enough for the link to run at
+  // line rate: the credit loop (cable both ways + the receiver's forwarding
+  // latency + one MTU frame time) at the link rate, plus two MTU frames.
+  uint64_t vl_buffer_bytes = 0;
+};
+
+constexpr uint32_t kIbCreditBlockBytes = 64;
+
 struct PacketConfig {
   FabricKind kind = FabricKind::kRoce;
   uint32_t mtu_bytes = 4096;        // payload bytes per packet
@@ -73,6 +87,7 @@ struct PacketConfig {
   EcnConfig ecn;
   // Switches stamp in-band telemetry (IntHop) on data packets (HPCC).
   bool int_telemetry = false;
+  IbConfig ib;  // used when kind == kIb
 };
 
 }  // namespace aifabric

@@ -64,6 +64,7 @@ PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const Rou
     w.receiver_in_port = port.reverse();
     w.departures = switches_[port.node].get();
     w.source = hosts_[port.node].get();
+    if (credit_flow_control()) w.vl_credit_bytes = VlBufferBytes(port);
     ports_.push_back(std::make_unique<EgressPort>(sim, config_, w));
   }
 }
@@ -157,6 +158,7 @@ void PacketNetwork::SendFeedback(uint32_t flow_index, PacketKind kind, uint64_t 
 void PacketNetwork::WakeSender(uint32_t flow_index) { ports_[flows_[flow_index].first_port]->Kick(); }
 
 void PacketNetwork::OnDelivered(Packet* p) {
+  if (credit_flow_control()) ReturnCredits(p);  // hosts consume at line rate
   FlowState& flow = flows_[p->flow_index];
   if (p->kind != PacketKind::kData) {
     // Feedback reached the source.
@@ -180,6 +182,26 @@ void PacketNetwork::OnDropped(Packet* p, EgressPort& at) {
   c.drop_payload_bytes += p->payload_bytes;
   if (p->kind == PacketKind::kData) flows_[p->flow_index].dropped_bytes += p->payload_bytes;
   pool_.Free(p);
+}
+
+uint64_t PacketNetwork::VlBufferBytes(const Port& port) const {
+  if (config_.ib.vl_buffer_bytes != 0) return config_.ib.vl_buffer_bytes;
+  const uint32_t max_wire = config_.mtu_bytes + config_.wire_overhead_bytes;
+  const Node& receiver = topology_.node(port.peer);
+  const Time latency =
+      receiver.kind == NodeKind::kSwitch ? topology_.switch_specs()[receiver.switch_spec].latency : Time::Zero();
+  const Time loop = port.latency * 2 + latency + port.rate.TransmitTime(max_wire);
+  const uint64_t bytes = port.rate.BytesIn(loop) + 2ull * max_wire;
+  return (bytes + kIbCreditBlockBytes - 1) / kIbCreditBlockBytes * kIbCreditBlockBytes;
+}
+
+void PacketNetwork::ReturnCredits(const Packet* p) {
+  // The credit update leaves over the link the packet came in on and
+  // reaches the upstream port one cable later (flow-control packets are
+  // not serialized or queued in this model).
+  const Port& back = topology_.port(p->in_port);
+  sim_.Schedule(sim_.Now() + back.latency, ports_[p->in_port ^ 1].get(),
+                EgressPort::CreditTag(p->priority, EgressPort::CreditBlocks(p->wire_bytes)));
 }
 
 uint64_t PacketNetwork::buffer_peak_bytes(NodeId id) const {

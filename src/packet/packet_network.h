@@ -96,6 +96,12 @@ class PacketNetwork final : public NetworkModel, public TransportHost {
   void OnDelivered(Packet* p);
   // A switch buffer refused a packet at egress port `at`.
   void OnDropped(Packet* p, EgressPort& at);
+  // InfiniBand: the packet left the input buffer it arrived into (over
+  // p->in_port); its credits travel back to the upstream port.
+  void ReturnCredits(const Packet* p);
+  bool credit_flow_control() const { return config_.kind == FabricKind::kIb; }
+  // InfiniBand receive buffer per VL of the input port fed by `port`.
+  uint64_t VlBufferBytes(const Port& port) const;
 
  private:
   std::vector<PortId> PathPorts(NodeId src, NodeId dst, uint32_t hash) const;

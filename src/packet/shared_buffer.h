@@ -30,6 +30,12 @@ class SharedBuffer {
     if (used_bytes_ > peak_bytes_) peak_bytes_ = used_bytes_;
     return true;
   }
+  // Counts `size` bytes as held whether or not they fit (InfiniBand: the
+  // credits, not this buffer, bound what arrives).
+  void Charge(uint32_t size) {
+    used_bytes_ += size;
+    if (used_bytes_ > peak_bytes_) peak_bytes_ = used_bytes_;
+  }
   void Release(uint32_t size) { used_bytes_ -= size; }
   uint64_t free_bytes() const { return capacity_bytes_ - used_bytes_; }
   double alpha() const { return alpha_; }

@@ -52,6 +52,7 @@ SwitchNode::SwitchNode(PacketNetwork& network, const Topology& topology, NodeId 
     : network_(network),
       id_(id),
       pfc_(config.pfc),
+      credit_fc_(config.kind == FabricKind::kIb),
       ports_(topology.node(id).ports),
       buffer_(topology.switch_specs()[topology.node(id).switch_spec].buffer_bytes -
                   std::min(topology.switch_specs()[topology.node(id).switch_spec].buffer_bytes,
@@ -90,6 +91,13 @@ void SwitchNode::OnEvent(uint64_t tag) {
   Packet* p = reinterpret_cast<Packet*>(tag);
   EgressPort& out = network_.port(network_.TakeNextHop(p));
   const int prio = p->priority;
+  if (credit_fc_) {
+    // Credits reserved its space upstream; the shared buffer only keeps the
+    // occupancy figures.
+    buffer_.Charge(p->wire_bytes);
+    out.Enqueue(p);
+    return;
+  }
   if (!Lossless(prio)) {
     if (!buffer_.TryAdmit(out.queue_bytes(prio), p->wire_bytes)) {
       network_.OnDropped(p, out);
@@ -124,6 +132,11 @@ void SwitchNode::OnEvent(uint64_t tag) {
 }
 
 void SwitchNode::OnDeparture(Packet* p) {
+  if (credit_fc_) {
+    buffer_.Release(p->wire_bytes);
+    network_.ReturnCredits(p);
+    return;
+  }
   if (!Lossless(p->priority)) {
     buffer_.Release(p->wire_bytes);
     return;

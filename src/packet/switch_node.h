@@ -8,7 +8,9 @@
 //    (misconfiguration) drop. When the bytes held for one (ingress port,
 //    priority) reach the XOFF threshold — alpha x the free shared buffer —
 //    the switch sends a PAUSE frame upstream and refreshes it every half
-//    quanta period; when they fall xon_offset below, a RESUME (quanta 0).
+//    quanta period; when they fall xon_offset below, a RESUME (quanta 0);
+//  - InfiniBand: always — the upstream port held credits for it — and the
+//    credits go back upstream when the packet leaves.
 // Owned by PacketNetwork; not thread-safe.
 #pragma once
 
@@ -59,6 +61,7 @@ class SwitchNode final : public EventHandler, public DepartureListener {
   PacketNetwork& network_;
   const NodeId id_;
   const PfcConfig pfc_;
+  const bool credit_fc_;
   std::vector<PortId> ports_;             // this switch's ports, local order
   std::vector<uint64_t> headroom_limit_;  // per local port
   SharedBuffer buffer_;
