@@ -6,9 +6,19 @@
 #include <array>
 #include <cstdint>
 
+#include "core/time.h"
+
 namespace aifabric {
 
 enum class FabricKind { kRoce, kIb };
+
+// How a switch picks among the equal-cost next hops of a packet.
+enum class LoadBalancing {
+  kEcmp,      // per flow: a hash of the 5-tuple, salted per switch
+  kFlowlet,   // per flowlet: a new random choice after an idle gap of the flow
+  kSpray,     // per packet: random (or round robin)
+  kAdaptive,  // per packet: the next hop whose egress queue holds the fewest bytes
+};
 enum class Forwarding { kStoreAndForward, kCutThrough };
 
 // Bytes a packet costs on the wire beyond its payload.
@@ -57,10 +67,13 @@ struct EcnConfig {
 // priority is its service level; SL -> VL is the identity (OpenSM's default
 // SL2VL for SL 0..7).
 struct IbConfig {
-  // Receive buffer per input port and VL. 0 = enough for the link to run at
-  // line rate: the credit loop (cable both ways + the receiver's forwarding
-  // latency + one MTU frame time) at the link rate, plus two MTU frames.
+  // Receive buffer per input port and VL. 0 = a switch's buffer shared
+  // equally by its ports and `data_vls` lanes, but never less than the credit
+  // loop (cable both ways + the receiver's forwarding latency + one MTU
+  // frame time, at the link rate) plus two MTU frames, which host adapters
+  // get (they drain at line rate).
   uint64_t vl_buffer_bytes = 0;
+  uint32_t data_vls = 2;  // data VLs the buffer is split between (a bulk and a latency class)
 };
 
 constexpr uint32_t kIbCreditBlockBytes = 64;
@@ -82,6 +95,9 @@ struct PacketConfig {
 
   // Seed for the per-switch ECMP hash (mixed with the switch id).
   uint64_t ecmp_seed = 0;
+  LoadBalancing load_balancing = LoadBalancing::kEcmp;
+  Time flowlet_gap = Time::FromUs(10);   // idle time that starts a new flowlet
+  bool spray_round_robin = false;        // spray in turn instead of at random
 
   PfcConfig pfc;
   EcnConfig ecn;

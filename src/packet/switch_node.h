@@ -11,10 +11,16 @@
 //    quanta period; when they fall xon_offset below, a RESUME (quanta 0);
 //  - InfiniBand: always — the upstream port held credits for it — and the
 //    credits go back upstream when the packet leaves.
+// The next hop comes from the packet's cached per-flow path (ECMP), or is
+// chosen here per flowlet, per packet at random (spray) or by egress queue
+// depth (adaptive routing: the shorter queue of two random equal-cost next
+// hops).
 // Owned by PacketNetwork; not thread-safe.
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "core/ids.h"
@@ -55,6 +61,8 @@ class SwitchNode final : public EventHandler, public DepartureListener {
   bool Lossless(int priority) const { return pfc_.enabled && (pfc_.lossless_mask & (1u << priority)); }
   size_t Slot(PortId in_port, int priority) const;
   uint64_t XoffThreshold() const;
+  PortId ChooseNextHop(Packet* p);
+  PortId LeastQueued(std::span<const PortId> hops);
   void SendPfc(PortId in_port, int priority, bool pause);
 
   // Fixed at construction.
@@ -62,11 +70,20 @@ class SwitchNode final : public EventHandler, public DepartureListener {
   const NodeId id_;
   const PfcConfig pfc_;
   const bool credit_fc_;
+  const LoadBalancing load_balancing_;
+  const Time flowlet_gap_;
+  const bool spray_round_robin_;
   std::vector<PortId> ports_;             // this switch's ports, local order
   std::vector<uint64_t> headroom_limit_;  // per local port
   SharedBuffer buffer_;
 
   std::vector<Ingress> ingress_;          // [local port * 8 + priority]
+  struct Flowlet {
+    Time last_seen;
+    PortId port = kNoPort;
+  };
+  std::unordered_map<uint64_t, Flowlet> flowlets_;  // by (flow, direction)
+  uint64_t spray_turn_ = 0;
   uint64_t headroom_drops_ = 0;
 };
 

@@ -52,13 +52,23 @@ TEST(InfiniBand, IncastWithCreditsIsLosslessAtLineRate) {
   EXPECT_GT(run.net.buffer_peak_bytes(sw), 8 * per_port);  // and it did fill them
 }
 
-TEST(InfiniBand, CreditLoopSizeFollowsTheLink) {
-  // 400G, 500 ns cable, receiver a switch with 400 ns latency, 4122 B
-  // frames: loop = 2 x 500 + 400 + 82.44 ns = 1482.44 ns -> 74,122 B at
-  // 400G, + 2 x 4122 = 82,366 B, rounded up to 64-byte blocks: 82,368.
-  const Topology t = Star(2, DataRate::Gbps(400), 1'000'000);
-  Harness run(t, Ib(), IbRc());
-  EXPECT_EQ(run.net.VlBufferBytes(t.port(t.node(0).ports[0])), 82'368u);
+TEST(InfiniBand, VlBuffersAreTheSwitchShareOrAtLeastOneCreditLoop) {
+  // 400G, 500 ns cables, 4122 B frames.
+  // Into a switch (400 ns latency): loop = 2 x 500 + 400 + 82.44 ns =
+  // 1482.44 ns -> 74,122 B at 400G, + 2 x 4122 = 82,366 B. The switch's
+  // share per input port and VL is buffer / (ports x 2 VLs):
+  //   2 ports, 1 MB: 250,000 B (larger; 3907 blocks = 250,048 B);
+  //   8 ports, 1 MB: 62,500 B (smaller than the loop: 1287 blocks = 82,368 B).
+  // Into a host (no latency, no buffer share): 1082.44 ns -> 54,122 B +
+  // 8,244 = 62,366 B -> 975 blocks = 62,400 B.
+  const Topology two = Star(2, DataRate::Gbps(400), 1'000'000);
+  Harness run(two, Ib(), IbRc());
+  const Node& h0 = two.node(0);
+  EXPECT_EQ(run.net.VlBufferBytes(two.port(h0.ports[0])), 250'048u);
+  EXPECT_EQ(run.net.VlBufferBytes(two.port(two.port(h0.ports[0]).reverse())), 62'400u);
+  const Topology eight = Star(8, DataRate::Gbps(400), 1'000'000);
+  Harness run8(eight, Ib(), IbRc());
+  EXPECT_EQ(run8.net.VlBufferBytes(eight.port(eight.node(0).ports[0])), 82'368u);
 }
 
 }  // namespace

@@ -9,6 +9,14 @@ RcReceiver::RcReceiver(const FlowContext& flow, TransportHost& host, const Trans
   }
 }
 
+namespace {
+// HPCC's sender reads the telemetry (INT) of the data packet behind each
+// ACK, so with HPCC an ACK echoes the packet that triggered it.
+const Packet* EchoFor(const TransportConfig& config, const Packet& trigger) {
+  return config.cc == CongestionControl::kHpcc ? &trigger : nullptr;
+}
+}  // namespace
+
 void RcReceiver::Feedback(PacketKind kind) {
   host_.counters(flow_.flow_index).acks++;
   host_.SendFeedback(flow_.flow_index, kind, expected_);
@@ -38,11 +46,13 @@ uint64_t RcReceiver::OnData(const Packet& p) {
       while (i < held_.size() && held_[i] && expected_ < flow_.bytes) {
         expected_ = std::min<uint64_t>(flow_.bytes, (i + 1) * static_cast<uint64_t>(flow_.mtu_bytes));
         ++i;
+        --held_past_gap_;
       }
     }
     if (++unacked_packets_ >= config_.ack_interval || expected_ == flow_.bytes) {
       unacked_packets_ = 0;
-      Feedback(PacketKind::kAck);
+      c.acks++;
+      host_.SendFeedback(flow_.flow_index, PacketKind::kAck, expected_, EchoFor(config_, p));
     }
     return expected_ - before;
   }
@@ -58,7 +68,8 @@ uint64_t RcReceiver::OnData(const Packet& p) {
   }
   // A duplicate of data already held: tell the sender where we are.
   c.discarded_bytes += p.payload_bytes;
-  Feedback(PacketKind::kAck);
+  c.acks++;
+  host_.SendFeedback(flow_.flow_index, PacketKind::kAck, expected_, EchoFor(config_, p));
   return 0;
 }
 
@@ -68,8 +79,11 @@ uint64_t RcReceiver::AcceptOutOfOrder(const Packet& p) {
     host_.counters(flow_.flow_index).discarded_bytes += p.payload_bytes;
   } else {
     held_[i] = true;
+    ++held_past_gap_;
   }
-  if (nak_for_ != expected_) {
+  // Reordering is expected with per-packet load balancing: only a gap that
+  // many packets have overtaken is taken for a loss.
+  if (held_past_gap_ >= config_.reorder_threshold && nak_for_ != expected_) {
     nak_for_ = expected_;
     Feedback(PacketKind::kNak);
   }

@@ -39,6 +39,7 @@ class RcReceiver final : public FlowReceiver {
   Time last_cnp_;
   bool sent_cnp_ = false;
   std::vector<bool> held_;         // selective repeat: packets held past the prefix
+  uint32_t held_past_gap_ = 0;     // how many of them
 };
 
 }  // namespace aifabric

@@ -1,6 +1,7 @@
 #include "transport/rc_transport.h"
 
 #include "transport/dcqcn.h"
+#include "transport/hpcc.h"
 #include "transport/rc_receiver.h"
 #include "transport/rc_sender.h"
 
@@ -10,6 +11,8 @@ std::unique_ptr<PacketSender> RcTransport::MakeSender(const FlowContext& flow, T
   std::unique_ptr<RateControl> rate;
   if (config_.cc == CongestionControl::kDcqcn) {
     rate = std::make_unique<Dcqcn>(host.sim(), flow.line_rate, config_.dcqcn);
+  } else if (config_.cc == CongestionControl::kHpcc) {
+    rate = std::make_unique<Hpcc>(flow, config_.hpcc);
   }
   return std::make_unique<RcSender>(flow, host, config_, std::move(rate));
 }

@@ -36,14 +36,30 @@ struct DcqcnConfig {
   Time cnp_interval = Time::FromUs(50);       // N: at most one CNP per flow per this, at the receiver
 };
 
+// HPCC (Li et al., SIGCOMM 2019): a window W = W_c/(U/eta) + W_AI driven
+// by per-hop in-band telemetry; see hpcc.h for the update rules. The base
+// RTT T is the flow's own (FlowContext::base_rtt) and the window starts at,
+// and never exceeds, the BDP line_rate * T.
+struct HpccConfig {
+  double eta = 0.95;                          // target utilization (paper §3.3; HPCC simulator U_TARGET)
+  int max_stage = 5;                          // additive steps before a forced MI/MD update (paper; simulator miThresh default)
+  DataRate additive_increase;                 // W_AI as a rate (W_AI = R_AI * T); zero means line rate / 2500,
+                                              // the HPCC simulator's 10 Mb/s per 25 Gb/s (config/run.py)
+  DataRate min_rate = DataRate::Mbps(100);    // floor of R = W/T (HPCC simulator RdmaHw MinRate)
+};
+
 struct TransportConfig {
   TransportKind kind = TransportKind::kRc;
   FabricKind fabric = FabricKind::kRoce;
   LossRecovery recovery = LossRecovery::kGoBackN;
   uint32_t ack_interval = 1;                  // coalescing: one ACK per this many in-order packets
+  // Selective repeat: NAK a gap only once this many packets are held past
+  // it, so reordering (spraying, adaptive routing) is not taken for loss.
+  uint32_t reorder_threshold = 256;
   Time rto = Time::FromUs(1000);              // retransmission timeout
   CongestionControl cc = CongestionControl::kNone;
   DcqcnConfig dcqcn;
+  HpccConfig hpcc;
   uint8_t cnp_priority = 6;                   // SONiC/NVIDIA: CNPs on DSCP 48, priority 6
 };
 
