@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "api/ib_routes.h"
 #include "api/scenario_loader.h"
 #include "fabric/topology_builder.h"
 #include "transport/rc_transport.h"
@@ -27,7 +28,13 @@ Result<std::unique_ptr<ScenarioRun>> ScenarioRun::Prepare(const Scenario& scenar
   Result<Topology> topology = BuildTopology(scenario.topology);
   if (!topology.ok()) return topology.error();
   run->topology_ = std::move(topology).value();
-  run->routes_ = std::make_unique<RoutingTable>(RoutingTable::BuildShortestPaths(run->topology_));
+  if (scenario.packet.kind == FabricKind::kIb) {
+    Result<RoutingTable> routes = BuildIbRoutes(scenario, run->topology_);
+    if (!routes.ok()) return routes.error();
+    run->routes_ = std::make_unique<RoutingTable>(std::move(routes).value());
+  } else {
+    run->routes_ = std::make_unique<RoutingTable>(RoutingTable::BuildShortestPaths(run->topology_));
+  }
   run->sim_ = std::make_unique<Simulator>(scenario.seed);
 
   // Each workload entry draws from its own stream, so adding an entry does

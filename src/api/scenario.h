@@ -16,6 +16,21 @@
 
 namespace aifabric {
 
+// A named traffic class (fabric.qos.classes).
+struct QosClass {
+  std::string name;
+  uint8_t priority = 0;   // the queue / PFC priority / IB VL it uses
+  int dscp = -1;          // RoCE: the DSCP that maps to it (-1: not given)
+  int sl = -1;            // InfiniBand: the service level (-1: not given)
+};
+
+// How an InfiniBand fabric is routed (fabric.ib.routing).
+struct IbRouting {
+  enum Engine { kMinHop, kFtree, kShortestPaths, kOpensmDump, kIbroute };
+  Engine engine = kMinHop;   // OpenSM's default engine
+  std::string file;          // for kOpensmDump / kIbroute (resolved)
+};
+
 struct Scenario {
   std::string name = "scenario";
   uint64_t seed = 1;
@@ -31,7 +46,9 @@ struct Scenario {
   TopologySpec topology;
   PacketConfig packet;
   TransportConfig transport;    // fabric.transport and fabric.roce.cc / dcqcn
-  std::string load_balancing = "ecmp";  // fabric.load_balancing (ecmp only, for now)
+  std::vector<QosClass> qos_classes;
+  IbRouting ib_routing;
+  // fabric.load_balancing (ecmp only, for now)
 
   // workload: one entry per list item, in file order.
   std::vector<TrafficSpec> workload;

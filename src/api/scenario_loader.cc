@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
@@ -39,6 +40,9 @@ struct Context {
   Diagnostics& d;
   const Catalog& catalog;
   std::string base_dir;
+  // fabric.qos.classes by name, for workload items' `class:` (filled while
+  // reading fabric, which comes before workload).
+  std::map<std::string, uint8_t>* classes = nullptr;
 };
 
 // Records "required, missing" for each of `keys` absent from `m`.
@@ -235,12 +239,97 @@ void ReadWeights(const Context& c, const YAML::Node& list, const std::string& pa
   }
 }
 
-void ReadQos(const Context& c, const MapReader& qos, PacketConfig& packet) {
-  qos.AllowOnly({"strict", "weights"});
-  if (std::optional<YAML::Node> strict = qos.Get("strict")) ReadStrict(c, *strict, qos.Path("strict"), packet);
-  if (std::optional<YAML::Node> weights = qos.Get("weights")) {
-    ReadWeights(c, *weights, qos.Path("weights"), packet);
+// fabric.qos.classes: named traffic classes, each on a priority (the DSCP
+// or SL that maps to it is recorded for outputs), strict or weighted, and
+// lossless (PFC) or lossy.
+void ReadQosClasses(const Context& c, const YAML::Node& list, const std::string& path, Scenario& s) {
+  if (!list.IsSequence()) {
+    c.d.Fail(list, path, "expected a list of classes {name, priority, ...}, got " + Describe(list));
+    return;
   }
+  PacketConfig& packet = s.packet;
+  bool any_lossless_key = false;
+  uint8_t lossless = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    MapReader m(c.d, list[i], path + "." + std::to_string(i));
+    m.AllowOnly({"name", "priority", "dscp", "sl", "scheduler", "weight", "lossless"});
+    Require(m, {"name", "priority"});
+    QosClass q;
+    q.name = m.String("name", "");
+    q.priority = static_cast<uint8_t>(m.Int("priority", 0, 0, kNumPriorities - 1));
+    q.dscp = static_cast<int>(m.Int("dscp", -1, 0, 63));
+    q.sl = static_cast<int>(m.Int("sl", -1, 0, 15));
+    const bool strict = m.Enum<bool>("scheduler", false, {{"dwrr", false}, {"strict", true}});
+    packet.queues[q.priority].strict = strict;
+    packet.queues[q.priority].dwrr_weight = static_cast<uint32_t>(m.Int("weight", 1, 1, UINT32_MAX));
+    if (m.Has("lossless")) {
+      any_lossless_key = true;
+      if (m.Bool("lossless", false)) lossless |= static_cast<uint8_t>(1u << q.priority);
+    }
+    if (c.classes->count(q.name) != 0) m.FailAt("name", "class '" + q.name + "' defined twice");
+    (*c.classes)[q.name] = q.priority;
+    s.qos_classes.push_back(q);
+  }
+  if (any_lossless_key) packet.pfc.lossless_mask = lossless;
+}
+
+void ReadQos(const Context& c, const MapReader& qos, Scenario& s) {
+  qos.AllowOnly({"strict", "weights", "classes"});
+  if (std::optional<YAML::Node> strict = qos.Get("strict")) ReadStrict(c, *strict, qos.Path("strict"), s.packet);
+  if (std::optional<YAML::Node> weights = qos.Get("weights")) {
+    ReadWeights(c, *weights, qos.Path("weights"), s.packet);
+  }
+  if (std::optional<YAML::Node> classes = qos.Get("classes")) ReadQosClasses(c, *classes, qos.Path("classes"), s);
+}
+
+// fabric.load_balancing: a mode, or {mode, flowlet_gap, spray}.
+void ReadLoadBalancing(const MapReader& fabric, PacketConfig& packet) {
+  static const std::initializer_list<EnumName<LoadBalancing>> kModes = {{"ecmp", LoadBalancing::kEcmp},
+                                                                        {"flowlet", LoadBalancing::kFlowlet},
+                                                                        {"spray", LoadBalancing::kSpray},
+                                                                        {"adaptive", LoadBalancing::kAdaptive}};
+  std::optional<YAML::Node> v = fabric.Get("load_balancing");
+  if (!v || v->IsScalar()) {
+    packet.load_balancing = fabric.Enum<LoadBalancing>("load_balancing", LoadBalancing::kEcmp, kModes);
+    return;
+  }
+  MapReader m = fabric.Map("load_balancing");
+  m.AllowOnly({"mode", "flowlet_gap", "spray"});
+  packet.load_balancing = m.Enum<LoadBalancing>("mode", LoadBalancing::kEcmp, kModes);
+  packet.flowlet_gap = m.TimeValue("flowlet_gap", packet.flowlet_gap);
+  packet.spray_round_robin = m.Enum<bool>("spray", false, {{"random", false}, {"round_robin", true}});
+}
+
+// fabric.ib: InfiniBand routing, adaptive routing and VL buffers.
+void ReadIb(const Context& c, const MapReader& fabric, Scenario& s) {
+  if (s.packet.kind != FabricKind::kIb) {
+    if (fabric.Has("ib")) fabric.FailAt("ib", "only used with fabric.kind: ib");
+    return;
+  }
+  MapReader m = fabric.Map("ib");
+  m.AllowOnly({"adaptive_routing", "routing", "vl_buffer", "data_vls"});
+  if (m.Bool("adaptive_routing", false)) {
+    if (fabric.Has("load_balancing") && s.packet.load_balancing != LoadBalancing::kAdaptive) {
+      m.FailAt("adaptive_routing", "conflicts with fabric.load_balancing (adaptive routing is load_balancing: adaptive)");
+    }
+    s.packet.load_balancing = LoadBalancing::kAdaptive;
+  }
+  s.packet.ib.vl_buffer_bytes = m.Size("vl_buffer", 0, 0, kMaxBytes);
+  s.packet.ib.data_vls = static_cast<uint32_t>(m.Int("data_vls", s.packet.ib.data_vls, 1, 15));
+  std::optional<YAML::Node> routing = m.Get("routing");
+  if (!routing || routing->IsScalar()) {
+    s.ib_routing.engine = m.Enum<IbRouting::Engine>("routing", IbRouting::kMinHop,
+                                                    {{"minhop", IbRouting::kMinHop},
+                                                     {"ftree", IbRouting::kFtree},
+                                                     {"shortest_paths", IbRouting::kShortestPaths}});
+    return;
+  }
+  MapReader r = m.Map("routing");
+  r.AllowOnly({"format", "file"});
+  Require(r, {"format", "file"});
+  s.ib_routing.engine = r.Enum<IbRouting::Engine>("format", IbRouting::kOpensmDump,
+                                                  {{"opensm", IbRouting::kOpensmDump}, {"ibroute", IbRouting::kIbroute}});
+  s.ib_routing.file = ResolveFile(c, r, "file");
 }
 
 // fabric.roce.pfc: true/false or a map.
@@ -343,7 +432,7 @@ void ReadTransport(const MapReader& fabric, Scenario& s) {
 
 void ReadFabric(const Context& c, const MapReader& fabric, Scenario& s) {
   fabric.AllowOnly({"kind", "topology", "switch", "link", "mtu", "forwarding", "buffer", "qos",
-                    "load_balancing", "ecmp_seed", "roce", "transport"});
+                    "load_balancing", "ecmp_seed", "roce", "transport", "ib"});
   PacketConfig& packet = s.packet;
   packet.kind = fabric.Enum<FabricKind>("kind", FabricKind::kRoce,
                                         {{"roce", FabricKind::kRoce}, {"ib", FabricKind::kIb}});
@@ -360,17 +449,28 @@ void ReadFabric(const Context& c, const MapReader& fabric, Scenario& s) {
   MapReader buffer = fabric.Map("buffer");
   buffer.AllowOnly({"alpha"});
   packet.buffer_alpha = buffer.Number("alpha", 1.0, Positive, "a number > 0");
-  ReadQos(c, fabric.Map("qos"), packet);
-  s.load_balancing = fabric.Enum<std::string>("load_balancing", "ecmp", {{"ecmp", "ecmp"}},
-                                              {"flowlet", "spray", "adaptive"});
+  ReadQos(c, fabric.Map("qos"), s);
+  ReadLoadBalancing(fabric, packet);
   packet.ecmp_seed = fabric.Unsigned("ecmp_seed", DefaultEcmpSeed(s.seed));
   ReadRoce(c, fabric, s);
+  ReadIb(c, fabric, s);
   ReadTransport(fabric, s);
 }
 
 // ---- workload --------------------------------------------------------------
 
-uint8_t Priority(const MapReader& m) {
+// `priority: 0..7` or `class: <name of a fabric.qos.classes entry>`.
+uint8_t Priority(const Context& c, const MapReader& m) {
+  if (m.Has("class")) {
+    if (m.Has("priority")) m.FailAt("class", "give either class or priority, not both");
+    const std::string name = m.String("class", "");
+    const auto it = c.classes->find(name);
+    if (it != c.classes->end()) return it->second;
+    std::string known;
+    for (const auto& [n, p] : *c.classes) known += (known.empty() ? "" : ", ") + n;
+    m.FailAt("class", "unknown class '" + name + "'; fabric.qos.classes defines " + (known.empty() ? "none" : known));
+    return 0;
+  }
   return static_cast<uint8_t>(m.Int("priority", 3, 0, kNumPriorities - 1));
 }
 uint64_t TrafficSize(const MapReader& m) {
@@ -380,8 +480,8 @@ NodeId ReadNodeId(const MapReader& m, const std::string& key, NodeId fallback) {
   return static_cast<NodeId>(m.Int(key, fallback, 0, kIntMax));
 }
 
-FlowSpec ReadFlow(const MapReader& m) {
-  m.AllowOnly({"src", "dst", "size", "start", "priority", "dport"});
+FlowSpec ReadFlow(const Context& c, const MapReader& m) {
+  m.AllowOnly({"src", "dst", "size", "start", "priority", "class", "dport"});
   Require(m, {"src", "dst", "size"});
   FlowSpec flow;
   flow.src = ReadNodeId(m, "src", kNoNode);
@@ -391,7 +491,7 @@ FlowSpec ReadFlow(const MapReader& m) {
   }
   flow.bytes = m.Size("size", 0, 1, kMaxBytes);
   flow.start = m.TimeValue("start", Time::Zero());
-  flow.priority = Priority(m);
+  flow.priority = Priority(c, m);
   flow.dport = static_cast<uint16_t>(m.Int("dport", 4791, 0, 65535));
   return flow;
 }
@@ -400,7 +500,7 @@ std::optional<TrafficSpec> ReadFlows(const Context& c, const YAML::Node& node, c
   if (node.IsSequence()) {
     FlowListSpec list;
     for (size_t i = 0; i < node.size(); ++i) {
-      list.flows.push_back(ReadFlow(MapReader(c.d, node[i], path + "." + std::to_string(i))));
+      list.flows.push_back(ReadFlow(c, MapReader(c.d, node[i], path + "." + std::to_string(i))));
     }
     return list;
   }
@@ -415,44 +515,44 @@ std::optional<TrafficSpec> ReadFlows(const Context& c, const YAML::Node& node, c
   return std::nullopt;
 }
 
-PermutationSpec ReadPermutation(const MapReader& m) {
-  m.AllowOnly({"size", "start", "priority"});
+PermutationSpec ReadPermutation(const Context& c, const MapReader& m) {
+  m.AllowOnly({"size", "start", "priority", "class"});
   PermutationSpec spec;
   spec.bytes = TrafficSize(m);
   spec.start = m.TimeValue("start", Time::Zero());
-  spec.priority = Priority(m);
+  spec.priority = Priority(c, m);
   return spec;
 }
 
-IncastSpec ReadIncast(const MapReader& m) {
-  m.AllowOnly({"senders", "receiver", "size", "start", "priority"});
+IncastSpec ReadIncast(const Context& c, const MapReader& m) {
+  m.AllowOnly({"senders", "receiver", "size", "start", "priority", "class"});
   IncastSpec spec;
   spec.senders = static_cast<int>(m.Int("senders", 8, 1, kIntMax));
   spec.receiver = ReadNodeId(m, "receiver", kNoNode);
   spec.bytes = TrafficSize(m);
   spec.start = m.TimeValue("start", Time::Zero());
-  spec.priority = Priority(m);
+  spec.priority = Priority(c, m);
   return spec;
 }
 
-AllToAllSpec ReadAllToAll(const MapReader& m) {
-  m.AllowOnly({"size", "start", "priority"});
+AllToAllSpec ReadAllToAll(const Context& c, const MapReader& m) {
+  m.AllowOnly({"size", "start", "priority", "class"});
   AllToAllSpec spec;
   spec.bytes = TrafficSize(m);
   spec.start = m.TimeValue("start", Time::Zero());
-  spec.priority = Priority(m);
+  spec.priority = Priority(c, m);
   return spec;
 }
 
 PoissonSpec ReadPoisson(const Context& c, const MapReader& m) {
-  m.AllowOnly({"load", "cdf", "start", "duration", "priority"});
+  m.AllowOnly({"load", "cdf", "start", "duration", "priority", "class"});
   PoissonSpec spec;
   spec.load = m.Number("load", 0.3, Fraction, "a number in (0, 1]");
   spec.cdf_file = ResolveFile(c, m, "cdf");
   spec.start = m.TimeValue("start", Time::Zero());
   spec.duration = m.TimeValue("duration", Time::FromMs(1));
   if (m.Has("duration") && spec.duration == Time::Zero()) m.FailAt("duration", "expected a time > 0, got 0");
-  spec.priority = Priority(m);
+  spec.priority = Priority(c, m);
   return spec;
 }
 
@@ -480,9 +580,9 @@ std::optional<TrafficSpec> ReadWorkloadItem(const Context& c, const MapReader& i
   const std::string path = item.Path(kind);
   if (kind == "flows") return ReadFlows(c, value, path);
   const MapReader m(c.d, value, path);
-  if (kind == "permutation") return ReadPermutation(m);
-  if (kind == "incast") return ReadIncast(m);
-  if (kind == "all_to_all") return ReadAllToAll(m);
+  if (kind == "permutation") return ReadPermutation(c, m);
+  if (kind == "incast") return ReadIncast(c, m);
+  if (kind == "all_to_all") return ReadAllToAll(c, m);
   return ReadPoisson(c, m);
 }
 
@@ -563,7 +663,8 @@ Result<Scenario> LoadScenarioText(const std::string& text, const std::string& or
     Result<YAML::Node> root = ParseWithOverrides(text, d, overrides);
     if (!root) return root.error();
     Scenario s;
-    ReadScenario(Context{d, catalog, base_dir}, *root, DefaultName(origin), s);
+    std::map<std::string, uint8_t> classes;
+    ReadScenario(Context{d, catalog, base_dir, &classes}, *root, DefaultName(origin), s);
     if (!d.ok()) return d.error();
     return s;
   } catch (const std::exception& e) {

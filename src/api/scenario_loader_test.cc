@@ -131,7 +131,7 @@ void ExpectFullScenario(const Scenario& s, const fs::path& dir) {
     EXPECT_EQ(s.packet.queues[p].dwrr_weight, static_cast<uint32_t>(p + 1));
   }
   EXPECT_EQ(s.packet.ecmp_seed, 42u);
-  EXPECT_EQ(s.load_balancing, "ecmp");
+  EXPECT_EQ(s.packet.load_balancing, LoadBalancing::kEcmp);
   EXPECT_EQ(s.model, "packet");
   EXPECT_EQ(s.until, Time::FromMs(10));
 
@@ -399,10 +399,85 @@ TEST_F(ScenarioLoaderTest, OversubscriptionBelowOne) {
             {"bad.yaml:3:", "fabric.topology.oversubscription:", ">= 1"});
 }
 
-TEST_F(ScenarioLoaderTest, UnavailableLoadBalancingAndModel) {
-  ExpectHas(LoadError("fabric:\n  load_balancing: spray\n"),
-            {"bad.yaml:2:", "fabric.load_balancing:", "not available in this version"});
+TEST_F(ScenarioLoaderTest, UnknownLoadBalancingAndUnavailableModel) {
+  ExpectHas(LoadError("fabric:\n  load_balancing: random_walk\n"),
+            {"bad.yaml:2:", "fabric.load_balancing:", "ecmp, flowlet, spray, adaptive"});
   ExpectHas(LoadError("simulation:\n  model: flow\n"), {"bad.yaml:2:", "simulation.model:", "not available"});
+}
+
+TEST_F(ScenarioLoaderTest, RoceDefaultsAreACommonDeployment) {
+  // No fabric.roce: PFC on priorities 3 and 4, ECN, DCQCN, RC go-back-N.
+  Result<Scenario> s = Load("s.yaml", "name: s\n");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_TRUE(s->packet.pfc.enabled);
+  EXPECT_EQ(s->packet.pfc.lossless_mask, (1u << 3) | (1u << 4));
+  EXPECT_TRUE(s->packet.ecn.enabled);
+  EXPECT_EQ(s->transport.cc, CongestionControl::kDcqcn);
+  EXPECT_EQ(s->transport.kind, TransportKind::kRc);
+  EXPECT_EQ(s->transport.recovery, LossRecovery::kGoBackN);
+}
+
+TEST_F(ScenarioLoaderTest, RoceAndTransportKeys) {
+  Result<Scenario> s = Load("s.yaml",
+                            "fabric:\n"
+                            "  roce: {pfc: {lossless: [2], alpha: 0.125}, ecn: {kmin: 100KB, kmax: 400KB, pmax: 0.1},"
+                            " cc: none, cnp_priority: 7}\n"
+                            "  transport: {type: rc, recovery: selective_repeat, ack_interval: 4, rto: 200us}\n"
+                            "  load_balancing: {mode: flowlet, flowlet_gap: 5us}\n");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->packet.pfc.lossless_mask, 1u << 2);
+  EXPECT_DOUBLE_EQ(s->packet.pfc.alpha, 0.125);
+  EXPECT_EQ(s->packet.ecn.kmin_bytes, 100000u);
+  EXPECT_EQ(s->packet.ecn.kmax_bytes, 400000u);
+  EXPECT_EQ(s->transport.cc, CongestionControl::kNone);
+  EXPECT_EQ(s->transport.cnp_priority, 7);
+  EXPECT_EQ(s->transport.recovery, LossRecovery::kSelectiveRepeat);
+  EXPECT_EQ(s->transport.ack_interval, 4u);
+  EXPECT_EQ(s->transport.rto, Time::FromUs(200));
+  EXPECT_EQ(s->packet.load_balancing, LoadBalancing::kFlowlet);
+  EXPECT_EQ(s->packet.flowlet_gap, Time::FromUs(5));
+}
+
+TEST_F(ScenarioLoaderTest, RoceAndIbKeysBelongToTheirKind) {
+  ExpectHas(LoadError("fabric:\n  kind: ib\n  roce: {pfc: true}\n"), {"bad.yaml:3:", "fabric.roce", "kind: roce"});
+  ExpectHas(LoadError("fabric:\n  ib: {adaptive_routing: true}\n"), {"bad.yaml:2:", "fabric.ib", "kind: ib"});
+  ExpectHas(LoadError("fabric:\n  roce: {ecn: false}\n"), {"fabric.roce.cc", "needs ECN"});
+  ExpectHas(LoadError("fabric:\n  transport: {type: none}\n"), {"fabric.transport.type", "congestion control"});
+  ExpectHas(LoadError("fabric:\n  roce: {pfc: maybe}\n"), {"bad.yaml:2:", "fabric.roce.pfc", "true or false"});
+}
+
+TEST_F(ScenarioLoaderTest, IbKeys) {
+  Result<Scenario> s = Load("s.yaml", "fabric:\n  kind: ib\n  ib: {adaptive_routing: true, routing: ftree, vl_buffer: 128KiB}\n");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->packet.kind, FabricKind::kIb);
+  EXPECT_FALSE(s->packet.pfc.enabled);
+  EXPECT_EQ(s->transport.cc, CongestionControl::kNone);
+  EXPECT_EQ(s->packet.load_balancing, LoadBalancing::kAdaptive);
+  EXPECT_EQ(s->ib_routing.engine, IbRouting::kFtree);
+  EXPECT_EQ(s->packet.ib.vl_buffer_bytes, 128u * 1024);
+  ExpectHas(LoadError("fabric:\n  kind: ib\n  load_balancing: spray\n  ib: {adaptive_routing: true}\n"),
+            {"fabric.ib.adaptive_routing", "conflicts"});
+}
+
+TEST_F(ScenarioLoaderTest, QosClassesNameThePriorities) {
+  // Two classes: "latency" strict on priority 5 (lossy), "bulk" weighted on
+  // priority 3 (lossless); workload items pick them by name.
+  Result<Scenario> s = Load("s.yaml",
+                            "fabric:\n  qos:\n    classes:\n"
+                            "      - {name: bulk, priority: 3, dscp: 26, weight: 4, lossless: true}\n"
+                            "      - {name: latency, priority: 5, dscp: 46, scheduler: strict, lossless: false}\n"
+                            "workload:\n  - permutation: {size: 1MiB, class: latency}\n"
+                            "  - all_to_all: {size: 1KiB, class: bulk}\n");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_EQ(s->qos_classes.size(), 2u);
+  EXPECT_EQ(s->qos_classes[1].dscp, 46);
+  EXPECT_TRUE(s->packet.queues[5].strict);
+  EXPECT_EQ(s->packet.queues[3].dwrr_weight, 4u);
+  EXPECT_EQ(s->packet.pfc.lossless_mask, 1u << 3);
+  EXPECT_EQ(std::get<PermutationSpec>(s->workload[0]).priority, 5);
+  EXPECT_EQ(std::get<AllToAllSpec>(s->workload[1]).priority, 3);
+  ExpectHas(LoadError("workload:\n  - permutation: {class: gold}\n"),
+            {"bad.yaml:2:", "workload.0.permutation.class", "unknown class 'gold'"});
 }
 
 TEST_F(ScenarioLoaderTest, QosWeightsNeedEight) {

@@ -9,9 +9,11 @@
 // compared with the record of the same hop the previous ACK carried:
 //   tau_j    = ts_j - ts'_j
 //   txRate_j = (tx_bytes_j - tx_bytes'_j) * 8 / tau_j
-//   u_j      = min(qlen_j, qlen'_j) / (B_j * T) + txRate_j / B_j
-// (the smaller of the two queues filters a one-packet spike, as the paper
-// and simulator do). The bottleneck is the hop with the largest u_j:
+//   u_j      = 8 min(qlen_j, qlen'_j) / (B_j * T) + txRate_j / B_j
+// with qlen and tx_bytes in wire bytes, B_j and txRate_j in bits per
+// second. The queue term is the queue's drain time in RTTs; the smaller of
+// the two queues filters a one-packet spike, as the paper and simulator do.
+// The bottleneck is the hop with the largest u_j:
 //   U   = max_j u_j,  tau = its tau_j, capped at T
 //   U_est <- (1 - tau/T) U_est + (tau/T) U            (U_est starts at 1)
 // then, with k = U_est / eta:

@@ -176,8 +176,8 @@ Bottleneck RunIncast(int senders, CongestionControl cc, Time duration, uint32_t 
   Harness run(topology, packet, transport);
   for (int i = 1; i <= senders; ++i) run.Start(i - 1, i, 0, 1ull << 32);
 
-  // Link 0 joins host 0 and the switch; its port 1 runs switch -> host 0.
-  const PortId to_receiver = topology.node(0).ports[0] ^ 1;
+  // The reverse of host 0's only port runs switch -> host 0.
+  const PortId to_receiver = topology.port(topology.node(0).ports[0]).reverse();
   const EgressPort& port = run.net.egress(to_receiver);
   const Time start = Time::FromPs(duration.ps() / 2);
   uint64_t tx_at_start = 0;
