@@ -38,7 +38,7 @@ void Dcqcn::OnCnp() {
   }
 }
 
-void Dcqcn::OnSent(uint32_t payload_bytes) {
+void Dcqcn::OnSent(uint64_t /*offset*/, uint32_t payload_bytes) {
   if (!Throttled()) return;
   bytes_since_increase_ += payload_bytes;
   if (bytes_since_increase_ >= config_.increase_bytes) {

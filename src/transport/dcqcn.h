@@ -24,7 +24,7 @@ class Dcqcn final : public RateControl, public EventHandler {
   Dcqcn& operator=(const Dcqcn&) = delete;
 
   DataRate rate() const override { return DataRate::BitsPerSecond(static_cast<uint64_t>(current_bps_)); }
-  void OnSent(uint32_t payload_bytes) override;
+  void OnSent(uint64_t offset, uint32_t payload_bytes) override;
   void OnCnp() override;
   // Timers: tag kAlphaTimer or kIncreaseTimer.
   void OnEvent(uint64_t tag) override;

@@ -38,9 +38,7 @@ uint64_t Hpcc::window_bytes() const {
   return std::max<uint64_t>(1, static_cast<uint64_t>(window_));
 }
 
-uint64_t Hpcc::NextSeq() const {
-  return std::min<uint64_t>(sent_, max_ack_ + static_cast<uint64_t>(bdp_) + mtu_bytes_);
-}
+uint64_t Hpcc::NextSeq() const { return next_seq_; }
 
 void Hpcc::OnAck(const Packet& ack) {
   if (ack.int_hops == 0 || ack.int_ == nullptr) return;

@@ -52,7 +52,9 @@ class Hpcc final : public RateControl {
   // R = W / T; exactly the line rate at W = BDP, so the sender does not pace.
   DataRate rate() const override;
   uint64_t window_bytes() const override;
-  void OnSent(uint32_t payload_bytes) override { sent_ += payload_bytes; }
+  void OnSent(uint64_t offset, uint32_t payload_bytes) override {
+    next_seq_ = std::max(next_seq_, offset + payload_bytes);
+  }
   void OnAck(const Packet& ack) override;
 
   double window() const { return window_; }                      // W, bytes
@@ -63,11 +65,8 @@ class Hpcc final : public RateControl {
   double additive_bytes() const { return additive_; }            // W_AI
 
  private:
-  // The next byte offset the sender will send, as far as the rate control
-  // can tell: the bytes it has sent, which is exact without retransmissions.
-  // Go-back-N resends would push that count past the offsets for good, so
-  // it is capped by what the window lets be in flight beyond the highest
-  // ACK (BDP plus one packet), which holds either way.
+  // The paper's "next sequence to send": the end of the furthest byte sent
+  // (resends do not move it back).
   uint64_t NextSeq() const;
 
   // Fixed at construction.
@@ -85,7 +84,7 @@ class Hpcc final : public RateControl {
   double committed_window_;   // W_c
   double u_est_ = 1.0;        // U_est (the simulator starts it at 1)
   int inc_stage_ = 0;
-  uint64_t sent_ = 0;         // payload bytes handed to the wire, resends included
+  uint64_t next_seq_ = 0;     // end of the furthest byte sent
   uint64_t max_ack_ = 0;
   uint64_t last_update_seq_ = 0;
   bool have_hops_ = false;    // the first ACK with telemetry came

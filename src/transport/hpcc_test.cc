@@ -52,8 +52,12 @@ struct Feeder {
     hpcc.OnAck(ack);
   }
   void Send(int packets) {
-    for (int i = 0; i < packets; ++i) hpcc.OnSent(1000);
+    for (int i = 0; i < packets; ++i) {
+      hpcc.OnSent(sent_offset_, 1000);
+      sent_offset_ += 1000;
+    }
   }
+  uint64_t sent_offset_ = 0;
 
   std::vector<IntHop> state;
   Hpcc hpcc{Flow(), HpccConfig{}};

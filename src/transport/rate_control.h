@@ -17,7 +17,8 @@ class RateControl {
   virtual DataRate rate() const = 0;
   // Bytes allowed in flight (sent, not acknowledged); 0 means no window.
   virtual uint64_t window_bytes() const { return 0; }
-  virtual void OnSent(uint32_t /*payload_bytes*/) {}
+  // A packet of `payload_bytes` at `offset` went out (a resend too).
+  virtual void OnSent(uint64_t /*offset*/, uint32_t /*payload_bytes*/) {}
   virtual void OnCnp() {}
   virtual void OnAck(const Packet& /*ack*/) {}
   // Everything is acknowledged: stop any timers.

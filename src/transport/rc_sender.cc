@@ -32,7 +32,7 @@ void RcSender::FillNext(Packet& p) {
   if (offset == next_) next_ += n;
   highest_sent_ = std::max(highest_sent_, offset + n);
   if (rate_control_) {
-    rate_control_->OnSent(n);
+    rate_control_->OnSent(offset, n);
     const DataRate rate = rate_control_->rate();
     if (rate < flow_.line_rate) next_send_at_ = host_.sim().Now() + rate.TransmitTime(n + flow_.wire_overhead_bytes);
   }
