@@ -397,15 +397,23 @@ void ReadRoce(const Context& c, const MapReader& fabric, Scenario& s) {
     return;
   }
   MapReader m = fabric.Map("roce");
-  m.AllowOnly({"pfc", "ecn", "cc", "dcqcn", "cnp_priority"});
+  m.AllowOnly({"pfc", "ecn", "cc", "dcqcn", "hpcc", "cnp_priority"});
   s.packet.pfc.enabled = true;
   ReadPfc(c, m, s.packet);
   s.packet.ecn.enabled = true;
   ReadEcn(m, s.packet);
   s.transport.cc = m.Enum<CongestionControl>("cc", CongestionControl::kDcqcn,
-                                             {{"none", CongestionControl::kNone}, {"dcqcn", CongestionControl::kDcqcn}},
-                                             {"hpcc"});
+                                             {{"none", CongestionControl::kNone},
+                                              {"dcqcn", CongestionControl::kDcqcn},
+                                              {"hpcc", CongestionControl::kHpcc}});
+  // HPCC steers by in-band telemetry the switches stamp.
+  s.packet.int_telemetry = s.transport.cc == CongestionControl::kHpcc;
   ReadDcqcn(m.Map("dcqcn"), s.transport.dcqcn);
+  MapReader hpcc = m.Map("hpcc");
+  hpcc.AllowOnly({"eta", "max_stage"});
+  s.transport.hpcc.eta = hpcc.Number("eta", s.transport.hpcc.eta, [](double x) { return x > 0 && x <= 1; },
+                                     "a number in (0, 1]");
+  s.transport.hpcc.max_stage = static_cast<int>(hpcc.Int("max_stage", s.transport.hpcc.max_stage, 0, 1000));
   s.transport.cnp_priority = static_cast<uint8_t>(m.Int("cnp_priority", s.transport.cnp_priority, 0, 7));
   if (s.transport.cc == CongestionControl::kDcqcn && !s.packet.ecn.enabled) {
     m.FailAt("cc", "dcqcn needs ECN marking (fabric.roce.ecn)");
