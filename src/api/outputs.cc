@@ -167,7 +167,7 @@ nlohmann::ordered_json BuildSummary(const ScenarioRun& run) {
     transport.cnps += f.transport.cnps;
     transport.acks += f.transport.acks;
   }
-  uint64_t drops = 0, pause_ps = 0, ecn_marks = 0, pfc_frames = 0;
+  uint64_t drops = 0, pause_ps = 0, ecn_marks = 0, pfc_frames = 0, pfc_storms = 0;
   double max_util = 0, util_sum = 0;
   std::string busiest;
   for (const Port& port : t.ports()) {
@@ -176,6 +176,7 @@ nlohmann::ordered_json BuildSummary(const ScenarioRun& run) {
     pause_ps += c.pfc_pause_ps;
     ecn_marks += c.ecn_marks;
     pfc_frames += c.pfc_frames_tx;
+    pfc_storms += c.pfc_storms;
     const double u = Utilization(run, port);
     util_sum += u;
     if (u > max_util) {
@@ -186,6 +187,7 @@ nlohmann::ordered_json BuildSummary(const ScenarioRun& run) {
   s["drops"] = drops;
   s["pfc_pause_ns"] = NsValue(Time::FromPs(static_cast<int64_t>(pause_ps)));
   s["pfc_frames"] = pfc_frames;
+  s["pfc_storms"] = pfc_storms;
   s["ecn_marks"] = ecn_marks;
   s["retransmitted_bytes"] = totals.retransmitted;
   s["out_of_order_packets"] = transport.out_of_order_packets;

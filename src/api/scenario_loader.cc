@@ -340,7 +340,11 @@ void ReadPfc(const Context& c, const MapReader& roce, PacketConfig& packet) {
     return;
   }
   MapReader pfc = roce.Map("pfc");
-  pfc.AllowOnly({"enabled", "lossless", "alpha", "xon_offset"});
+  pfc.AllowOnly({"enabled", "lossless", "alpha", "xon_offset", "watchdog"});
+  MapReader watchdog = pfc.Map("watchdog");
+  watchdog.AllowOnly({"detection", "restoration"});
+  packet.pfc.watchdog_detection = watchdog.TimeValue("detection", packet.pfc.watchdog_detection);
+  packet.pfc.watchdog_restoration = watchdog.TimeValue("restoration", packet.pfc.watchdog_restoration);
   packet.pfc.enabled = pfc.Bool("enabled", true);
   packet.pfc.alpha = pfc.Number("alpha", packet.pfc.alpha, Positive, "a number > 0");
   packet.pfc.xon_offset_bytes = static_cast<uint32_t>(pfc.Size("xon_offset", packet.pfc.xon_offset_bytes, 0, UINT32_MAX));

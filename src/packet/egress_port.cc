@@ -21,6 +21,8 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       ps_per_byte_(8'000'000'000'000ull % wiring.rate.bps() == 0 ? 8'000'000'000'000ull / wiring.rate.bps() : 0),
       pause_quanta_time_(wiring.rate.TransmitTime(kMaxPauseQuanta * kBitsPerQuantum / 8)),
       ecn_(config.ecn),
+      watchdog_detection_(config.pfc.watchdog_detection),
+      watchdog_restoration_(config.pfc.watchdog_restoration),
       stamp_int_(config.int_telemetry && wiring.departures != nullptr),
       credit_fc_(wiring.vl_credit_bytes != 0),
       max_packet_blocks_(CreditBlocks(config.mtu_bytes + config.wire_overhead_bytes)) {
@@ -86,12 +88,23 @@ void EgressPort::OnPfcFrame(int priority, bool pause) {
   counters_.pfc_frames_rx++;
   Time& until = paused_until_[priority];
   if (pause) {
+    if (now < storm_until_[priority]) return;  // the watchdog is overriding pauses
     if (until <= now) {
       // A new pause: close the previous one (it expired at `until`).
       if (pause_started_[priority] < until) {
         counters_.pfc_pause_ps += static_cast<uint64_t>((until - pause_started_[priority]).ps());
       }
       pause_started_[priority] = now;
+    } else if (watchdog_detection_ > Time::Zero() && now - pause_started_[priority] >= watchdog_detection_) {
+      // Paused without a break for the detection time: a pause storm (or a
+      // deadlock). Send regardless for the restoration time.
+      counters_.pfc_storms++;
+      counters_.pfc_pause_ps += static_cast<uint64_t>((now - pause_started_[priority]).ps());
+      pause_started_[priority] = now;
+      until = now;
+      storm_until_[priority] = now + watchdog_restoration_;
+      TrySend();
+      return;
     }
     until = now + pause_quanta_time_;
     return;

@@ -127,6 +127,8 @@ class EgressPort final : public EventHandler {
   std::array<uint32_t, kNumPriorities> quantum_{};  // DWRR bytes per visit
   const Time pause_quanta_time_;
   const EcnConfig ecn_;
+  const Time watchdog_detection_;
+  const Time watchdog_restoration_;
   const bool stamp_int_;                        // a switch port with INT on
   const bool credit_fc_;                        // InfiniBand credit flow control
   const uint32_t max_packet_blocks_;
@@ -143,6 +145,7 @@ class EgressPort final : public EventHandler {
   std::array<uint64_t, kNumPriorities> credits_{};  // blocks the receiver can take, per VL
   std::array<Time, kNumPriorities> paused_until_{};
   std::array<Time, kNumPriorities> pause_started_{};  // start of the current pause
+  std::array<Time, kNumPriorities> storm_until_{};    // watchdog: pauses ignored until then
   PortCounters counters_;
 };
 

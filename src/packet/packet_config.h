@@ -46,6 +46,12 @@ struct PfcConfig {
   double alpha = 1.0;
   // XON once they fall this far below the XOFF threshold.
   uint32_t xon_offset_bytes = 2 * 4178;
+  // PFC watchdog (SONiC pfcwd): a priority paused without a break for
+  // `watchdog_detection` is a pause storm; the port then ignores pauses on
+  // it for `watchdog_restoration` and sends anyway (SONiC's "forward"
+  // action), which also breaks PFC deadlocks. 0 turns the watchdog off.
+  Time watchdog_detection = Time::FromMs(200);     // SONiC default detection_time
+  Time watchdog_restoration = Time::FromMs(200);   // SONiC default restoration_time
 };
 
 // ECN marking at egress queues, WRED style on the instantaneous queue of the

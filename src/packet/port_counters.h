@@ -17,6 +17,7 @@ struct PortCounters {
   uint64_t pfc_pause_ps = 0;      // time this port spent paused, summed over priorities
   uint64_t pfc_frames_rx = 0;     // PFC frames (pause or resume) received by this port
   uint64_t pfc_frames_tx = 0;     // PFC frames sent upstream over this link by its node
+  uint64_t pfc_storms = 0;        // PFC watchdog: pause storms detected at this port
   uint64_t max_queue_bytes = 0;   // high-water mark over all priorities
 };
 
