@@ -2,7 +2,9 @@
 // 100 Gbps with 1 us links and a 4000-byte MTU (the setup htsim and ns-3
 // papers use), at 128 hosts (k=8) and 1024 hosts (k=16), in each fabric
 // mode: plain (no transport, no PFC/ECN — the foundation's model), pfc
-// (RC transport + PFC), dcqcn (RC + PFC + ECN + DCQCN). Prints wall time,
+// (RC transport + PFC), dcqcn (RC + PFC + ECN + DCQCN), hpcc (RC + PFC + INT
+// + HPCC), ib (InfiniBand credits, RC, OpenSM min-hop routes), ib_ar (the
+// same with adaptive routing and selective repeat). Prints wall time,
 // events, events/s and peak memory for each. Usage:
 //   permutation_bench [k ...]     (default: 8 16)
 #include <sys/resource.h>
@@ -20,12 +22,16 @@ namespace {
 
 struct Mode {
   const char* name;
+  const char* kind;         // fabric.kind
   const char* fabric_keys;  // extra lines under fabric:
 };
 const Mode kModes[] = {
-    {"plain", "  transport: {type: none}\n  roce: {pfc: false, ecn: false, cc: none}\n"},
-    {"pfc", "  transport: {type: rc}\n  roce: {pfc: true, ecn: false, cc: none}\n"},
-    {"dcqcn", "  transport: {type: rc}\n  roce: {pfc: true, ecn: true, cc: dcqcn}\n"},
+    {"plain", "roce", "  transport: {type: none}\n  roce: {pfc: false, ecn: false, cc: none}\n"},
+    {"pfc", "roce", "  transport: {type: rc}\n  roce: {pfc: true, ecn: false, cc: none}\n"},
+    {"dcqcn", "roce", "  transport: {type: rc}\n  roce: {pfc: true, ecn: true, cc: dcqcn}\n"},
+    {"hpcc", "roce", "  transport: {type: rc}\n  roce: {pfc: true, ecn: false, cc: hpcc}\n"},
+    {"ib", "ib", "  transport: {type: rc}\n"},
+    {"ib_ar", "ib", "  transport: {type: rc, recovery: selective_repeat}\n  ib: {adaptive_routing: true}\n"},
 };
 
 std::string ScenarioText(int k, const Mode& mode) {
@@ -34,7 +40,7 @@ std::string ScenarioText(int k, const Mode& mode) {
          "seed: 1\n"
          "cluster: {servers: " + std::to_string(hosts) + ", gpus_per_server: 1, nic: {rate: 100Gbps, per_gpu: 1}}\n"
          "fabric:\n"
-         "  kind: roce\n"
+         "  kind: " + mode.kind + "\n"
          "  topology: {type: fat_tree, k: " + std::to_string(k) + "}\n"
          "  switch: {name: bench-100G, radix: " + std::to_string(k) + ", port_rate: 100Gbps, latency: 0ns, buffer: 64MiB}\n"
          "  link: {latency: 1us}\n"
