@@ -427,7 +427,8 @@ void ReadRoce(const Context& c, const MapReader& fabric, Scenario& s) {
 // fabric.transport: the RDMA transport on the NICs.
 void ReadTransport(const MapReader& fabric, Scenario& s) {
   MapReader t = fabric.Map("transport");
-  t.AllowOnly({"type", "recovery", "ack_interval", "rto"});
+  t.AllowOnly({"type", "recovery", "ack_interval", "rto", "qps"});
+  s.packet.qps_per_transfer = static_cast<uint32_t>(t.Int("qps", 1, 1, 256));
   TransportConfig& tc = s.transport;
   tc.fabric = s.packet.kind;
   tc.kind = t.Enum<TransportKind>("type", TransportKind::kRc, {{"rc", TransportKind::kRc}, {"none", TransportKind::kNone}});

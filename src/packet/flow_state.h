@@ -14,7 +14,8 @@
 namespace aifabric {
 
 struct FlowState {
-  TransferRequest request;
+  TransferRequest request;          // this queue pair's share of the transfer
+  uint32_t transfer = 0;            // index of the transfer it belongs to
   uint32_t ecmp_hash = 0;
   PortId first_port = kNoPort;     // the source host's port this flow uses
   uint32_t route_offset = 0;       // its ports, hop by hop, in the route arena

@@ -102,6 +102,9 @@ struct PacketConfig {
   // Seed for the per-switch ECMP hash (mixed with the switch id).
   uint64_t ecmp_seed = 0;
   LoadBalancing load_balancing = LoadBalancing::kEcmp;
+  // Queue pairs a transfer is spread over (NCCL opens several per
+  // connection): host-side entropy, one ECMP path each.
+  uint32_t qps_per_transfer = 1;
   Time flowlet_gap = Time::FromUs(10);   // idle time that starts a new flowlet
   bool spray_round_robin = false;        // spray in turn instead of at random
 

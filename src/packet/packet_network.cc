@@ -81,8 +81,30 @@ PortId PacketNetwork::NextHop(NodeId node, NodeId dst, uint32_t hash) const {
 void PacketNetwork::StartTransfer(const TransferRequest& request) {
   assert(request.bytes > 0 && request.src != request.dst);
   assert(routes_.Distance(request.src, request.dst) > 0);
+  const uint32_t transfer = static_cast<uint32_t>(transfers_.size());
+  // Several queue pairs per connection: the message is split over them in
+  // whole MTU packets (the first ones get the remainder), each with its own
+  // UDP source port so ECMP sees distinct 5-tuples.
+  const uint64_t packets = (request.bytes + config_.mtu_bytes - 1) / config_.mtu_bytes;
+  const uint32_t qps = static_cast<uint32_t>(std::min<uint64_t>(config_.qps_per_transfer, packets));
+  transfers_.push_back(Transfer{request.id, qps});
+  const TransferRequest base = WithSourcePort(request);
+  uint64_t offset_packets = 0;
+  for (uint32_t q = 0; q < qps; ++q) {
+    TransferRequest part = base;
+    const uint64_t part_packets = packets / qps + (q < packets % qps ? 1 : 0);
+    const uint64_t first = offset_packets * config_.mtu_bytes;
+    part.bytes = std::min<uint64_t>(request.bytes, (offset_packets + part_packets) * config_.mtu_bytes) - first;
+    offset_packets += part_packets;
+    if (q > 0) part.sport = static_cast<uint16_t>(base.sport + q * 7919u);  // a prime stride
+    StartQueuePair(part, transfer);
+  }
+}
+
+void PacketNetwork::StartQueuePair(const TransferRequest& request, uint32_t transfer) {
   FlowState flow;
-  flow.request = WithSourcePort(request);
+  flow.transfer = transfer;
+  flow.request = request;
   flow.ecmp_hash = FlowHash(flow.request);
   const std::vector<PortId> path = PathPorts(request.src, request.dst, flow.ecmp_hash);
   flow.first_port = path.front();
@@ -171,7 +193,8 @@ void PacketNetwork::OnDelivered(Packet* p) {
   pool_.Free(p);
   if (fresh > 0 && flow.delivered_bytes == flow.request.bytes) {
     flow.finish = sim_.Now();
-    if (observer_ != nullptr) observer_->OnTransferDone(flow.request.id, flow.finish);
+    Transfer& t = transfers_[flow.transfer];
+    if (--t.open_queue_pairs == 0 && observer_ != nullptr) observer_->OnTransferDone(t.id, flow.finish);
   }
 }
 

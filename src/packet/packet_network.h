@@ -53,7 +53,8 @@ class PacketNetwork final : public NetworkModel, public TransportHost {
   void SetObserver(TransferObserver* observer) override { observer_ = observer; }
   const char* name() const override { return "packet"; }
 
-  // Results, valid during and after the run.
+  // Results, valid during and after the run: one FlowState per queue pair
+  // (per transfer unless PacketConfig::qps_per_transfer > 1).
   const std::vector<FlowState>& flows() const { return flows_; }
   const EgressPort& egress(PortId id) const { return *ports_[id]; }
   // Peak shared-buffer occupancy of a switch (0 for hosts).
@@ -104,6 +105,7 @@ class PacketNetwork final : public NetworkModel, public TransportHost {
   uint64_t VlBufferBytes(const Port& port) const;
 
  private:
+  void StartQueuePair(const TransferRequest& request, uint32_t transfer);
   std::vector<PortId> PathPorts(NodeId src, NodeId dst, uint32_t hash) const;
   uint32_t StoreRoute(const std::vector<PortId>& path);
   Time BaseRtt(const std::vector<PortId>& path, const std::vector<PortId>& reverse) const;
@@ -121,6 +123,13 @@ class PacketNetwork final : public NetworkModel, public TransportHost {
   std::vector<std::unique_ptr<EgressPort>> ports_;      // per directed port
   std::vector<std::unique_ptr<HostNic>> hosts_;         // per node; null for switches
   std::vector<std::unique_ptr<SwitchNode>> switches_;   // per node; null for hosts
+  // A transfer the workload asked for, carried by one or more queue pairs
+  // (PacketConfig::qps_per_transfer), each a FlowState.
+  struct Transfer {
+    FlowId id;
+    uint32_t open_queue_pairs;
+  };
+  std::vector<Transfer> transfers_;
   std::vector<FlowState> flows_;
   // Every flow's path, hop by hop: ECMP picks a path per flow (a pure
   // function of switch, destination and flow hash), so it is computed once

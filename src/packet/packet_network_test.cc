@@ -211,6 +211,46 @@ TEST(PacketNetwork, EcmpSpreadsFlowsUniformlyOverEqualPaths) {
   EXPECT_EQ(run.finishes.at.size(), static_cast<size_t>(flows));
 }
 
+TEST(PacketNetwork, QueuePairsSpreadOneTransferOverEcmpPaths) {
+  // One 1 MiB transfer (256 packets) from h0 to h4 across 8 equal spine
+  // paths, carried by 8 queue pairs of 32 packets each with distinct source
+  // ports: the observer hears of the transfer once, when its last queue
+  // pair is done, and the leaf's uplinks carry the 256 packets in 32-packet
+  // lots (one per queue pair, several possibly hashed onto the same uplink).
+  Topology t;
+  for (int i = 0; i < 8; ++i) t.AddHost(std::string("h").append(std::to_string(i)));
+  const int spec = t.AddSwitchSpec(TestSwitch());
+  const NodeId l0 = t.AddSwitch("leaf0", 1, spec), l1 = t.AddSwitch("leaf1", 1, spec);
+  for (int i = 0; i < 4; ++i) t.AddLink(i, l0, DataRate::Gbps(400), Time::FromNs(500));
+  for (int i = 4; i < 8; ++i) t.AddLink(i, l1, DataRate::Gbps(400), Time::FromNs(500));
+  std::vector<PortId> uplinks;
+  for (int s = 0; s < 8; ++s) {
+    const NodeId sp = t.AddSwitch(std::string("spine").append(std::to_string(s)), 2, spec);
+    uplinks.push_back(2 * t.AddLink(l0, sp, DataRate::Gbps(400), Time::FromNs(500)));
+    t.AddLink(sp, l1, DataRate::Gbps(400), Time::FromNs(500));
+  }
+  PacketConfig config;
+  config.qps_per_transfer = 8;
+  Harness run(t, config);
+  run.Start(42, 0, 4, 1 << 20);
+  run.sim.Run();
+  ASSERT_EQ(run.finishes.at.size(), 1u);
+  EXPECT_EQ(run.finishes.at.count(42), 1u);
+  EXPECT_EQ(run.net.flows().size(), 8u);
+  int used = 0;
+  uint64_t total = 0;
+  for (PortId up : uplinks) {
+    const uint64_t n = run.net.egress(up).counters().tx_packets;
+    EXPECT_EQ(n % 32, 0u);
+    used += n > 0;
+    total += n;
+  }
+  EXPECT_EQ(total, 256u);
+  // 8 QPs hashed onto 8 paths land on at most 2 of them with probability
+  // (8 + C(8,2) (2^8 - 2)) / 8^8 = 4.2e-4.
+  EXPECT_GE(used, 3);
+}
+
 TEST(PacketNetwork, StrictPriorityServesTheHighQueueFirst) {
   // Two senders share the switch's 100G link to host 0; sender 1's flow is
   // priority 6 (strict), sender 2's priority 3. Both are backlogged at the
