@@ -199,6 +199,37 @@ TEST(Cli, EveryExampleRunsAndConservesBytes) {
   EXPECT_GE(examples, 4);
 }
 
+TEST(Cli, RoceIncastWithoutPfcDropsAndRetransmits) {
+  // The 16-to-1 incast of examples/roce_incast.yaml outgrows its switch's
+  // shared buffer. With the RoCE defaults PFC pauses the senders and nothing
+  // is dropped; with neither PFC nor congestion control the buffer
+  // overflows and go-back-N resends what was lost. Either way every flow
+  // completes.
+  const std::string scenario = AIFABRIC_SOURCE_DIR "/examples/roce_incast.yaml";
+  auto run = [&](const std::string& args) {
+    TempDir dir;
+    CommandResult r = RunAifabric("run " + scenario + " --quiet --out " + dir.path() + "/out " + args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    if (r.exit_code != 0) return nlohmann::json::object();
+    return nlohmann::json::parse(ReadFile(dir.path() + "/out/summary.json"));
+  };
+
+  const nlohmann::json lossless = run("");
+  ASSERT_FALSE(lossless.empty());
+  EXPECT_EQ(lossless["drops"], 0);
+  EXPECT_GT(lossless["pfc_frames"].get<uint64_t>(), 0u);
+  EXPECT_EQ(lossless["flows"]["count"], 16);
+  EXPECT_EQ(lossless["flows"]["completed"], lossless["flows"]["count"]);
+
+  const nlohmann::json lossy = run("--set fabric.roce.pfc=false --set fabric.roce.cc=none");
+  ASSERT_FALSE(lossy.empty());
+  EXPECT_GT(lossy["drops"].get<uint64_t>(), 0u);
+  EXPECT_GT(lossy["retransmitted_bytes"].get<uint64_t>(), 0u);
+  EXPECT_EQ(lossy["pfc_frames"], 0);
+  EXPECT_EQ(lossy["flows"]["count"], 16);
+  EXPECT_EQ(lossy["flows"]["completed"], lossy["flows"]["count"]);
+}
+
 TEST(Cli, MissingScenarioFileIsBadInput) {
   CommandResult r = RunAifabric("run /nonexistent/scenario.yaml");
   EXPECT_EQ(r.exit_code, 2);

@@ -13,14 +13,20 @@ namespace aifabric {
 // destination and from switches only, so a host's distance comes from its own
 // links. Then every node's next hops toward that host are its ports whose
 // peer is one hop closer. O(hosts * (nodes + ports)) time.
-RoutingTable RoutingTable::BuildShortestPaths(const Topology& topology) {
+RoutingTable RoutingTable::Empty(const Topology& topology) {
   RoutingTable table;
-  const size_t num_nodes = topology.num_nodes();
   const std::vector<NodeId>& hosts = topology.hosts();
   table.num_hosts_ = hosts.size();
-  table.host_index_.assign(num_nodes, -1);
+  table.host_index_.assign(topology.num_nodes(), -1);
   for (size_t i = 0; i < hosts.size(); ++i) table.host_index_[hosts[i]] = static_cast<int>(i);
-  table.entries_.assign(num_nodes * hosts.size(), Entry{});
+  table.entries_.assign(topology.num_nodes() * hosts.size(), Entry{});
+  return table;
+}
+
+RoutingTable RoutingTable::BuildShortestPaths(const Topology& topology) {
+  RoutingTable table = Empty(topology);
+  const size_t num_nodes = topology.num_nodes();
+  const std::vector<NodeId>& hosts = topology.hosts();
 
   std::vector<int> dist(num_nodes);
   std::vector<NodeId> queue(num_nodes);
@@ -63,13 +69,9 @@ RoutingTable RoutingTable::BuildShortestPaths(const Topology& topology) {
 }
 
 RoutingTable RoutingTable::FromForwardingTables(const Topology& topology, const ForwardingTables& tables) {
-  RoutingTable table;
+  RoutingTable table = Empty(topology);
   const size_t num_nodes = topology.num_nodes();
   const std::vector<NodeId>& hosts = topology.hosts();
-  table.num_hosts_ = hosts.size();
-  table.host_index_.assign(num_nodes, -1);
-  for (size_t i = 0; i < hosts.size(); ++i) table.host_index_[hosts[i]] = static_cast<int>(i);
-  table.entries_.assign(num_nodes * hosts.size(), Entry{});
   for (size_t h = 0; h < hosts.size(); ++h) {
     const NodeId dst = hosts[h];
     const std::vector<int> hops = HopsAlongTables(topology, tables, dst);

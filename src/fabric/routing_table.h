@@ -37,6 +37,9 @@ class RoutingTable {
   int Distance(NodeId from, NodeId dst) const;
 
  private:
+  // No routes yet: the host index and one empty entry per (node, host).
+  static RoutingTable Empty(const Topology& topology);
+
   struct Entry {
     uint32_t offset = 0;
     uint16_t count = 0;
