@@ -32,7 +32,8 @@ int RunCommand(const RunOptions& options);
 
 struct ValidateOptions {
   std::string scenario;
-  std::string dot_file;
+  std::string dot_file;    // --dot: Graphviz
+  std::string ibsim_file;  // --ibsim: ibsim net file (docs/infiniband.md)
   std::vector<std::string> overrides;
 };
 int ValidateCommand(const ValidateOptions& options);

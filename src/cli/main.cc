@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check a scenario and print the cluster it describes");
   validate_cmd->add_option("scenario", validate.scenario, "Scenario file (YAML or JSON)")->required();
   validate_cmd->add_option("--dot", validate.dot_file, "Write the topology as Graphviz to FILE");
+  validate_cmd->add_option("--ibsim", validate.ibsim_file,
+                           "Write the topology as an ibsim net file to FILE (for OpenSM and the IB diagnostics)");
   validate_cmd->add_option("--set", validate.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
 
   try {

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/summary_printer.h"
 #include "fabric/dot_writer.h"
+#include "fabric/ibsim_netfile_writer.h"
 
 namespace aifabric {
 
@@ -16,6 +17,10 @@ int ValidateCommand(const ValidateOptions& options) {
   if (!options.dot_file.empty()) {
     Status written = WriteFileAtomically(options.dot_file, ToDot((*run)->topology()));
     if (!written.ok()) return ReportBadInput(Error{"--dot: " + written.error().message});
+  }
+  if (!options.ibsim_file.empty()) {
+    Status written = WriteFileAtomically(options.ibsim_file, WriteIbsimNetFile((*run)->topology()));
+    if (!written.ok()) return ReportBadInput(Error{"--ibsim: " + written.error().message});
   }
   std::fputs(FormatValidation(**run).c_str(), stdout);
   return kExitOk;

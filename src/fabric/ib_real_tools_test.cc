@@ -7,231 +7,23 @@
 // runs do not collide; every process has a hard timeout and is killed at the
 // end, even on failure. Skips (saying what is missing) when the tools are not
 // installed or ibsim cannot start here.
-#include <fcntl.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
-#include <thread>
 
-#include "core/text_file.h"
 #include "fabric/fabric_test_util.h"
 #include "fabric/ib_forwarding_tables.h"
+#include "fabric/ib_tools_test_support.h"
 #include "fabric/ibnetdiscover_reader.h"
-#include "fabric/ibsim_netfile_writer.h"
 #include "fabric/topology_builder.h"
-
-extern char** environ;
 
 namespace aifabric {
 namespace {
 
-namespace fs = std::filesystem;
-using std::chrono::milliseconds;
-
-// A child process with a hard deadline; killed and reaped when destroyed.
-class Child {
- public:
-  Child(const std::vector<std::string>& argv, const std::vector<std::string>& env, const std::string& cwd,
-        const std::string& out_path) {
-    std::vector<char*> args, envp;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-    envp.push_back(nullptr);
-    const pid_t parent = getpid();
-    pid_ = fork();
-    if (pid_ == 0) {
-      // Die with the test, whatever happens to it.
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() != parent) _exit(126);
-      const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int in = open("/dev/null", O_RDONLY);
-      if (out < 0 || in < 0 || chdir(cwd.c_str()) != 0) _exit(125);
-      dup2(in, 0);
-      dup2(out, 1);
-      dup2(out, 2);
-      execve(args[0], args.data(), envp.data());
-      _exit(127);
-    }
-  }
-  Child(const Child&) = delete;
-  Child& operator=(const Child&) = delete;
-  ~Child() { Kill(); }
-
-  bool started() const { return pid_ > 0; }
-  // Exit status if the child has ended (waiting up to `timeout`), else
-  // kills it and returns -1.
-  int Wait(milliseconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (pid_ > 0) {
-      if (Poll()) return status_;
-      if (std::chrono::steady_clock::now() >= deadline) break;
-      std::this_thread::sleep_for(milliseconds(10));
-    }
-    if (pid_ <= 0) return status_;
-    Kill();
-    return -1;
-  }
-  // True once the child has ended.
-  bool Poll() {
-    if (pid_ <= 0) return true;
-    int status = 0;
-    if (waitpid(pid_, &status, WNOHANG) != pid_) return false;
-    status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    pid_ = 0;
-    return true;
-  }
-  void Kill() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGKILL);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = 0;
-  }
-
- private:
-  pid_t pid_ = -1;
-  int status_ = -1;
-};
-
-std::string Slurp(const std::string& path) {
-  Result<std::string> text = ReadTextFile(path);
-  return text.ok() ? *text : std::string();
-}
-
-// `name` on PATH or in the usual sbin/bin dirs; empty if absent.
-std::string FindTool(const std::string& name) {
-  std::vector<std::string> dirs = {"/usr/sbin", "/usr/bin", "/sbin", "/bin", "/usr/local/sbin", "/usr/local/bin"};
-  if (const char* path = getenv("PATH")) {
-    std::stringstream ss(path);
-    std::string dir;
-    while (std::getline(ss, dir, ':')) dirs.insert(dirs.begin(), dir);
-  }
-  for (const std::string& dir : dirs) {
-    const std::string p = dir + "/" + name;
-    if (!dir.empty() && access(p.c_str(), X_OK) == 0) return p;
-  }
-  return "";
-}
-
-// Result of one tool run.
-struct ToolRun {
-  int status = -1;  // -1: timed out (and killed)
-  std::string out;  // stdout and stderr
-};
-
-// One simulated fabric: its temp dir, socket name and running ibsim.
-class SimulatedFabric {
- public:
-  // Empty string when ready; otherwise why it cannot run (a skip reason).
-  std::string Start(const Topology& topology) {
-    for (const char* tool : {"ibsim", "ibsim-run", "opensm", "ibnetdiscover", "ibroute"}) {
-      tools_[tool] = FindTool(tool);
-      if (tools_[tool].empty()) return std::string(tool) + " is not installed (Debian: ibsim-utils, opensm, infiniband-diags)";
-    }
-    // ibsim-run preloads this library; it names it in its first lines.
-    const std::string script = Slurp(tools_["ibsim-run"]);
-    const size_t at = script.find("sim_so=");
-    const std::string so = at == std::string::npos ? "" : script.substr(at + 7, script.find('\n', at) - at - 7);
-    if (so.empty() || access(so.c_str(), R_OK) != 0) return "libumad2sim.so (named by ibsim-run) is missing: '" + so + "'";
-
-    char dir_template[] = "/tmp/aifabric-ib-XXXXXX";
-    if (!mkdtemp(dir_template)) return std::string("cannot make a temp dir: ") + std::strerror(errno);
-    dir_ = dir_template;
-    fs::create_directories(dir_ + "/cache");
-    fs::create_directories(dir_ + "/dump");
-    static int counter = 0;
-    socket_ = "aifabric-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
-    for (char** e = environ; *e; ++e) {
-      const std::string var = *e;
-      if (var.rfind("LD_PRELOAD=", 0) == 0 || var.rfind("IBSIM_", 0) == 0 || var.rfind("SIM_HOST=", 0) == 0 ||
-          var.rfind("OSM_", 0) == 0) {
-        continue;  // ibsim-run mangles an existing LD_PRELOAD; the rest is ours to set
-      }
-      env_.push_back(var);
-    }
-    env_.push_back("IBSIM_SOCKNAME=" + socket_);
-    env_.push_back("SIM_HOST=" + topology.node(topology.hosts().at(0)).name);  // OpenSM on h0
-    env_.push_back("OSM_CACHE_DIR=" + dir_ + "/cache");
-    env_.push_back("OSM_TMP_DIR=" + dir_);
-
-    net_ = dir_ + "/fabric.net";
-    std::ofstream(net_) << WriteIbsimNetFile(topology);
-    ibsim_ = std::make_unique<Child>(std::vector<std::string>{tools_["ibsim"], "-s", "-n", net_}, env_, dir_,
-                                     dir_ + "/ibsim.out");
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (Slurp(dir_ + "/ibsim.out").find("Network simulator ready.") != std::string::npos) return "";
-      if (ibsim_->Poll()) break;
-      std::this_thread::sleep_for(milliseconds(20));
-    }
-    ibsim_->Kill();
-    return "ibsim did not start (ibsim -s -n " + net_ + "): " + Slurp(dir_ + "/ibsim.out");
-  }
-
-  ~SimulatedFabric() {
-    ibsim_.reset();  // kills ibsim
-    if (!dir_.empty() && !getenv("AIFABRIC_KEEP_IB_TMP")) {
-      std::error_code ignored;
-      fs::remove_all(dir_, ignored);
-    }
-  }
-
-  // Runs `tool args...` under ibsim-run with a hard timeout.
-  ToolRun Tool(const std::string& tool, const std::vector<std::string>& args, milliseconds timeout) {
-    std::vector<std::string> argv = {tools_["ibsim-run"], tools_[tool]};
-    argv.insert(argv.end(), args.begin(), args.end());
-    const std::string out = dir_ + "/" + tool + "-" + std::to_string(runs_++) + ".out";
-    Child child(argv, env_, dir_, out);
-    ToolRun r;
-    r.status = child.Wait(timeout);
-    r.out = Slurp(out);
-    return r;
-  }
-
-  // One OpenSM sweep with routing engine `engine`; its LFT dump text, or an
-  // error message.
-  Result<std::string> RunOpenSm(const std::string& engine) {
-    const std::string dump = dir_ + "/dump-" + engine;
-    fs::create_directories(dump);
-    const std::string log = dir_ + "/opensm-" + engine + ".log";
-    // -o: one sweep then exit; -F /dev/null: default options only;
-    // -D 0x43: ERROR | INFO | ROUTING, and ROUTING makes OpenSM write
-    // opensm-lfts.dump into --dump_files_dir.
-    const ToolRun r = Tool("opensm", {"-o", "-R", engine, "-D", "0x43", "-f", log, "--dump_files_dir", dump, "-F", "/dev/null"},
-                       std::chrono::seconds(60));
-    if (r.status != 0) {
-      return Error{"opensm exited with " + std::to_string(r.status) + ": " + r.out + "\nlog: " + Slurp(log)};
-    }
-    const std::string engine_log = Slurp(log);
-    if (engine_log.find(engine + " tables configured on all switches") == std::string::npos) {
-      return Error{"OpenSM did not route with " + engine + ": " + engine_log};
-    }
-    return Slurp(dump + "/opensm-lfts.dump");
-  }
-
-  const std::string& dir() const { return dir_; }
-
- private:
-  std::map<std::string, std::string> tools_;
-  std::string dir_, socket_, net_;
-  std::vector<std::string> env_;
-  std::unique_ptr<Child> ibsim_;
-  int runs_ = 0;
-};
+using ib_testing::SimulatedFabric;
+using ib_testing::ToolRun;
 
 // 4 leaves x 4 hosts, 4 spines (one link each) at 100G = 4xEDR: hosts
 // h0..h15, leaf0..3, spine0..3.
