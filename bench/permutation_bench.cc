@@ -63,8 +63,10 @@ int main(int argc, char** argv) {
   if (ks.empty()) ks = {8, 16};
   std::printf("%-6s %-4s %6s %10s %12s %14s %12s %10s %14s\n", "mode", "k", "hosts", "wall_s", "events",
               "events_per_s", "sim_time_us", "completed", "peak_rss_MiB");
+  const char* only = std::getenv("MODE");
   for (int k : ks) {
    for (const Mode& mode : kModes) {
+    if (only && std::string(only) != mode.name) continue;
     auto scenario = aifabric::LoadScenarioText(ScenarioText(k, mode), "bench", ".", {});
     if (!scenario.ok()) {
       std::fprintf(stderr, "%s\n", scenario.error().message.c_str());

@@ -17,14 +17,14 @@ constexpr uint8_t kAllPriorities = 0xff;
 EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring& wiring)
     : sim_(sim),
       wiring_(wiring),
-      cut_through_(config.forwarding == Forwarding::kCutThrough),
       ps_per_byte_(8'000'000'000'000ull % wiring.rate.bps() == 0 ? 8'000'000'000'000ull / wiring.rate.bps() : 0),
-      pause_quanta_time_(wiring.rate.TransmitTime(kMaxPauseQuanta * kBitsPerQuantum / 8)),
-      ecn_(config.ecn),
-      watchdog_detection_(config.pfc.watchdog_detection),
-      watchdog_restoration_(config.pfc.watchdog_restoration),
+      cut_through_(config.forwarding == Forwarding::kCutThrough),
       stamp_int_(config.int_telemetry && wiring.departures != nullptr),
       credit_fc_(wiring.vl_credit_bytes != 0),
+      ecn_(config.ecn),
+      pause_quanta_time_(wiring.rate.TransmitTime(kMaxPauseQuanta * kBitsPerQuantum / 8)),
+      watchdog_detection_(config.pfc.watchdog_detection),
+      watchdog_restoration_(config.pfc.watchdog_restoration),
       max_packet_blocks_(CreditBlocks(config.mtu_bytes + config.wire_overhead_bytes)) {
   credits_.fill(wiring.vl_credit_bytes / kIbCreditBlockBytes);
   const uint32_t max_wire = config.mtu_bytes + config.wire_overhead_bytes;
@@ -74,14 +74,6 @@ uint8_t EgressPort::CreditMask() const {
   return allowed;
 }
 
-void EgressPort::WakeAt(Time at) {
-  // Keeps one wake-up at the earliest time asked for; a later one left
-  // behind by an earlier request fires harmlessly (TrySend is idempotent).
-  if (wakeup_pending_ && wakeup_at_ <= at) return;
-  wakeup_pending_ = true;
-  wakeup_at_ = at;
-  sim_.Schedule(at, this, kTxDoneTag);
-}
 
 void EgressPort::OnPfcFrame(int priority, bool pause) {
   const Time now = sim_.Now();
@@ -107,6 +99,7 @@ void EgressPort::OnPfcFrame(int priority, bool pause) {
       return;
     }
     until = now + pause_quanta_time_;
+    pause_horizon_ = Max(pause_horizon_, until);
     return;
   }
   // Resume (quanta 0).
@@ -151,13 +144,7 @@ void EgressPort::TrySend() {
     return;
   }
   // Fast path: nothing is paused (always so without PFC).
-  uint8_t allowed = kAllPriorities;
-  for (int prio = 0; prio < kNumPriorities; ++prio) {
-    if (paused_until_[prio] > now) {
-      allowed = UnpausedMask();
-      break;
-    }
-  }
+  uint8_t allowed = now < pause_horizon_ ? UnpausedMask() : kAllPriorities;
   if (credit_fc_) allowed &= CreditMask();  // a credit return will call TrySend
   Packet* p = Dequeue(allowed);
   if (p == nullptr && wiring_.source != nullptr) p = wiring_.source->Pull(wiring_.id, allowed);

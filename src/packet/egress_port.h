@@ -110,7 +110,14 @@ class EgressPort final : public EventHandler {
   void MaybeMarkEcn(Packet* p, uint64_t queue_bytes);
   void Transmit(Packet* p);
   void TrySend();
-  void WakeAt(Time at);
+  // Keeps one wake-up at the earliest time asked for; a later one left
+  // behind by an earlier request fires harmlessly (TrySend is idempotent).
+  void WakeAt(Time at) {
+    if (wakeup_pending_ && wakeup_at_ <= at) return;
+    wakeup_pending_ = true;
+    wakeup_at_ = at;
+    sim_.Schedule(at, this, kTxDoneTag);
+  }
   // DataRate::TransmitTime, without its 128-bit division when the rate is
   // a whole number of picoseconds per byte (100G: 80, 400G: 20, 800G: 10).
   Time SerializationTime(uint32_t bytes) const {
@@ -118,35 +125,37 @@ class EgressPort final : public EventHandler {
                              : wiring_.rate.TransmitTime(bytes);
   }
 
-  // Fixed at construction.
+  // Hot: touched for every packet (kept together for the cache).
   Simulator& sim_;
   const Wiring wiring_;
-  const bool cut_through_;
   const uint64_t ps_per_byte_;                  // 0 when not a whole number
-  uint8_t strict_mask_ = 0;                     // bit p set: priority p is strict
-  std::array<uint32_t, kNumPriorities> quantum_{};  // DWRR bytes per visit
-  const Time pause_quanta_time_;
-  const EcnConfig ecn_;
-  const Time watchdog_detection_;
-  const Time watchdog_restoration_;
+  const bool cut_through_;
   const bool stamp_int_;                        // a switch port with INT on
   const bool credit_fc_;                        // InfiniBand credit flow control
+  bool wakeup_pending_ = false;
+  uint8_t nonempty_mask_ = 0;
+  uint8_t strict_mask_ = 0;                     // bit p set: priority p is strict
+  Time busy_until_;          // the transmitter is serializing until then
+  Time wakeup_at_;           // when the pending wake-up fires
+  Time pause_horizon_;       // no priority is paused from then on (>= every paused_until_)
+  uint64_t queued_bytes_ = 0;
+  PortCounters counters_;
+  std::array<PacketQueue, kNumPriorities> queues_;
+
+  // Cold: ECN, DWRR among several queues, PFC and credits.
+  const EcnConfig ecn_;
+  const Time pause_quanta_time_;
+  const Time watchdog_detection_;
+  const Time watchdog_restoration_;
   const uint32_t max_packet_blocks_;
   uint64_t ecn_kmin_ = 0, ecn_kmax_ = 0;        // bytes, resolved for this port's rate
-
-  std::array<PacketQueue, kNumPriorities> queues_;
+  std::array<uint32_t, kNumPriorities> quantum_{};  // DWRR bytes per visit
   std::array<int64_t, kNumPriorities> deficit_{};
-  uint8_t nonempty_mask_ = 0;
   int dwrr_cursor_ = 0;
-  uint64_t queued_bytes_ = 0;
-  Time busy_until_;          // the transmitter is serializing until then
-  bool wakeup_pending_ = false;
-  Time wakeup_at_;           // when the pending wake-up fires
   std::array<uint64_t, kNumPriorities> credits_{};  // blocks the receiver can take, per VL
   std::array<Time, kNumPriorities> paused_until_{};
   std::array<Time, kNumPriorities> pause_started_{};  // start of the current pause
   std::array<Time, kNumPriorities> storm_until_{};    // watchdog: pauses ignored until then
-  PortCounters counters_;
 };
 
 }  // namespace aifabric

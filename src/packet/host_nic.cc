@@ -47,10 +47,8 @@ Packet* HostNic::Pull(PortId port, uint8_t allowed) {
     if (at <= now) {
       Packet* p = network_.pool().Allocate();
       p->flow_index = index;
-      p->src = id_;
       p->dst = flow.request.dst;
       p->priority = flow.request.priority;
-      p->ecmp_hash = flow.ecmp_hash;
       p->route_offset = flow.route_offset;
       p->hop = 1;  // hop 0 is this port
       p->kind = PacketKind::kData;

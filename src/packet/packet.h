@@ -33,34 +33,36 @@ struct IntHop {
 constexpr int kMaxIntHops = 5;
 
 struct Packet {
-  uint32_t flow_index = 0;    // dense index of the flow in its PacketNetwork
-  NodeId src = kNoNode;
-  NodeId dst = kNoNode;
-  uint32_t payload_bytes = 0;
-  uint32_t wire_bytes = 0;    // payload + per-packet overhead (headers, preamble, IFG)
-  uint64_t offset = 0;        // data: byte offset of the payload within its message
-  uint64_t ack_offset = 0;    // ACK/NAK: bytes the receiver holds in order
-  PacketKind kind = PacketKind::kData;
-  bool ecn_ce = false;        // ECN congestion-experienced mark
-  bool in_headroom = false;   // at a switch: held in PFC headroom, not the shared pool
-  uint32_t ecmp_hash = 0;     // hash of the flow's 5-tuple
+  // 64 bytes, one cache line. Read at every hop first.
   uint32_t route_offset = 0;  // the flow's path in PacketNetwork's route arena
   uint8_t hop = 0;            // index in that path of the port to take next
   uint8_t priority = 0;
+  PacketKind kind = PacketKind::kData;
+  bool ecn_ce = false;        // ECN congestion-experienced mark
+  bool in_headroom = false;   // at a switch: held in PFC headroom, not the shared pool
+  uint8_t int_hops = 0;       // telemetry records in int_ (data: added per switch; ACK: echoed)
+  uint32_t wire_bytes = 0;    // payload + per-packet overhead (headers, preamble, IFG)
   PortId in_port = kNoPort;   // at the receiving node: the port it arrived over (peer -> node)
+  NodeId dst = kNoNode;
   Time last_bit_at;           // cut-through: when the packet's last bit reaches this node
-
+  // Read at the ends.
+  uint32_t payload_bytes = 0;
+  uint32_t flow_index = 0;    // dense index of the flow in its PacketNetwork
+  union {
+    uint64_t offset = 0;      // data: byte offset of the payload within its message
+    uint64_t ack_offset;      // ACK/NAK/CNP: bytes the receiver holds in order
+  };
   // Clears every field but the telemetry block, which stays paired with
   // this packet (int_hops = 0 makes its contents meaningless). Keep in step
   // with the fields.
   void Reset() {
     flow_index = 0;
-    src = dst = kNoNode;
+    dst = kNoNode;
     payload_bytes = wire_bytes = 0;
-    offset = ack_offset = 0;
+    offset = 0;
     kind = PacketKind::kData;
     ecn_ce = in_headroom = false;
-    ecmp_hash = route_offset = 0;
+    route_offset = 0;
     hop = priority = 0;
     in_port = kNoPort;
     last_bit_at = Time();
@@ -72,8 +74,8 @@ struct Packet {
   // this packet for good (null unless the network stamps INT), so packets
   // stay small when it is off.
   IntHop* int_ = nullptr;
-  uint8_t int_hops = 0;       // records in int_ (data: added per switch; ACK: echoed)
 };
+static_assert(sizeof(Packet) == 64, "a packet should fill one cache line");
 
 class PacketPool {
  public:

@@ -162,7 +162,6 @@ void PacketNetwork::SendFeedback(uint32_t flow_index, PacketKind kind, uint64_t 
   FlowState& flow = flows_[flow_index];
   Packet* p = pool_.Allocate();
   p->flow_index = flow_index;
-  p->src = flow.request.dst;
   p->dst = flow.request.src;
   p->kind = kind;
   p->ack_offset = ack_offset;

@@ -92,7 +92,8 @@ void SwitchNode::OnEvent(uint64_t tag) {
     return;
   }
   Packet* p = reinterpret_cast<Packet*>(tag);
-  EgressPort& out = network_.port(ChooseNextHop(p));
+  EgressPort& out = network_.port(load_balancing_ == LoadBalancing::kEcmp ? network_.TakeNextHop(p)
+                                                                           : ChooseNextHop(p));
   const int prio = p->priority;
   if (credit_fc_) {
     // Credits reserved its space upstream; the shared buffer only keeps the
@@ -135,7 +136,6 @@ void SwitchNode::OnEvent(uint64_t tag) {
 }
 
 PortId SwitchNode::ChooseNextHop(Packet* p) {
-  if (load_balancing_ == LoadBalancing::kEcmp) return network_.TakeNextHop(p);
   const std::span<const PortId> hops = network_.routes().NextHops(id_, p->dst);
   assert(!hops.empty());
   if (hops.size() == 1) return hops[0];
