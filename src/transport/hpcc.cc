@@ -20,7 +20,6 @@ Hpcc::Hpcc(const FlowContext& flow, const HpccConfig& config)
       additive_((config.additive_increase.IsZero() ? line_bps_ * kDefaultAdditiveFraction
                                                    : static_cast<double>(config.additive_increase.bps())) *
                 t_seconds_ / 8),
-      mtu_bytes_(flow.mtu_bytes),
       window_(bdp_),
       committed_window_(bdp_) {
   assert(t_ps_ > 0);
@@ -42,7 +41,6 @@ uint64_t Hpcc::NextSeq() const { return next_seq_; }
 
 void Hpcc::OnAck(const Packet& ack) {
   if (ack.int_hops == 0 || ack.int_ == nullptr) return;
-  max_ack_ = std::max(max_ack_, ack.ack_offset);
   const int n = std::min<int>(ack.int_hops, kMaxIntHops);
   if (!have_hops_) {
     // First feedback: nothing to compare with yet.

@@ -78,14 +78,12 @@ class Hpcc final : public RateControl {
   const double bdp_;          // line_rate * T, bytes
   const double min_window_;   // min_rate * T, bytes
   const double additive_;     // W_AI = R_AI * T, bytes
-  const uint32_t mtu_bytes_;
 
   double window_;             // W
   double committed_window_;   // W_c
   double u_est_ = 1.0;        // U_est (the simulator starts it at 1)
   int inc_stage_ = 0;
   uint64_t next_seq_ = 0;     // end of the furthest byte sent
-  uint64_t max_ack_ = 0;
   uint64_t last_update_seq_ = 0;
   bool have_hops_ = false;    // the first ACK with telemetry came
   std::array<IntHop, kMaxIntHops> hops_{};  // the previous ACK's records
