@@ -21,6 +21,7 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       cut_through_(config.forwarding == Forwarding::kCutThrough),
       stamp_int_(config.int_telemetry && wiring.departures != nullptr),
       credit_fc_(wiring.vl_credit_bytes != 0),
+      ecn_enabled_(config.ecn.enabled),
       ecn_(config.ecn),
       pause_quanta_time_(wiring.rate.TransmitTime(kMaxPauseQuanta * kBitsPerQuantum / 8)),
       watchdog_detection_(config.pfc.watchdog_detection),
@@ -202,10 +203,15 @@ Packet* EgressPort::Dequeue(uint8_t allowed) {
   const uint64_t queue_before = queues_[prio].bytes() + p->wire_bytes;
   if (queues_[prio].empty()) {
     nonempty_mask_ &= static_cast<uint8_t>(~(1u << prio));
-    deficit_[prio] = 0;
+    // Only DWRR among several queues leaves a deficit; the cold array is not
+    // touched otherwise.
+    if (deficit_dirty_ & (1u << prio)) {
+      deficit_[prio] = 0;
+      deficit_dirty_ &= static_cast<uint8_t>(~(1u << prio));
+    }
   }
   queued_bytes_ -= p->wire_bytes;
-  if (ecn_.enabled && queue_before > ecn_kmin_) MaybeMarkEcn(p, queue_before);
+  if (ecn_enabled_ && queue_before > ecn_kmin_) MaybeMarkEcn(p, queue_before);
   if (wiring_.departures != nullptr) wiring_.departures->OnDeparture(p);
   return p;
 }
@@ -245,7 +251,10 @@ Packet* EgressPort::DequeueDwrr(uint8_t ready) {
       }
     }
     dwrr_cursor_ = (dwrr_cursor_ + 1) % kNumPriorities;
-    if (dwrr & (1u << dwrr_cursor_)) deficit_[dwrr_cursor_] += quantum_[dwrr_cursor_];
+    if (dwrr & (1u << dwrr_cursor_)) {
+      deficit_[dwrr_cursor_] += quantum_[dwrr_cursor_];
+      deficit_dirty_ |= static_cast<uint8_t>(1u << dwrr_cursor_);
+    }
   }
 }
 

@@ -132,7 +132,9 @@ class EgressPort final : public EventHandler {
   const bool cut_through_;
   const bool stamp_int_;                        // a switch port with INT on
   const bool credit_fc_;                        // InfiniBand credit flow control
+  const bool ecn_enabled_;
   bool wakeup_pending_ = false;
+  uint8_t deficit_dirty_ = 0;                   // bit p set: deficit_[p] may be non-zero
   uint8_t nonempty_mask_ = 0;
   uint8_t strict_mask_ = 0;                     // bit p set: priority p is strict
   Time busy_until_;          // the transmitter is serializing until then
