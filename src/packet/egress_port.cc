@@ -1,5 +1,7 @@
 #include "packet/egress_port.h"
 
+#include "packet/switch_node.h"
+
 #include <bit>
 #include <cassert>
 
@@ -19,7 +21,7 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       wiring_(wiring),
       ps_per_byte_(8'000'000'000'000ull % wiring.rate.bps() == 0 ? 8'000'000'000'000ull / wiring.rate.bps() : 0),
       cut_through_(config.forwarding == Forwarding::kCutThrough),
-      stamp_int_(config.int_telemetry && wiring.departures != nullptr),
+      stamp_int_(config.int_telemetry && wiring.owner_switch != nullptr),
       credit_fc_(wiring.vl_credit_bytes != 0),
       ecn_enabled_(config.ecn.enabled),
       ecn_(config.ecn),
@@ -212,7 +214,8 @@ Packet* EgressPort::Dequeue(uint8_t allowed) {
   }
   queued_bytes_ -= p->wire_bytes;
   if (ecn_enabled_ && queue_before > ecn_kmin_) MaybeMarkEcn(p, queue_before);
-  if (wiring_.departures != nullptr) wiring_.departures->OnDeparture(p);
+  // A switch frees the packet's buffer (inline for lossy traffic).
+  if (wiring_.owner_switch != nullptr) wiring_.owner_switch->OnDeparture(p);
   return p;
 }
 

@@ -32,15 +32,7 @@ class PacketSource {
   ~PacketSource() = default;
 };
 
-// Told when a packet leaves the node that queued it (starts on the wire), so
-// the node can free its buffer and update flow control (a switch).
-class DepartureListener {
- public:
-  virtual void OnDeparture(Packet* p) = 0;
-
- protected:
-  ~DepartureListener() = default;
-};
+class SwitchNode;
 
 class EgressPort final : public EventHandler {
  public:
@@ -51,7 +43,7 @@ class EgressPort final : public EventHandler {
     Time receiver_latency;       // forwarding latency of the node at the far end (0 for hosts)
     EventHandler* receiver = nullptr;  // gets (tag = Packet*) when the packet arrives
     PortId receiver_in_port = kNoPort; // the same link seen from the receiver
-    DepartureListener* departures = nullptr;  // the sending switch, or null (hosts)
+    SwitchNode* owner_switch = nullptr;  // the sending switch, told when a packet leaves; null for hosts
     uint64_t vl_credit_bytes = 0;      // InfiniBand: the receiver's buffer per VL; 0 = no credit flow control
     PacketSource* source = nullptr;    // pulled when the queues are empty (hosts), or null
   };

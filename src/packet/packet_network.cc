@@ -62,7 +62,7 @@ PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const Rou
       w.receiver = hosts_[peer.id].get();
     }
     w.receiver_in_port = port.reverse();
-    w.departures = switches_[port.node].get();
+    w.owner_switch = switches_[port.node].get();
     w.source = hosts_[port.node].get();
     if (credit_flow_control()) w.vl_credit_bytes = VlBufferBytes(port);
     ports_.push_back(std::make_unique<EgressPort>(sim, config_, w));

@@ -171,14 +171,10 @@ PortId SwitchNode::LeastQueued(std::span<const PortId> hops) {
   return network_.port(hops[a]).queue_bytes() <= network_.port(hops[b]).queue_bytes() ? hops[a] : hops[b];
 }
 
-void SwitchNode::OnDeparture(Packet* p) {
+void SwitchNode::OnFlowControlledDeparture(Packet* p) {
   if (credit_fc_) {
     buffer_.Release(p->wire_bytes);
     network_.ReturnCredits(p);
-    return;
-  }
-  if (!Lossless(p->priority)) {
-    buffer_.Release(p->wire_bytes);
     return;
   }
   Ingress& in = ingress_[Slot(p->in_port, p->priority)];

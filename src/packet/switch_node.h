@@ -34,7 +34,7 @@ namespace aifabric {
 
 class PacketNetwork;
 
-class SwitchNode final : public EventHandler, public DepartureListener {
+class SwitchNode final : public EventHandler {
  public:
   SwitchNode(PacketNetwork& network, const Topology& topology, NodeId id, const PacketConfig& config);
   SwitchNode(const SwitchNode&) = delete;
@@ -43,8 +43,16 @@ class SwitchNode final : public EventHandler, public DepartureListener {
   // A packet arrived (tag = Packet*, always even), or a PFC refresh timer
   // for ingress slot tag >> 1 fired (tag odd).
   void OnEvent(uint64_t tag) override;
-  // A packet queued here starts on the wire: free its buffer space.
-  void OnDeparture(Packet* p) override;
+  // A packet queued here starts on the wire: free its buffer space. The
+  // lossy case, the common one, is inline so the egress port's call costs
+  // no more than the release itself.
+  void OnDeparture(Packet* p) {
+    if (!credit_fc_ && !Lossless(p->priority)) {
+      buffer_.Release(p->wire_bytes);
+      return;
+    }
+    OnFlowControlledDeparture(p);
+  }
 
   uint64_t buffer_peak_bytes() const { return buffer_.peak_bytes(); }
   uint64_t headroom_drops() const { return headroom_drops_; }
@@ -58,6 +66,7 @@ class SwitchNode final : public EventHandler, public DepartureListener {
     bool xoff = false;            // PAUSE sent and not yet resumed
     bool refresh_pending = false;
   };
+  void OnFlowControlledDeparture(Packet* p);
   bool Lossless(int priority) const { return pfc_.enabled && (pfc_.lossless_mask & (1u << priority)); }
   size_t Slot(PortId in_port, int priority) const;
   uint64_t XoffThreshold() const;
