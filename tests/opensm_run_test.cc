@@ -28,6 +28,7 @@ namespace aifabric::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using fabric_testing::LeafSpine4x4;
 
 // 16 single-NIC servers, 4 per leaf, 4 spines with one link to each leaf,
 // all 100G (4xEDR): hosts h0..h15, leaf0..3, spine0..3. A permutation and
@@ -46,15 +47,6 @@ const char* kScenario =
     "  - all_to_all: {size: 64KiB}\n";
 constexpr int kFlows = 16 + 16 * 15;
 
-// The same fabric built directly (as in ib_real_tools_test.cc).
-Topology LeafSpine4x4() {
-  TopologySpec spec = fabric_testing::MakeSpec(TopologyType::kLeafSpine, "32x100G", 16, 1, DataRate::Gbps(100));
-  spec.hosts_per_leaf = 4;
-  spec.spines = 4;
-  Result<Topology> t = BuildTopology(spec);
-  EXPECT_TRUE(t.ok()) << t.error().message;
-  return std::move(t).value();
-}
 
 // `aifabric <args>` with a one-minute hard timeout; stdout and stderr
 // together in `out`.

@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "fabric/catalog.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
+#include "fabric/topology_builder.h"
 #include "fabric/topology_spec.h"
 
 namespace aifabric::fabric_testing {
@@ -48,6 +51,45 @@ inline int CountTier(const Topology& t, int tier) {
   int n = 0;
   for (const Node& node : t.nodes()) n += node.kind == NodeKind::kSwitch && node.tier == tier;
   return n;
+}
+
+
+// 4 leaves x 4 hosts, 4 spines, one link from each leaf to each spine:
+// hosts h0..h15 (ids 0-15), leaf0..3 (16-19), spine0..3 (20-23).
+inline Topology LeafSpine4x4() {
+  TopologySpec spec = MakeSpec(TopologyType::kLeafSpine, "32x100G", 16, 1, DataRate::Gbps(100));
+  spec.hosts_per_leaf = 4;
+  spec.spines = 4;
+  Result<Topology> t = BuildTopology(spec);
+  EXPECT_TRUE(t.ok()) << t.error().message;
+  return std::move(t).value();
+}
+
+// An irregular 2-tier fabric (all links 100G):
+//   leaf0 (id 9):  h0 h1        up: spine0, spine1, spine2
+//   leaf1 (id 10): h2 h3 h4 h5  up: spine0, spine1
+//   leaf2 (id 11): h6 h7 h8     up: spine0, spine0 (two links), spine2
+// spines are ids 12-14. Host links come first, so a leaf's IB ports are its
+// hosts, then its up-links in the order above.
+inline Topology Irregular() {
+  Topology t;
+  auto name = [](const char* prefix, int i) {
+    std::string n = prefix;  // appended, not "literal" + string (GCC 12 -Wrestrict)
+    n += std::to_string(i);
+    return n;
+  };
+  for (int h = 0; h < 9; ++h) t.AddHost(name("h", h), h, 0);
+  const int spec = t.AddSwitchSpec(SwitchSpec{});
+  for (int l = 0; l < 3; ++l) t.AddSwitch(name("leaf", l), 1, spec);
+  for (int s = 0; s < 3; ++s) t.AddSwitch(name("spine", s), 2, spec);
+  const DataRate r = DataRate::Gbps(100);
+  const int leaf_of[9] = {9, 9, 10, 10, 10, 10, 11, 11, 11};
+  for (int h = 0; h < 9; ++h) t.AddLink(h, leaf_of[h], r, Time::Zero());
+  for (auto [leaf, spine] : std::vector<std::pair<int, int>>{{9, 12}, {9, 13}, {9, 14}, {10, 12}, {10, 13},
+                                                              {11, 12}, {11, 12}, {11, 14}}) {
+    t.AddLink(leaf, spine, r, Time::Zero());
+  }
+  return t;
 }
 
 }  // namespace aifabric::fabric_testing

@@ -12,19 +12,11 @@
 namespace aifabric {
 namespace {
 
+using fabric_testing::Irregular;
+using fabric_testing::LeafSpine4x4;
 using fabric_testing::MakeSpec;
 using ::testing::HasSubstr;
 
-// 4 leaves x 4 hosts, 4 spines, one link from each leaf to each spine:
-// hosts h0..h15 (ids 0-15), leaf0..3 (16-19), spine0..3 (20-23).
-Topology LeafSpine4x4() {
-  TopologySpec spec = MakeSpec(TopologyType::kLeafSpine, "32x100G", 16, 1, DataRate::Gbps(100));
-  spec.hosts_per_leaf = 4;
-  spec.spines = 4;
-  Result<Topology> t = BuildTopology(spec);
-  EXPECT_TRUE(t.ok()) << t.error().message;
-  return std::move(t).value();
-}
 
 // k = 4 fat-tree: hosts 0-15, leaf0-7 (16-23), agg0-7 (24-31), core0-3
 // (32-35); leaf i holds hosts 2i, 2i+1 in pod i/2.
@@ -110,32 +102,6 @@ TEST(IbMinHop, FatTreeK4SpreadsEvenlyAtEveryTier) {
   for (NodeId core = 32; core < 36; ++core) EXPECT_EQ(RoutesPerPort(t, f, core), (std::vector<int>{4, 4, 4, 4}));
 }
 
-// An irregular 2-tier fabric (all links 100G):
-//   leaf0 (id 9):  h0 h1        up: spine0, spine1, spine2
-//   leaf1 (id 10): h2 h3 h4 h5  up: spine0, spine1
-//   leaf2 (id 11): h6 h7 h8     up: spine0, spine0 (two links), spine2
-// spines are ids 12-14. Host links come first, so a leaf's IB ports are its
-// hosts, then its up-links in the order above.
-Topology Irregular() {
-  Topology t;
-  auto name = [](const char* prefix, int i) {
-    std::string n = prefix;  // appended, not "literal" + string (GCC 12 -Wrestrict)
-    n += std::to_string(i);
-    return n;
-  };
-  for (int h = 0; h < 9; ++h) t.AddHost(name("h", h), h, 0);
-  const int spec = t.AddSwitchSpec(SwitchSpec{});
-  for (int l = 0; l < 3; ++l) t.AddSwitch(name("leaf", l), 1, spec);
-  for (int s = 0; s < 3; ++s) t.AddSwitch(name("spine", s), 2, spec);
-  const DataRate r = DataRate::Gbps(100);
-  const int leaf_of[9] = {9, 9, 10, 10, 10, 10, 11, 11, 11};
-  for (int h = 0; h < 9; ++h) t.AddLink(h, leaf_of[h], r, Time::Zero());
-  for (auto [leaf, spine] : std::vector<std::pair<int, int>>{{9, 12}, {9, 13}, {9, 14}, {10, 12}, {10, 13},
-                                                              {11, 12}, {11, 12}, {11, 14}}) {
-    t.AddLink(leaf, spine, r, Time::Zero());
-  }
-  return t;
-}
 
 // OpenSM's destination order is by switch load: leaf1 (4 CAs), leaf2 (3),
 // leaf0 (2), so h2..h5, h6..h8, h0, h1. At leaf1, h6..h8 can only go via

@@ -24,40 +24,10 @@ namespace {
 
 using ib_testing::SimulatedFabric;
 using ib_testing::ToolRun;
+using fabric_testing::Irregular;
+using fabric_testing::LeafSpine4x4;
 
-// 4 leaves x 4 hosts, 4 spines (one link each) at 100G = 4xEDR: hosts
-// h0..h15, leaf0..3, spine0..3.
-Topology LeafSpine4x4() {
-  TopologySpec spec = fabric_testing::MakeSpec(TopologyType::kLeafSpine, "32x100G", 16, 1, DataRate::Gbps(100));
-  spec.hosts_per_leaf = 4;
-  spec.spines = 4;
-  Result<Topology> t = BuildTopology(spec);
-  EXPECT_TRUE(t.ok()) << t.error().message;
-  return std::move(t).value();
-}
 
-// An irregular 2-tier fabric where OpenSM's destination order matters (see
-// ib_forwarding_tables_test.cc, IbMinHop.IrregularFabricFollowsOpenSmDestinationOrder).
-Topology Irregular() {
-  Topology t;
-  auto name = [](const char* prefix, int i) {
-    std::string n = prefix;  // appended, not "literal" + string (GCC 12 -Wrestrict)
-    n += std::to_string(i);
-    return n;
-  };
-  for (int h = 0; h < 9; ++h) t.AddHost(name("h", h), h, 0);
-  const int spec = t.AddSwitchSpec(SwitchSpec{});
-  for (int l = 0; l < 3; ++l) t.AddSwitch(name("leaf", l), 1, spec);
-  for (int s = 0; s < 3; ++s) t.AddSwitch(name("spine", s), 2, spec);
-  const DataRate r = DataRate::Gbps(100);
-  const int leaf_of[9] = {9, 9, 10, 10, 10, 10, 11, 11, 11};
-  for (int h = 0; h < 9; ++h) t.AddLink(h, leaf_of[h], r, Time::Zero());
-  for (auto [leaf, spine] : std::vector<std::pair<int, int>>{{9, 12}, {9, 13}, {9, 14}, {10, 12}, {10, 13},
-                                                              {11, 12}, {11, 12}, {11, 14}}) {
-    t.AddLink(leaf, spine, r, Time::Zero());
-  }
-  return t;
-}
 
 std::multiset<int> Loads(const Topology& t, const ForwardingTables& f, NodeId sw) {
   std::multiset<int> loads;
