@@ -188,6 +188,7 @@ nlohmann::ordered_json BuildSummary(const ScenarioRun& run) {
   s["pfc_pause_ns"] = NsValue(Time::FromPs(static_cast<int64_t>(pause_ps)));
   s["pfc_frames"] = pfc_frames;
   s["pfc_storms"] = pfc_storms;
+  s["pfc_deadlocks"] = run.network().pfc_deadlocks();
   s["ecn_marks"] = ecn_marks;
   s["retransmitted_bytes"] = totals.retransmitted;
   s["out_of_order_packets"] = transport.out_of_order_packets;

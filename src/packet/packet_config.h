@@ -52,6 +52,9 @@ struct PfcConfig {
   // action), which also breaks PFC deadlocks. 0 turns the watchdog off.
   Time watchdog_detection = Time::FromMs(200);     // SONiC default detection_time
   Time watchdog_restoration = Time::FromMs(200);   // SONiC default restoration_time
+  // While any port is paused, look this often for a cycle of ports each
+  // paused behind the next (a PFC deadlock) and count it.
+  Time deadlock_check_interval = Time::FromUs(100);
 };
 
 // ECN marking at egress queues, WRED style on the instantaneous queue of the

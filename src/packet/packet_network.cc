@@ -238,6 +238,63 @@ uint64_t PacketNetwork::buffer_peak_bytes(NodeId id) const {
   return switches_[id] ? switches_[id]->buffer_peak_bytes() : 0;
 }
 
+void PacketNetwork::OnPauseSent() {
+  if (deadlock_check_pending_ || config_.pfc.deadlock_check_interval <= Time::Zero()) return;
+  deadlock_check_pending_ = true;
+  sim_.ScheduleIn(config_.pfc.deadlock_check_interval, this, 0);
+}
+
+void PacketNetwork::OnEvent(uint64_t) {
+  bool any_paused = false;
+  const bool cycle = FindPauseCycle(any_paused);
+  if (cycle && !in_deadlock_) ++pfc_deadlocks_;
+  in_deadlock_ = cycle;
+  deadlock_check_pending_ = any_paused;
+  if (any_paused) sim_.ScheduleIn(config_.pfc.deadlock_check_interval, this, 0);
+}
+
+bool PacketNetwork::FindPauseCycle(bool& any_paused) const {
+  // Wait-for graph over (port, priority): port X->Y waits for Y->Z when
+  // X->Y is paused on p and Y->Z is paused on p while holding priority-p
+  // packets (which may have come from X). A cycle can only clear through
+  // the watchdog. Depth-first search with colours; O(ports * 8 * degree).
+  const size_t n = ports_.size() * kNumPriorities;
+  std::vector<uint8_t> colour(n, 0);  // 0 unseen, 1 on the stack, 2 done
+  std::vector<std::pair<size_t, size_t>> stack;  // (vertex, next neighbour index)
+  auto paused_holding = [&](PortId q, int p) {
+    return ports_[q]->paused(p) && ports_[q]->queue_bytes(p) > 0;
+  };
+  for (size_t start = 0; start < n; ++start) {
+    const PortId port = static_cast<PortId>(start / kNumPriorities);
+    const int prio = static_cast<int>(start % kNumPriorities);
+    if (!ports_[port]->paused(prio)) continue;
+    any_paused = true;
+    if (colour[start] != 0) continue;
+    colour[start] = 1;
+    stack.assign(1, {start, 0});
+    while (!stack.empty()) {
+      auto& [v, next] = stack.back();
+      const PortId vp = static_cast<PortId>(v / kNumPriorities);
+      const int pr = static_cast<int>(v % kNumPriorities);
+      const Node& y = topology_.node(topology_.port(vp).peer);
+      if (y.kind != NodeKind::kSwitch || next >= y.ports.size()) {
+        colour[v] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const PortId q = y.ports[next++];
+      if (!paused_holding(q, pr)) continue;
+      const size_t w = static_cast<size_t>(q) * kNumPriorities + static_cast<size_t>(pr);
+      if (colour[w] == 1) return true;
+      if (colour[w] == 0) {
+        colour[w] = 1;
+        stack.push_back({w, 0});
+      }
+    }
+  }
+  return false;
+}
+
 void PacketNetwork::FinishRun(Time end) {
   for (auto& port : ports_) port->FinishPauseAccounting(end);
 }

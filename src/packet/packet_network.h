@@ -38,7 +38,7 @@ struct PayloadTotals {
   uint64_t retransmitted = 0;
 };
 
-class PacketNetwork final : public NetworkModel, public TransportHost {
+class PacketNetwork final : public NetworkModel, public TransportHost, private EventHandler {
  public:
   // The topology, routes and transport must outlive the network. Without a
   // transport, messages go out once at line rate and nothing comes back.
@@ -62,6 +62,9 @@ class PacketNetwork final : public NetworkModel, public TransportHost {
   PayloadTotals totals() const;
   // Closes time-based counters (PFC pause time) at the end of a run.
   void FinishRun(Time end);
+  // PFC deadlocks seen: times a cycle of ports, each paused while holding
+  // lossless packets for the next, appeared (a persisting one counts once).
+  uint64_t pfc_deadlocks() const { return pfc_deadlocks_; }
   size_t packets_in_use() const { return pool_.in_use(); }
   size_t packets_capacity() const { return pool_.capacity(); }
 
@@ -97,6 +100,8 @@ class PacketNetwork final : public NetworkModel, public TransportHost {
   void OnDelivered(Packet* p);
   // A switch buffer refused a packet at egress port `at`.
   void OnDropped(Packet* p, EgressPort& at);
+  // A switch sent a PAUSE: start looking for deadlocks while pauses last.
+  void OnPauseSent();
   // InfiniBand: the packet left the input buffer it arrived into (over
   // p->in_port); its credits travel back to the upstream port.
   void ReturnCredits(const Packet* p);
@@ -107,6 +112,9 @@ class PacketNetwork final : public NetworkModel, public TransportHost {
  private:
   void StartQueuePair(const TransferRequest& request, uint32_t transfer);
   std::vector<PortId> PathPorts(NodeId src, NodeId dst, uint32_t hash) const;
+  // The deadlock check (EventHandler): returns whether any port is paused.
+  void OnEvent(uint64_t tag) override;
+  bool FindPauseCycle(bool& any_paused) const;
   uint32_t StoreRoute(const std::vector<PortId>& path);
   Time BaseRtt(const std::vector<PortId>& path, const std::vector<PortId>& reverse) const;
 
@@ -137,6 +145,9 @@ class PacketNetwork final : public NetworkModel, public TransportHost {
   // and packets carry an offset into it, as htsim's packets carry routes.
   std::vector<PortId> route_arena_;
   TransferObserver* observer_ = nullptr;
+  bool deadlock_check_pending_ = false;
+  bool in_deadlock_ = false;
+  uint64_t pfc_deadlocks_ = 0;
 };
 
 // Mixes a 32-bit value (a finalizer from MurmurHash3): ECMP hashing.

@@ -196,6 +196,7 @@ void SwitchNode::SendPfc(PortId in_port, int priority, bool pause) {
   // one cable later.
   EgressPort& local = network_.port(in_port);
   local.counters().pfc_frames_tx++;
+  if (pause) network_.OnPauseSent();
   const Port& link = network_.topology().port(in_port);
   const Time arrival = network_.sim().Now() + link.rate.TransmitTime(kPfcFrameWireBytes) + link.latency;
   network_.sim().Schedule(arrival, &network_.port(in_port ^ 1), EgressPort::PfcFrameTag(priority, pause));
