@@ -300,6 +300,56 @@ void ReadLoadBalancing(const MapReader& fabric, PacketConfig& packet) {
   packet.spray_round_robin = m.Enum<bool>("spray", false, {{"random", false}, {"round_robin", true}});
 }
 
+// fabric.ib.sl2vl: the VL (0..7) of each SL 0..7.
+void ReadSl2Vl(const Context& c, const MapReader& ib, PacketConfig& packet) {
+  std::optional<YAML::Node> list = ib.Get("sl2vl");
+  if (!list) return;
+  const std::string path = ib.Path("sl2vl");
+  if (!list->IsSequence() || list->size() != kNumPriorities) {
+    c.d.Fail(*list, path, "expected a list of 8 VLs (0..7), one per SL 0..7, got " + Describe(*list));
+    return;
+  }
+  for (int sl = 0; sl < kNumPriorities; ++sl) {
+    std::optional<int64_t> vl = ReadInt(c.d, (*list)[sl], path + "." + std::to_string(sl), 0, kNumPriorities - 1);
+    if (vl) packet.ib.sl2vl[sl] = static_cast<uint8_t>(*vl);
+  }
+}
+
+// fabric.ib.vlarb: {high: [{vl, weight}], low: [...], high_limit: 0..255}.
+// Defaults are OpenSM's: VL0 alone in the high table (weight 4), VLs 1-7 in
+// the low table (weight 4), LimitOfHighPriority 0 (one high packet, then a
+// waiting low one).
+void ReadVlArbitration(const Context& c, const MapReader& m, PacketConfig& packet) {
+  m.AllowOnly({"high", "low", "high_limit"});
+  packet.weighted_high = true;
+  for (int vl = 0; vl < kNumPriorities; ++vl) {
+    packet.queues[vl].strict = vl == 0;
+    packet.queues[vl].dwrr_weight = 4;
+  }
+  for (const char* table : {"high", "low"}) {
+    std::optional<YAML::Node> list = m.Get(table);
+    if (!list) continue;
+    const std::string path = m.Path(table);
+    if (!list->IsSequence()) {
+      c.d.Fail(*list, path, "expected a list of {vl, weight}, got " + Describe(*list));
+      continue;
+    }
+    if (std::string(table) == "high") {
+      for (int vl = 0; vl < kNumPriorities; ++vl) packet.queues[vl].strict = false;
+    }
+    for (size_t i = 0; i < list->size(); ++i) {
+      MapReader e(c.d, (*list)[i], path + "." + std::to_string(i));
+      e.AllowOnly({"vl", "weight"});
+      Require(e, {"vl", "weight"});
+      const int vl = static_cast<int>(e.Int("vl", 0, 0, kNumPriorities - 1));
+      packet.queues[vl].strict = std::string(table) == "high";
+      packet.queues[vl].dwrr_weight = static_cast<uint32_t>(e.Int("weight", 4, 1, 255));
+    }
+  }
+  const int64_t limit = m.Int("high_limit", 0, 0, 255);
+  packet.high_limit_bytes = limit == 255 ? kUnboundedHighPriority : static_cast<uint64_t>(limit) * 4096;
+}
+
 // fabric.ib: InfiniBand routing, adaptive routing and VL buffers.
 void ReadIb(const Context& c, const MapReader& fabric, Scenario& s) {
   if (s.packet.kind != FabricKind::kIb) {
@@ -307,7 +357,17 @@ void ReadIb(const Context& c, const MapReader& fabric, Scenario& s) {
     return;
   }
   MapReader m = fabric.Map("ib");
-  m.AllowOnly({"adaptive_routing", "routing", "vl_buffer", "data_vls"});
+  m.AllowOnly({"adaptive_routing", "routing", "vl_buffer", "data_vls", "sl2vl", "vlarb"});
+  ReadSl2Vl(c, m, s.packet);
+  // VL arbitration comes from fabric.ib.vlarb, or from fabric.qos's
+  // scheduling keys, or else OpenSM's defaults; not from both.
+  if (m.Has("vlarb") && fabric.Has("qos")) {
+    m.FailAt("vlarb", "conflicts with fabric.qos: give the scheduling in one of them");
+  } else if (!fabric.Has("qos")) {
+    ReadVlArbitration(c, m.Map("vlarb"), s.packet);
+  } else {
+    s.packet.weighted_high = true;  // the strict queues share by weight, as an IB high table
+  }
   if (m.Bool("adaptive_routing", false)) {
     if (fabric.Has("load_balancing") && s.packet.load_balancing != LoadBalancing::kAdaptive) {
       m.FailAt("adaptive_routing", "conflicts with fabric.load_balancing (adaptive routing is load_balancing: adaptive)");

@@ -459,6 +459,37 @@ TEST_F(ScenarioLoaderTest, IbKeys) {
             {"fabric.ib.adaptive_routing", "conflicts"});
 }
 
+TEST_F(ScenarioLoaderTest, IbVlArbitrationAndSl2Vl) {
+  // OpenSM's defaults: VL0 alone in the high table, every VL weight 4,
+  // LimitOfHighPriority 0 (zero bytes: one high packet at a time).
+  Result<Scenario> d = Load("d.yaml", "fabric:\n  kind: ib\n");
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_TRUE(d->packet.weighted_high);
+  EXPECT_TRUE(d->packet.queues[0].strict);
+  EXPECT_FALSE(d->packet.queues[3].strict);
+  EXPECT_EQ(d->packet.queues[5].dwrr_weight, 4u);
+  EXPECT_EQ(d->packet.high_limit_bytes, 0u);
+  EXPECT_EQ(d->packet.ib.sl2vl[6], 6);
+  // Explicit tables: limit 2 means 2 x 4096 bytes; 255 is unbounded.
+  Result<Scenario> s = Load("s.yaml",
+                            "fabric:\n  kind: ib\n  ib:\n    sl2vl: [0, 0, 1, 1, 2, 2, 3, 3]\n"
+                            "    vlarb: {high: [{vl: 2, weight: 8}], low: [{vl: 0, weight: 1}, {vl: 1, weight: 2}],"
+                            " high_limit: 2}\n");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->packet.ib.sl2vl[5], 2);
+  EXPECT_TRUE(s->packet.queues[2].strict);
+  EXPECT_FALSE(s->packet.queues[0].strict);
+  EXPECT_EQ(s->packet.queues[2].dwrr_weight, 8u);
+  EXPECT_EQ(s->packet.queues[1].dwrr_weight, 2u);
+  EXPECT_EQ(s->packet.high_limit_bytes, 8192u);
+  Result<Scenario> u = Load("u.yaml", "fabric:\n  kind: ib\n  ib: {vlarb: {high_limit: 255}}\n");
+  ASSERT_TRUE(u.ok()) << u.error().message;
+  EXPECT_EQ(u->packet.high_limit_bytes, kUnboundedHighPriority);
+  ExpectHas(LoadError("fabric:\n  kind: ib\n  qos: {strict: [1]}\n  ib: {vlarb: {high_limit: 1}}\n"),
+            {"fabric.ib.vlarb", "conflicts with fabric.qos"});
+  ExpectHas(LoadError("fabric:\n  kind: ib\n  ib: {sl2vl: [0, 1]}\n"), {"fabric.ib.sl2vl", "8 VLs"});
+}
+
 TEST_F(ScenarioLoaderTest, QosClassesNameThePriorities) {
   // Two classes: "latency" strict on priority 5 (lossy), "bulk" weighted on
   // priority 3 (lossless); workload items pick them by name.

@@ -28,7 +28,9 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       pause_quanta_time_(wiring.rate.TransmitTime(kMaxPauseQuanta * kBitsPerQuantum / 8)),
       watchdog_detection_(config.pfc.watchdog_detection),
       watchdog_restoration_(config.pfc.watchdog_restoration),
-      max_packet_blocks_(CreditBlocks(config.mtu_bytes + config.wire_overhead_bytes)) {
+      max_packet_blocks_(CreditBlocks(config.mtu_bytes + config.wire_overhead_bytes)),
+      weighted_high_(config.weighted_high),
+      high_limit_bytes_(config.high_limit_bytes) {
   credits_.fill(wiring.vl_credit_bytes / kIbCreditBlockBytes);
   const uint32_t max_wire = config.mtu_bytes + config.wire_overhead_bytes;
   for (int p = 0; p < kNumPriorities; ++p) {
@@ -190,17 +192,26 @@ Packet* EgressPort::Dequeue(uint8_t allowed) {
   if (ready == 0) return nullptr;
   int prio;
   const uint8_t strict_ready = ready & strict_mask_;
+  const uint8_t low_ready = ready & static_cast<uint8_t>(~strict_mask_);
   Packet* p;
-  if (strict_ready != 0) {
-    prio = 31 - std::countl_zero(static_cast<uint32_t>(strict_ready));
-    p = queues_[prio].Pop();
-  } else if ((ready & (ready - 1)) == 0) {
+  if (strict_ready != 0 && (low_ready == 0 || high_run_bytes_ <= high_limit_bytes_)) {
+    if (weighted_high_ && (strict_ready & (strict_ready - 1)) != 0) {
+      p = DequeueDwrr(strict_ready, high_cursor_);
+      prio = p->priority;
+    } else {
+      prio = 31 - std::countl_zero(static_cast<uint32_t>(strict_ready));
+      p = queues_[prio].Pop();
+    }
+    high_run_bytes_ += p->wire_bytes;
+  } else if ((low_ready & (low_ready - 1)) == 0) {
     // One backlogged DWRR queue: it gets the link; its deficit is moot.
-    prio = std::countr_zero(ready);
+    prio = std::countr_zero(low_ready);
     p = queues_[prio].Pop();
+    high_run_bytes_ = 0;
   } else {
-    p = DequeueDwrr(ready);
+    p = DequeueDwrr(low_ready, dwrr_cursor_);
     prio = p->priority;
+    high_run_bytes_ = 0;
   }
   const uint64_t queue_before = queues_[prio].bytes() + p->wire_bytes;
   if (queues_[prio].empty()) {
@@ -238,25 +249,24 @@ void EgressPort::MaybeMarkEcn(Packet* p, uint64_t queue_bytes) {
   }
 }
 
-Packet* EgressPort::DequeueDwrr(uint8_t ready) {
+Packet* EgressPort::DequeueDwrr(uint8_t set, int& cursor) {
   // Classic DWRR (Shreedhar & Varghese): on arriving at a backlogged queue
   // add its quantum; send while the deficit covers the head packet; then
   // move on. Quanta are at least one packet, so this terminates.
-  const uint8_t dwrr = ready & static_cast<uint8_t>(~strict_mask_);
-  assert(dwrr != 0);
+  assert(set != 0);
   while (true) {
-    const int q = dwrr_cursor_;
-    if (dwrr & (1u << q)) {
+    const int q = cursor;
+    if (set & (1u << q)) {
       Packet* head = queues_[q].head();
       if (deficit_[q] >= static_cast<int64_t>(head->wire_bytes)) {
         deficit_[q] -= head->wire_bytes;
         return queues_[q].Pop();
       }
     }
-    dwrr_cursor_ = (dwrr_cursor_ + 1) % kNumPriorities;
-    if (dwrr & (1u << dwrr_cursor_)) {
-      deficit_[dwrr_cursor_] += quantum_[dwrr_cursor_];
-      deficit_dirty_ |= static_cast<uint8_t>(1u << dwrr_cursor_);
+    cursor = (cursor + 1) % kNumPriorities;
+    if (set & (1u << cursor)) {
+      deficit_[cursor] += quantum_[cursor];
+      deficit_dirty_ |= static_cast<uint8_t>(1u << cursor);
     }
   }
 }

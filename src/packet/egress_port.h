@@ -92,7 +92,8 @@ class EgressPort final : public EventHandler {
  private:
   // Picks the next packet by strict priority, then DWRR; nullptr if none.
   Packet* Dequeue(uint8_t allowed);
-  Packet* DequeueDwrr(uint8_t ready);
+  // Deficit round robin among the queues in `set` (all backlogged).
+  Packet* DequeueDwrr(uint8_t set, int& cursor);
   void OnPfcFrame(int priority, bool pause);
   // Priorities not paused now; schedules a wake-up at the earliest expiry
   // when some are.
@@ -146,6 +147,10 @@ class EgressPort final : public EventHandler {
   std::array<uint32_t, kNumPriorities> quantum_{};  // DWRR bytes per visit
   std::array<int64_t, kNumPriorities> deficit_{};
   int dwrr_cursor_ = 0;
+  int high_cursor_ = 0;                         // weighted high table (InfiniBand)
+  const bool weighted_high_;
+  const uint64_t high_limit_bytes_;
+  uint64_t high_run_bytes_ = 0;                 // high-table bytes since the last low packet
   std::array<uint64_t, kNumPriorities> credits_{};  // blocks the receiver can take, per VL
   std::array<Time, kNumPriorities> paused_until_{};
   std::array<Time, kNumPriorities> pause_started_{};  // start of the current pause

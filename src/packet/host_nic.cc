@@ -38,7 +38,8 @@ Packet* HostNic::Pull(PortId port, uint8_t allowed) {
       pf.active.erase(pf.active.begin() + static_cast<std::ptrdiff_t>(pf.next));
       continue;
     }
-    if (!(allowed & (1u << flow.request.priority))) {  // paused by PFC
+    const uint8_t queue = network_.QueueOf(flow.request.priority);
+    if (!(allowed & (1u << queue))) {  // paused by PFC, or no credits on its VL
       ++pf.next;
       ++tried;
       continue;
@@ -48,7 +49,7 @@ Packet* HostNic::Pull(PortId port, uint8_t allowed) {
       Packet* p = network_.pool().Allocate();
       p->flow_index = index;
       p->dst = flow.request.dst;
-      p->priority = flow.request.priority;
+      p->priority = queue;
       p->route_offset = flow.route_offset;
       p->hop = 1;  // hop 0 is this port
       p->kind = PacketKind::kData;

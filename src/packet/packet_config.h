@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 
 #include "core/time.h"
 
@@ -35,6 +36,8 @@ struct QueueSchedulingConfig {
   bool strict = false;         // strict priority (served before all DWRR queues)
   uint32_t dwrr_weight = 1;    // relative share among the DWRR queues, >= 1
 };
+
+constexpr uint64_t kUnboundedHighPriority = UINT64_MAX;
 
 // Priority-based flow control (IEEE 802.1Qbb) at switch ingress, per
 // (ingress port, priority), for the priorities in `lossless_mask`.
@@ -83,6 +86,9 @@ struct IbConfig {
   // get (they drain at line rate).
   uint64_t vl_buffer_bytes = 0;
   uint32_t data_vls = 2;  // data VLs the buffer is split between (a bulk and a latency class)
+  // SL -> VL for the service levels flows use (0..7): the VL is the queue a
+  // packet waits in at every port. OpenSM's default is the identity.
+  std::array<uint8_t, kNumPriorities> sl2vl = {0, 1, 2, 3, 4, 5, 6, 7};
 };
 
 constexpr uint32_t kIbCreditBlockBytes = 64;
@@ -96,6 +102,13 @@ struct PacketConfig {
   // Egress scheduling per priority. Strict queues go first, highest priority
   // number first; the rest share by deficit-weighted round robin.
   std::array<QueueSchedulingConfig, kNumPriorities> queues{};
+  // InfiniBand VL arbitration: the strict queues form the high-priority
+  // table and share by their weights too (instead of by number), and once
+  // more than `high_limit_bytes` of them have left since the last
+  // low-priority packet, a waiting low-priority packet goes next
+  // (LimitOfHighPriority; 0 = after every high packet).
+  bool weighted_high = false;
+  uint64_t high_limit_bytes = kUnboundedHighPriority;
 
   // Shared-buffer dynamic threshold (Choudhury-Hahne): a packet is admitted
   // to an egress queue when queue_bytes + size <= alpha * (buffer - used).

@@ -165,7 +165,7 @@ void PacketNetwork::SendFeedback(uint32_t flow_index, PacketKind kind, uint64_t 
   p->dst = flow.request.src;
   p->kind = kind;
   p->ack_offset = ack_offset;
-  p->priority = transport_->FeedbackPriority(kind, flow.request.priority);
+  p->priority = QueueOf(transport_->FeedbackPriority(kind, flow.request.priority));
   p->wire_bytes = transport_->FeedbackWireBytes(kind);
   p->route_offset = flow.reverse_route_offset;
   p->hop = 1;

@@ -106,6 +106,10 @@ class PacketNetwork final : public NetworkModel, public TransportHost, private E
   // p->in_port); its credits travel back to the upstream port.
   void ReturnCredits(const Packet* p);
   bool credit_flow_control() const { return config_.kind == FabricKind::kIb; }
+  // The queue (InfiniBand: the VL, by SL2VL) a packet of this priority uses.
+  uint8_t QueueOf(uint8_t priority) const {
+    return config_.kind == FabricKind::kIb ? config_.ib.sl2vl[priority] : priority;
+  }
   // InfiniBand receive buffer per VL of the input port fed by `port`.
   uint64_t VlBufferBytes(const Port& port) const;
 
