@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "workload/traffic_injector.h"
+
 namespace aifabric {
 namespace {
 
@@ -113,21 +115,24 @@ std::string LinksCsv(const ScenarioRun& run) {
   return out;
 }
 
-// HPCC's fct.txt: one line per completed flow in completion order:
+// HPCC's fct.txt: one line per completed flow (transfer, however many queue
+// pairs carried it) in completion order:
 // sip dip sport dport size start_ns fct_ns standalone_fct_ns.
 std::string FctTxt(const ScenarioRun& run) {
-  std::vector<const FlowState*> done;
-  for (const FlowState& f : run.network().flows()) {
-    if (f.done()) done.push_back(&f);
+  std::vector<const FlowSpec*> done;
+  for (const FlowSpec& f : run.flows()) {
+    if (!run.finish(f.id).IsInfinite()) done.push_back(&f);
   }
-  std::stable_sort(done.begin(), done.end(), [](const FlowState* a, const FlowState* b) {
-    return a->finish < b->finish || (a->finish == b->finish && a->request.id < b->request.id);
+  std::stable_sort(done.begin(), done.end(), [&run](const FlowSpec* a, const FlowSpec* b) {
+    const Time fa = run.finish(a->id), fb = run.finish(b->id);
+    return fa < fb || (fa == fb && a->id < b->id);
   });
   std::string out;
-  for (const FlowState* f : done) {
-    const TransferRequest& r = f->request;
+  for (const FlowSpec* f : done) {
+    const TransferRequest r = TrafficInjector::RequestFor(*f);
     out += fmt::format("{:08x} {:08x} {} {} {} {} {} {}\n", HpccIp(r.src), HpccIp(r.dst), r.sport, r.dport, r.bytes,
-                       f->start.ps() / 1000, (f->finish - f->start).ps() / 1000, run.ideal_fct(r.id).ps() / 1000);
+                       f->start.ps() / 1000, (run.finish(f->id) - f->start).ps() / 1000,
+                       run.ideal_fct(r.id).ps() / 1000);
   }
   return out;
 }
