@@ -178,23 +178,30 @@ TEST(PacketNetwork, BytesAreConservedWhenBuffersDrop) {
   for (const FlowState& f : run.net.flows()) EXPECT_EQ(f.done(), f.dropped_bytes == 0);
 }
 
-TEST(PacketNetwork, EcmpSpreadsFlowsUniformlyOverEqualPaths) {
-  // Two leaves, 8 spines: every leaf0 -> leaf1 flow has 8 equal paths. 10^4
-  // one-packet flows with distinct source ports should land on the 8
-  // uplinks uniformly: expected 1250 each. Pearson's chi-square with 7
-  // degrees of freedom stays below 24.32 with probability 0.999.
+// Hosts 0-3 under leaf0, 4-7 under leaf1, 8 spines, 400G everywhere; fills
+// `uplinks` with leaf0's ports to the spines.
+Topology TwoLeavesEightSpines(std::vector<PortId>& uplinks) {
   Topology t;
   for (int i = 0; i < 8; ++i) t.AddHost(std::string("h").append(std::to_string(i)));
   const int spec = t.AddSwitchSpec(TestSwitch());
   const NodeId l0 = t.AddSwitch("leaf0", 1, spec), l1 = t.AddSwitch("leaf1", 1, spec);
   for (int i = 0; i < 4; ++i) t.AddLink(i, l0, DataRate::Gbps(400), Time::FromNs(500));
   for (int i = 4; i < 8; ++i) t.AddLink(i, l1, DataRate::Gbps(400), Time::FromNs(500));
-  std::vector<PortId> uplinks;
   for (int s = 0; s < 8; ++s) {
     const NodeId sp = t.AddSwitch(std::string("spine").append(std::to_string(s)), 2, spec);
     uplinks.push_back(2 * t.AddLink(l0, sp, DataRate::Gbps(400), Time::FromNs(500)));
     t.AddLink(sp, l1, DataRate::Gbps(400), Time::FromNs(500));
   }
+  return t;
+}
+
+TEST(PacketNetwork, EcmpSpreadsFlowsUniformlyOverEqualPaths) {
+  // Two leaves, 8 spines: every leaf0 -> leaf1 flow has 8 equal paths. 10^4
+  // one-packet flows with distinct source ports should land on the 8
+  // uplinks uniformly: expected 1250 each. Pearson's chi-square with 7
+  // degrees of freedom stays below 24.32 with probability 0.999.
+  std::vector<PortId> uplinks;
+  const Topology t = TwoLeavesEightSpines(uplinks);
   Harness run(t);
   const int flows = 10000;
   for (int i = 0; i < flows; ++i) {
@@ -218,18 +225,8 @@ TEST(PacketNetwork, QueuePairsSpreadOneTransferOverEcmpPaths) {
   // ports: the observer hears of the transfer once, when its last queue
   // pair is done, and the leaf's uplinks carry the 256 packets in 32-packet
   // lots (one per queue pair, several possibly hashed onto the same uplink).
-  Topology t;
-  for (int i = 0; i < 8; ++i) t.AddHost(std::string("h").append(std::to_string(i)));
-  const int spec = t.AddSwitchSpec(TestSwitch());
-  const NodeId l0 = t.AddSwitch("leaf0", 1, spec), l1 = t.AddSwitch("leaf1", 1, spec);
-  for (int i = 0; i < 4; ++i) t.AddLink(i, l0, DataRate::Gbps(400), Time::FromNs(500));
-  for (int i = 4; i < 8; ++i) t.AddLink(i, l1, DataRate::Gbps(400), Time::FromNs(500));
   std::vector<PortId> uplinks;
-  for (int s = 0; s < 8; ++s) {
-    const NodeId sp = t.AddSwitch(std::string("spine").append(std::to_string(s)), 2, spec);
-    uplinks.push_back(2 * t.AddLink(l0, sp, DataRate::Gbps(400), Time::FromNs(500)));
-    t.AddLink(sp, l1, DataRate::Gbps(400), Time::FromNs(500));
-  }
+  const Topology t = TwoLeavesEightSpines(uplinks);
   PacketConfig config;
   config.qps_per_transfer = 8;
   Harness run(t, config);
