@@ -7,6 +7,7 @@
 // same with adaptive routing and selective repeat). Prints wall time,
 // events, events/s and peak memory for each. Usage:
 //   permutation_bench [k ...]     (default: 8 16)
+//   MODE=plain permutation_bench 16   runs one mode only
 #include <sys/resource.h>
 
 #include <chrono>
