@@ -48,7 +48,7 @@ PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const Rou
       hosts_[node.id] = std::make_unique<HostNic>(*this, node.id, node.ports);
     }
   }
-  ports_.reserve(topology.ports().size());
+  ports_ = std::vector<std::optional<EgressPort>>(topology.ports().size());
   for (const Port& port : topology.ports()) {
     const Node& peer = topology.node(port.peer);
     EgressPort::Wiring w;
@@ -65,7 +65,7 @@ PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const Rou
     w.owner_switch = switches_[port.node].get();
     w.source = hosts_[port.node].get();
     if (credit_flow_control()) w.vl_credit_bytes = VlBufferBytes(port);
-    ports_.push_back(std::make_unique<EgressPort>(sim, config_, w));
+    ports_[port.id].emplace(sim, config_, w);
   }
 }
 
@@ -230,7 +230,7 @@ void PacketNetwork::ReturnCredits(const Packet* p) {
   // reaches the upstream port one cable later (flow-control packets are
   // not serialized or queued in this model).
   const Port& back = topology_.port(p->in_port);
-  sim_.Schedule(sim_.Now() + back.latency, ports_[p->in_port ^ 1].get(),
+  sim_.Schedule(sim_.Now() + back.latency, &*ports_[p->in_port ^ 1],
                 EgressPort::CreditTag(p->priority, EgressPort::CreditBlocks(p->wire_bytes)));
 }
 

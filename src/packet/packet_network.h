@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/time.h"
@@ -132,7 +133,9 @@ class PacketNetwork final : public NetworkModel, public TransportHost, private E
   std::vector<int> local_port_index_;   // per port
 
   PacketPool pool_;
-  std::vector<std::unique_ptr<EgressPort>> ports_;      // per directed port
+  // Per directed port, in one contiguous array (constructed in place, never
+  // moved), so neighbouring ports share pages and cache lines.
+  std::vector<std::optional<EgressPort>> ports_;
   std::vector<std::unique_ptr<HostNic>> hosts_;         // per node; null for switches
   std::vector<std::unique_ptr<SwitchNode>> switches_;   // per node; null for hosts
   // A transfer the workload asked for, carried by one or more queue pairs
