@@ -31,7 +31,10 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       max_packet_blocks_(CreditBlocks(config.mtu_bytes + config.wire_overhead_bytes)),
       weighted_high_(config.weighted_high),
       high_limit_bytes_(config.high_limit_bytes) {
-  credits_.fill(wiring.vl_credit_bytes / kIbCreditBlockBytes);
+  if (config.pfc.enabled || credit_fc_) {
+    fc_ = std::make_unique<FlowControl>();
+    fc_->credits.fill(wiring.vl_credit_bytes / kIbCreditBlockBytes);
+  }
   const uint32_t max_wire = config.mtu_bytes + config.wire_overhead_bytes;
   for (int p = 0; p < kNumPriorities; ++p) {
     if (config.queues[p].strict) strict_mask_ |= static_cast<uint8_t>(1u << p);
@@ -62,7 +65,7 @@ void EgressPort::OnEvent(uint64_t tag) {
     return;
   }
   if (tag & 0x20) {
-    credits_[(tag >> 6) & 7] += tag >> 9;
+    fc_->credits[(tag >> 6) & 7] += tag >> 9;
     TrySend();
     return;
   }
@@ -74,32 +77,33 @@ uint8_t EgressPort::CreditMask() const {
   for (int vl = 0; vl < kNumPriorities; ++vl) {
     const Packet* head = queues_[vl].head();
     const uint32_t need = head != nullptr ? CreditBlocks(head->wire_bytes) : max_packet_blocks_;
-    if (credits_[vl] >= need) allowed |= static_cast<uint8_t>(1u << vl);
+    if (fc_->credits[vl] >= need) allowed |= static_cast<uint8_t>(1u << vl);
   }
   return allowed;
 }
 
 
 void EgressPort::OnPfcFrame(int priority, bool pause) {
+  if (!fc_) return;  // PFC is off: nothing sends these
   const Time now = sim_.Now();
   counters_.pfc_frames_rx++;
-  Time& until = paused_until_[priority];
+  Time& until = fc_->paused_until[priority];
   if (pause) {
-    if (now < storm_until_[priority]) return;  // the watchdog is overriding pauses
+    if (now < fc_->storm_until[priority]) return;  // the watchdog is overriding pauses
     if (until <= now) {
       // A new pause: close the previous one (it expired at `until`).
-      if (pause_started_[priority] < until) {
-        counters_.pfc_pause_ps += static_cast<uint64_t>((until - pause_started_[priority]).ps());
+      if (fc_->pause_started[priority] < until) {
+        counters_.pfc_pause_ps += static_cast<uint64_t>((until - fc_->pause_started[priority]).ps());
       }
-      pause_started_[priority] = now;
-    } else if (watchdog_detection_ > Time::Zero() && now - pause_started_[priority] >= watchdog_detection_) {
+      fc_->pause_started[priority] = now;
+    } else if (watchdog_detection_ > Time::Zero() && now - fc_->pause_started[priority] >= watchdog_detection_) {
       // Paused without a break for the detection time: a pause storm (or a
       // deadlock). Send regardless for the restoration time.
       counters_.pfc_storms++;
-      counters_.pfc_pause_ps += static_cast<uint64_t>((now - pause_started_[priority]).ps());
-      pause_started_[priority] = now;
+      counters_.pfc_pause_ps += static_cast<uint64_t>((now - fc_->pause_started[priority]).ps());
+      fc_->pause_started[priority] = now;
       until = now;
-      storm_until_[priority] = now + watchdog_restoration_;
+      fc_->storm_until[priority] = now + watchdog_restoration_;
       TrySend();
       return;
     }
@@ -109,18 +113,19 @@ void EgressPort::OnPfcFrame(int priority, bool pause) {
   }
   // Resume (quanta 0).
   if (until > now) {
-    counters_.pfc_pause_ps += static_cast<uint64_t>((now - pause_started_[priority]).ps());
-    pause_started_[priority] = now;
+    counters_.pfc_pause_ps += static_cast<uint64_t>((now - fc_->pause_started[priority]).ps());
+    fc_->pause_started[priority] = now;
     until = now;
   }
   TrySend();
 }
 
 void EgressPort::FinishPauseAccounting(Time end) {
+  if (!fc_) return;
   for (int p = 0; p < kNumPriorities; ++p) {
-    const Time stop = Min(paused_until_[p], end);
-    if (pause_started_[p] < stop) counters_.pfc_pause_ps += static_cast<uint64_t>((stop - pause_started_[p]).ps());
-    pause_started_[p] = stop;
+    const Time stop = Min(fc_->paused_until[p], end);
+    if (fc_->pause_started[p] < stop) counters_.pfc_pause_ps += static_cast<uint64_t>((stop - fc_->pause_started[p]).ps());
+    fc_->pause_started[p] = stop;
   }
 }
 
@@ -129,9 +134,9 @@ uint8_t EgressPort::UnpausedMask() {
   uint8_t allowed = kAllPriorities;
   Time earliest = Time::Infinite();
   for (int p = 0; p < kNumPriorities; ++p) {
-    if (paused_until_[p] > now) {
+    if (fc_->paused_until[p] > now) {
       allowed &= static_cast<uint8_t>(~(1u << p));
-      earliest = Min(earliest, paused_until_[p]);
+      earliest = Min(earliest, fc_->paused_until[p]);
     }
   }
   // Look again when the first pause expires (a resume frame may come sooner
@@ -154,7 +159,7 @@ void EgressPort::TrySend() {
   Packet* p = Dequeue(allowed);
   if (p == nullptr && wiring_.source != nullptr) p = wiring_.source->Pull(wiring_.id, allowed);
   if (p == nullptr) return;
-  if (credit_fc_) credits_[p->priority] -= CreditBlocks(p->wire_bytes);
+  if (credit_fc_) fc_->credits[p->priority] -= CreditBlocks(p->wire_bytes);
   Transmit(p);
   // Keep draining: if more may be waiting, come back when this packet is out.
   if (nonempty_mask_ != 0 || wiring_.source != nullptr) WakeAt(busy_until_);

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 
 #include "core/data_rate.h"
 #include "core/ids.h"
@@ -71,11 +72,11 @@ class EgressPort final : public EventHandler {
   static uint32_t CreditBlocks(uint32_t wire_bytes) {
     return (wire_bytes + kIbCreditBlockBytes - 1) / kIbCreditBlockBytes;
   }
-  uint64_t credits(int vl) const { return credits_[vl]; }
+  uint64_t credits(int vl) const { return fc_ ? fc_->credits[vl] : 0; }
   // How long one PAUSE frame with the maximum quanta (65535 x 512 bit times)
   // stops this port.
   Time PauseQuantaTime() const { return pause_quanta_time_; }
-  bool paused(int priority) const { return paused_until_[priority] > sim_.Now(); }
+  bool paused(int priority) const { return fc_ && fc_->paused_until[priority] > sim_.Now(); }
   // Closes the pause-time accounting at the end of a run.
   void FinishPauseAccounting(Time end);
 
@@ -132,7 +133,7 @@ class EgressPort final : public EventHandler {
   uint8_t strict_mask_ = 0;                     // bit p set: priority p is strict
   Time busy_until_;          // the transmitter is serializing until then
   Time wakeup_at_;           // when the pending wake-up fires
-  Time pause_horizon_;       // no priority is paused from then on (>= every paused_until_)
+  Time pause_horizon_;       // no priority is paused from then on (>= every paused_until)
   uint64_t queued_bytes_ = 0;
   PortCounters counters_;
   std::array<PacketQueue, kNumPriorities> queues_;
@@ -151,10 +152,15 @@ class EgressPort final : public EventHandler {
   const bool weighted_high_;
   const uint64_t high_limit_bytes_;
   uint64_t high_run_bytes_ = 0;                 // high-table bytes since the last low packet
-  std::array<uint64_t, kNumPriorities> credits_{};  // blocks the receiver can take, per VL
-  std::array<Time, kNumPriorities> paused_until_{};
-  std::array<Time, kNumPriorities> pause_started_{};  // start of the current pause
-  std::array<Time, kNumPriorities> storm_until_{};    // watchdog: pauses ignored until then
+  // PFC and credit state, allocated only when the fabric uses them, so a
+  // plain port stays compact.
+  struct FlowControl {
+    std::array<uint64_t, kNumPriorities> credits{};  // blocks the receiver can take, per VL
+    std::array<Time, kNumPriorities> paused_until{};
+    std::array<Time, kNumPriorities> pause_started{};  // start of the current pause
+    std::array<Time, kNumPriorities> storm_until{};    // watchdog: pauses ignored until then
+  };
+  std::unique_ptr<FlowControl> fc_;
 };
 
 }  // namespace aifabric
