@@ -228,7 +228,7 @@ Status WriteFileAtomically(const std::string& path, const std::string& contents)
   return Status::Ok();
 }
 
-Status WriteOutputs(const ScenarioRun& run, const std::string& dir) {
+Status WriteOutputs(const ScenarioRun& run, const nlohmann::ordered_json& summary, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{"cannot create output folder " + dir + ": " + ec.message()};
@@ -236,7 +236,7 @@ Status WriteOutputs(const ScenarioRun& run, const std::string& dir) {
       {"flows.csv", FlowsCsv(run)},
       {"links.csv", LinksCsv(run)},
       {"fct.txt", FctTxt(run)},
-      {"summary.json", BuildSummary(run).dump(2) + "\n"},
+      {"summary.json", summary.dump(2) + "\n"},
   };
   for (const auto& [name, contents] : files) {
     Status st = WriteFileAtomically(dir + "/" + name, contents);

@@ -16,8 +16,9 @@ namespace aifabric {
 // The figures of summary.json (also printed by `aifabric run`).
 nlohmann::ordered_json BuildSummary(const ScenarioRun& run);
 
-// Writes all output files into `dir` (created if needed).
-Status WriteOutputs(const ScenarioRun& run, const std::string& dir);
+// Writes all output files into `dir` (created if needed); `summary` is
+// BuildSummary(run), built once by the caller, which also prints it.
+Status WriteOutputs(const ScenarioRun& run, const nlohmann::ordered_json& summary, const std::string& dir);
 
 // HPCC numbers host n as IP 0x0b000001 + (n / 256) * 0x10000 + (n % 256) * 0x100.
 uint32_t HpccIp(int node_id);

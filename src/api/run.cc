@@ -91,6 +91,8 @@ void ScenarioRun::Execute() {
   // with work left.
   sim_time_ = (completed_ == flows_.size() || sim_->pending_events() == 0) ? sim_->Now() : scenario_.until;
   network_->FinishRun(sim_time_);
+  ideal_fct_.reserve(flows_.size());
+  for (const FlowSpec& f : flows_) ideal_fct_.push_back(network_->IdealFct(TrafficInjector::RequestFor(f)));
   wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 }
 
@@ -99,8 +101,6 @@ void ScenarioRun::OnTransferDone(FlowId id, Time finish) {
   if (++completed_ == flows_.size()) sim_->Stop();
 }
 
-Time ScenarioRun::ideal_fct(FlowId id) const {
-  return network_->IdealFct(TrafficInjector::RequestFor(flows_[static_cast<size_t>(id)]));
-}
+
 
 }  // namespace aifabric

@@ -15,9 +15,10 @@ int RunCommand(const RunOptions& options) {
   if (!run.ok()) return ReportBadInput(run.error());
   (*run)->Execute();
   const std::string out_dir = options.out_dir.empty() ? "out/" + (*run)->scenario().name : options.out_dir;
-  Status written = WriteOutputs(**run, out_dir);
+  const nlohmann::ordered_json summary = BuildSummary(**run);
+  Status written = WriteOutputs(**run, summary, out_dir);
   if (!written.ok()) return ReportBadInput(written.error());
-  if (!options.quiet) std::fputs(FormatRunSummary(**run, out_dir).c_str(), stdout);
+  if (!options.quiet) std::fputs(FormatRunSummary(**run, summary, out_dir).c_str(), stdout);
   return kExitOk;
 }
 

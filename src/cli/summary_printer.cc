@@ -32,8 +32,8 @@ std::string FabricLine(const ScenarioRun& run) {
 
 }  // namespace
 
-std::string FormatRunSummary(const ScenarioRun& run, const std::string& out_dir) {
-  const nlohmann::ordered_json s = BuildSummary(run);
+std::string FormatRunSummary(const ScenarioRun& run, const nlohmann::ordered_json& s,
+                             const std::string& out_dir) {
   std::string out = fmt::format("aifabric {} — {} ({} model, seed {})\n", "run", run.scenario().name,
                                 s["model"].get<std::string>(), run.scenario().seed);
   out += FabricLine(run);

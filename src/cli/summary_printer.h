@@ -4,11 +4,15 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "api/run.h"
 
 namespace aifabric {
 
-std::string FormatRunSummary(const ScenarioRun& run, const std::string& out_dir);
+// `summary` is BuildSummary(run).
+std::string FormatRunSummary(const ScenarioRun& run, const nlohmann::ordered_json& summary,
+                             const std::string& out_dir);
 std::string FormatValidation(const ScenarioRun& run);
 
 }  // namespace aifabric

@@ -212,11 +212,11 @@ Packet* EgressPort::Dequeue(uint8_t allowed) {
     // One backlogged DWRR queue: it gets the link; its deficit is moot.
     prio = std::countr_zero(low_ready);
     p = queues_[prio].Pop();
-    high_run_bytes_ = 0;
+    if (strict_mask_ != 0) high_run_bytes_ = 0;  // only VL arbitration reads it
   } else {
     p = DequeueDwrr(low_ready, dwrr_cursor_);
     prio = p->priority;
-    high_run_bytes_ = 0;
+    if (strict_mask_ != 0) high_run_bytes_ = 0;  // only VL arbitration reads it
   }
   const uint64_t queue_before = queues_[prio].bytes() + p->wire_bytes;
   if (queues_[prio].empty()) {

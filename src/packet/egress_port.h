@@ -72,7 +72,6 @@ class EgressPort final : public EventHandler {
   static uint32_t CreditBlocks(uint32_t wire_bytes) {
     return (wire_bytes + kIbCreditBlockBytes - 1) / kIbCreditBlockBytes;
   }
-  uint64_t credits(int vl) const { return fc_ ? fc_->credits[vl] : 0; }
   // How long one PAUSE frame with the maximum quanta (65535 x 512 bit times)
   // stops this port.
   Time PauseQuantaTime() const { return pause_quanta_time_; }

@@ -24,7 +24,6 @@ struct FlowState {
   uint64_t delivered_bytes = 0;    // payload the destination holds in order
   // Per flow.
   uint32_t transfer = 0;            // index of the transfer it belongs to
-  uint32_t ecmp_hash = 0;
   PortId first_port = kNoPort;     // the source host's port this flow uses
   Time start;
   Time finish = Time::Infinite();  // when the last payload byte arrived

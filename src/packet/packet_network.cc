@@ -105,8 +105,7 @@ void PacketNetwork::StartQueuePair(const TransferRequest& request, uint32_t tran
   FlowState flow;
   flow.transfer = transfer;
   flow.request = request;
-  flow.ecmp_hash = FlowHash(flow.request);
-  const std::vector<PortId> path = PathPorts(request.src, request.dst, flow.ecmp_hash);
+  const std::vector<PortId> path = PathPorts(request.src, request.dst, FlowHash(flow.request));
   flow.first_port = path.front();
   flow.route_offset = StoreRoute(path);
   flow.start = sim_.Now();

@@ -9,6 +9,10 @@
 namespace aifabric {
 namespace {
 
+const SwitchSpec& SpecOf(const Topology& topology, NodeId id) {
+  return topology.switch_specs()[topology.node(id).switch_spec];
+}
+
 // IEEE 802.3 Annex 31B.3.7 worst-case PAUSE response delay, in quanta of
 // 512 bit times, by link speed (SONiC buffer_headroom_mellanox.lua table).
 uint64_t PeerResponseQuanta(DataRate rate) {
@@ -57,12 +61,11 @@ SwitchNode::SwitchNode(PacketNetwork& network, const Topology& topology, NodeId 
       flowlet_gap_(config.flowlet_gap),
       spray_round_robin_(config.spray_round_robin),
       ports_(topology.node(id).ports),
-      buffer_(topology.switch_specs()[topology.node(id).switch_spec].buffer_bytes -
-                  std::min(topology.switch_specs()[topology.node(id).switch_spec].buffer_bytes,
-                           TotalHeadroom(topology, id, config,
-                                         topology.switch_specs()[topology.node(id).switch_spec].latency)),
+      buffer_(SpecOf(topology, id).buffer_bytes -
+                  std::min(SpecOf(topology, id).buffer_bytes,
+                           TotalHeadroom(topology, id, config, SpecOf(topology, id).latency)),
               config.buffer_alpha) {
-  const SwitchSpec& spec = topology.switch_specs()[topology.node(id).switch_spec];
+  const SwitchSpec& spec = SpecOf(topology, id);
   const uint32_t max_wire = config.mtu_bytes + config.wire_overhead_bytes;
   for (PortId p : ports_) headroom_limit_.push_back(HeadroomBytes(topology.port(p), spec.latency, max_wire));
   ingress_.resize(ports_.size() * kNumPriorities);

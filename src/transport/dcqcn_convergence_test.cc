@@ -2,6 +2,8 @@
 // share and hold the queue around the ECN marking band.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <algorithm>
 #include <vector>
 
@@ -55,6 +57,8 @@ Sharing RunLongFlows(int senders) {
   s.queue_mean /= static_cast<double>(queue.size());
   std::sort(queue.begin(), queue.end());
   s.queue_p90 = queue[queue.size() * 9 / 10];
+  std::printf("DCQCN, %d flows: Jain %.3f, utilization %.3f, queue mean %.0f B, p90 %.0f B\n", senders, s.jain,
+              s.utilization, s.queue_mean, s.queue_p90);
   return s;
 }
 

@@ -2,6 +2,8 @@
 // and without DCQCN: the behaviours a lossless-fabric architect relies on.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <algorithm>
 
 #include "transport/transport_test_fabric.h"
@@ -52,6 +54,8 @@ TEST(Lossless, IncastWithPfcDropsNothingAndKeepsTheReceiverLinkBusy) {
     host_frames += nic.counters().pfc_frames_rx;
     host_pause_ps += nic.counters().pfc_pause_ps;
   }
+  std::printf("incast with PFC: last byte %.2f us, %lu PFC frames at the senders, %lu drops\n",
+              incast.LastFinish().us_f(), host_frames, incast.run.Sum(&PortCounters::drop_packets));
   EXPECT_GT(host_frames, 16u);
   EXPECT_GT(host_pause_ps, 0u);
   // Lossless and never idle: the last byte lands when the receiver's link
@@ -66,6 +70,11 @@ TEST(Lossless, IncastWithoutPfcDropsRetransmitsAndStillDelivers) {
   Incast lossy(/*pfc=*/false);
   Incast lossless(/*pfc=*/true);
   ASSERT_EQ(lossy.run.finishes.at.size(), 16u);  // go-back-N recovers every byte
+  uint64_t timeouts = 0;
+  for (const FlowState& f : lossy.run.net.flows()) timeouts += f.transport.timeouts;
+  std::printf("incast without PFC: %lu drops, %lu bytes resent, %lu timeouts, last byte %.2f us (%.1fx)\n",
+              lossy.run.Sum(&PortCounters::drop_packets), lossy.run.net.totals().retransmitted, timeouts,
+              lossy.LastFinish().us_f(), lossy.LastFinish().us_f() / lossless.LastFinish().us_f());
   EXPECT_GT(lossy.run.Sum(&PortCounters::drop_packets), 0u);
   EXPECT_GT(lossy.run.net.totals().retransmitted, 0u);
   EXPECT_EQ(lossy.run.Sum(&PortCounters::pfc_frames_rx), 0u);
@@ -132,6 +141,9 @@ TEST(Lossless, PfcSpreadsCongestionToAVictimAndDcqcnContainsIt) {
   EXPECT_GT(victim_pfc, 2 * victim_dcqcn);
   const PortCounters& paused_pfc = pfc_only.run->net.egress(pfc_only.core).counters();
   const PortCounters& paused_dcqcn = with_dcqcn.run->net.egress(with_dcqcn.core).counters();
+  std::printf("victim FCT %.1f us with PFC alone (%.0f us paused), %.1f us with DCQCN (%.0f us paused)\n",
+              victim_pfc, static_cast<double>(paused_pfc.pfc_pause_ps) / 1e6, victim_dcqcn,
+              static_cast<double>(paused_dcqcn.pfc_pause_ps) / 1e6);
   EXPECT_GT(paused_pfc.pfc_pause_ps, 5 * paused_dcqcn.pfc_pause_ps);
   // Lossless in both.
   EXPECT_EQ(pfc_only.run->Sum(&PortCounters::drop_packets), 0u);

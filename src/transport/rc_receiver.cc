@@ -17,9 +17,9 @@ const Packet* EchoFor(const TransportConfig& config, const Packet& trigger) {
 }
 }  // namespace
 
-void RcReceiver::Feedback(PacketKind kind) {
+void RcReceiver::Feedback(PacketKind kind, const Packet* trigger) {
   host_.counters(flow_.flow_index).acks++;
-  host_.SendFeedback(flow_.flow_index, kind, expected_);
+  host_.SendFeedback(flow_.flow_index, kind, expected_, trigger ? EchoFor(config_, *trigger) : nullptr);
 }
 
 void RcReceiver::NotifyCongestion() {
@@ -51,8 +51,7 @@ uint64_t RcReceiver::OnData(const Packet& p) {
     }
     if (++unacked_packets_ >= config_.ack_interval || expected_ == flow_.bytes) {
       unacked_packets_ = 0;
-      c.acks++;
-      host_.SendFeedback(flow_.flow_index, PacketKind::kAck, expected_, EchoFor(config_, p));
+      Feedback(PacketKind::kAck, &p);
     }
     return expected_ - before;
   }
@@ -68,8 +67,7 @@ uint64_t RcReceiver::OnData(const Packet& p) {
   }
   // A duplicate of data already held: tell the sender where we are.
   c.discarded_bytes += p.payload_bytes;
-  c.acks++;
-  host_.SendFeedback(flow_.flow_index, PacketKind::kAck, expected_, EchoFor(config_, p));
+  Feedback(PacketKind::kAck, &p);
   return 0;
 }
 

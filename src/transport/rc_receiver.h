@@ -24,7 +24,9 @@ class RcReceiver final : public FlowReceiver {
   uint64_t OnData(const Packet& p) override;
 
  private:
-  void Feedback(PacketKind kind);
+  // ACK or NAK with the in-order offset; an ACK triggered by a data packet
+  // echoes its telemetry when HPCC needs it.
+  void Feedback(PacketKind kind, const Packet* trigger = nullptr);
   void NotifyCongestion();
   uint64_t AcceptOutOfOrder(const Packet& p);
 
