@@ -350,15 +350,61 @@ void ReadVlArbitration(const Context& c, const MapReader& m, PacketConfig& packe
   packet.high_limit_bytes = limit == 255 ? kUnboundedHighPriority : static_cast<uint64_t>(limit) * 4096;
 }
 
-// fabric.ib: InfiniBand routing, adaptive routing and VL buffers.
+// fabric.ib.congestion_control: true/false or a map of the switch marking
+// (SwitchCongestionSetting) and adapter (CACongestionSetting, CCT) knobs.
+void ReadIbCongestionControl(const Context& c, const MapReader& ib, Scenario& s) {
+  std::optional<YAML::Node> v = ib.Get("congestion_control");
+  if (!v) return;
+  IbCcMarkingConfig& sw = s.packet.ib.congestion_control;
+  IbCcConfig& ca = s.transport.ib_cc;
+  if (v->IsScalar()) {
+    sw.enabled = ib.Bool("congestion_control", false);
+  } else {
+    MapReader m = ib.Map("congestion_control");
+    m.AllowOnly({"enabled", "threshold", "marking_rate", "packet_size", "mark_victims", "ccti_increase", "ccti_min",
+                 "ccti_limit", "ccti_timer", "cct"});
+    sw.enabled = m.Bool("enabled", true);
+    sw.threshold = static_cast<int>(m.Int("threshold", sw.threshold, 0, 15));
+    sw.marking_rate = static_cast<uint32_t>(m.Int("marking_rate", sw.marking_rate, 0, 0xffff));
+    sw.packet_size_bytes = static_cast<uint32_t>(m.Size("packet_size", sw.packet_size_bytes, 0, 0x3fc0));
+    sw.mark_victims = m.Bool("mark_victims", sw.mark_victims);
+    ca.ccti_increase = static_cast<int>(m.Int("ccti_increase", ca.ccti_increase, 0, 255));
+    ca.ccti_timer = static_cast<uint32_t>(m.Int("ccti_timer", ca.ccti_timer, 1, 0xffff));
+    if (std::optional<YAML::Node> list = m.Get("cct")) {
+      const std::string path = m.Path("cct");
+      if (!list->IsSequence() || list->size() == 0 || list->size() > 128) {
+        c.d.Fail(*list, path, "expected a list of 1 to 128 inter-packet delays (e.g. [0ns, 40ns, 80ns]), got " +
+                                  Describe(*list));
+        return;
+      }
+      for (size_t i = 0; i < list->size(); ++i) {
+        const YAML::Node& e = (*list)[i];
+        Result<Time> t = e.IsScalar() ? ParseTime(e.Scalar()) : Result<Time>(Error{"not a scalar"});
+        if (!t.ok() || t.value() < Time::Zero()) {
+          c.d.Fail(e, path + "." + std::to_string(i), "expected a delay >= 0 such as 40ns, got " + Describe(e));
+          return;
+        }
+        ca.cct.push_back(t.value());
+      }
+    }
+    const int last = ca.cct.empty() ? 127 : static_cast<int>(ca.cct.size()) - 1;
+    ca.ccti_limit = static_cast<int>(m.Int("ccti_limit", last, 0, last));
+    ca.ccti_min = static_cast<int>(m.Int("ccti_min", ca.ccti_min, 0, ca.ccti_limit));
+  }
+  if (sw.enabled) s.transport.cc = CongestionControl::kIb;
+}
+
+// fabric.ib: InfiniBand routing, adaptive routing, VL buffers and
+// congestion control.
 void ReadIb(const Context& c, const MapReader& fabric, Scenario& s) {
   if (s.packet.kind != FabricKind::kIb) {
     if (fabric.Has("ib")) fabric.FailAt("ib", "only used with fabric.kind: ib");
     return;
   }
   MapReader m = fabric.Map("ib");
-  m.AllowOnly({"adaptive_routing", "routing", "vl_buffer", "data_vls", "sl2vl", "vlarb"});
+  m.AllowOnly({"adaptive_routing", "routing", "vl_buffer", "data_vls", "sl2vl", "vlarb", "congestion_control"});
   ReadSl2Vl(c, m, s.packet);
+  ReadIbCongestionControl(c, m, s);
   // VL arbitration comes from fabric.ib.vlarb, or from fabric.qos's
   // scheduling keys, or else OpenSM's defaults; not from both.
   if (m.Has("vlarb") && fabric.Has("qos")) {
@@ -500,7 +546,8 @@ void ReadTransport(const MapReader& fabric, Scenario& s) {
   tc.rto = t.TimeValue("rto", tc.rto);
   if (tc.rto <= Time::Zero()) t.FailAt("rto", "must be > 0");
   if (tc.kind == TransportKind::kNone && tc.cc != CongestionControl::kNone) {
-    t.FailAt("type", "congestion control needs a transport: use type rc, or fabric.roce.cc: none");
+    t.FailAt("type", "congestion control needs a transport: use type rc, or turn it off (fabric.roce.cc: none, "
+                "fabric.ib.congestion_control: false)");
   }
 }
 

@@ -490,6 +490,47 @@ TEST_F(ScenarioLoaderTest, IbVlArbitrationAndSl2Vl) {
   ExpectHas(LoadError("fabric:\n  kind: ib\n  ib: {sl2vl: [0, 1]}\n"), {"fabric.ib.sl2vl", "8 VLs"});
 }
 
+TEST_F(ScenarioLoaderTest, IbCongestionControl) {
+  // Off by default (OpenSM's congestion_control FALSE); `true` takes the
+  // Congestion Control Manager's defaults.
+  Result<Scenario> d = Load("d.yaml", "fabric:\n  kind: ib\n");
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_FALSE(d->packet.ib.congestion_control.enabled);
+  EXPECT_EQ(d->transport.cc, CongestionControl::kNone);
+  Result<Scenario> on = Load("on.yaml", "fabric:\n  kind: ib\n  ib: {congestion_control: true}\n");
+  ASSERT_TRUE(on.ok()) << on.error().message;
+  EXPECT_TRUE(on->packet.ib.congestion_control.enabled);
+  EXPECT_EQ(on->packet.ib.congestion_control.threshold, 15);
+  EXPECT_EQ(on->packet.ib.congestion_control.marking_rate, 10u);
+  EXPECT_EQ(on->packet.ib.congestion_control.packet_size_bytes, 512u);
+  EXPECT_EQ(on->transport.cc, CongestionControl::kIb);
+  EXPECT_EQ(on->transport.ib_cc.ccti_increase, 1);
+  // Every knob, and a table of three delays (the limit follows the table).
+  Result<Scenario> s = Load("s.yaml",
+                            "fabric:\n  kind: ib\n  ib:\n    congestion_control: {threshold: 8, marking_rate: 0,"
+                            " packet_size: 1KiB, mark_victims: true, ccti_increase: 2, ccti_timer: 50,"
+                            " cct: [0ns, 50ns, 1us], ccti_min: 1}\n");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->packet.ib.congestion_control.threshold, 8);
+  EXPECT_EQ(s->packet.ib.congestion_control.marking_rate, 0u);
+  EXPECT_EQ(s->packet.ib.congestion_control.packet_size_bytes, 1024u);
+  EXPECT_TRUE(s->packet.ib.congestion_control.mark_victims);
+  EXPECT_EQ(s->transport.ib_cc.ccti_increase, 2);
+  EXPECT_EQ(s->transport.ib_cc.ccti_timer, 50u);
+  ASSERT_EQ(s->transport.ib_cc.cct.size(), 3u);
+  EXPECT_EQ(s->transport.ib_cc.cct[2], Time::FromUs(1));
+  EXPECT_EQ(s->transport.ib_cc.ccti_limit, 2);
+  EXPECT_EQ(s->transport.ib_cc.ccti_min, 1);
+  ExpectHas(LoadError("fabric:\n  kind: ib\n  ib: {congestion_control: {cct: [0ns, fast]}}\n"),
+            {"fabric.ib.congestion_control.cct.1", "delay"});
+  ExpectHas(LoadError("fabric:\n  kind: ib\n  ib: {congestion_control: {threshold: 16}}\n"),
+            {"fabric.ib.congestion_control.threshold"});
+  ExpectHas(LoadError("fabric:\n  kind: ib\n  ib: {congestion_control: {cct: [0ns, 1us], ccti_limit: 5}}\n"),
+            {"fabric.ib.congestion_control.ccti_limit"});
+  ExpectHas(LoadError("fabric:\n  kind: ib\n  transport: {type: none}\n  ib: {congestion_control: true}\n"),
+            {"fabric.transport.type", "needs a transport"});
+}
+
 TEST_F(ScenarioLoaderTest, QosClassesNameThePriorities) {
   // Two classes: "latency" strict on priority 5 (lossy), "bulk" weighted on
   // priority 3 (lossless); workload items pick them by name.

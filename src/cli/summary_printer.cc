@@ -30,6 +30,25 @@ std::string FabricLine(const ScenarioRun& run) {
                      sc.packet.kind == FabricKind::kIb ? "InfiniBand" : "RoCEv2", FormatBytes(sc.packet.mtu_bytes));
 }
 
+// Flow-control and congestion signals, when the fabric produced any:
+// PFC and ECN/CNP on RoCEv2, FECN/BECN on InfiniBand, and loss recovery.
+std::string SignalsLine(const ScenarioRun& run, const nlohmann::ordered_json& s) {
+  const auto n = [&](const char* key) { return s[key].get<uint64_t>(); };
+  if (n("pfc_frames") + n("ecn_marks") + n("cnps") + n("retransmitted_bytes") + n("out_of_order_packets") == 0) {
+    return "";
+  }
+  std::string out = "  signals     ";
+  if (run.scenario().packet.kind == FabricKind::kIb) {
+    out += fmt::format("{} FECN marks, {} BECNs", n("ecn_marks"), n("cnps"));
+  } else {
+    out += fmt::format("{} PFC frames ({} paused), {} ECN marks, {} CNPs", n("pfc_frames"),
+                       Us(s["pfc_pause_ns"].get<double>()), n("ecn_marks"), n("cnps"));
+  }
+  out += fmt::format("; {} retransmitted, {} packets out of order\n", FormatBytes(n("retransmitted_bytes")),
+                     n("out_of_order_packets"));
+  return out;
+}
+
 }  // namespace
 
 std::string FormatRunSummary(const ScenarioRun& run, const nlohmann::ordered_json& s,
@@ -53,6 +72,7 @@ std::string FormatRunSummary(const ScenarioRun& run, const nlohmann::ordered_jso
   out += fmt::format("  links       max utilization {:.1f}% ({}), mean {:.1f}%; {} packets dropped\n",
                      100 * links["max_util"].get<double>(), links["busiest"].get<std::string>(),
                      100 * links["mean_util"].get<double>(), s["drops"].get<uint64_t>());
+  out += SignalsLine(run, s);
   out += fmt::format("  outputs     {}/ (summary.json, flows.csv, links.csv, fct.txt)\n", out_dir);
   return out;
 }

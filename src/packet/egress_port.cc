@@ -24,13 +24,15 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       stamp_int_(config.int_telemetry && wiring.owner_switch != nullptr),
       credit_fc_(wiring.vl_credit_bytes != 0),
       ecn_enabled_(config.ecn.enabled),
+      fecn_enabled_(wiring.fecn_threshold_bytes != 0 && wiring.vl_credit_bytes != 0),
       ecn_(config.ecn),
       pause_quanta_time_(wiring.rate.TransmitTime(kMaxPauseQuanta * kBitsPerQuantum / 8)),
       watchdog_detection_(config.pfc.watchdog_detection),
       watchdog_restoration_(config.pfc.watchdog_restoration),
       max_packet_blocks_(CreditBlocks(config.mtu_bytes + config.wire_overhead_bytes)),
       weighted_high_(config.weighted_high),
-      high_limit_bytes_(config.high_limit_bytes) {
+      high_limit_bytes_(config.high_limit_bytes),
+      fecn_(config.ib.congestion_control) {
   if (config.pfc.enabled || credit_fc_) {
     fc_ = std::make_unique<FlowControl>();
     fc_->credits.fill(wiring.vl_credit_bytes / kIbCreditBlockBytes);
@@ -155,11 +157,20 @@ void EgressPort::TrySend() {
   }
   // Fast path: nothing is paused (always so without PFC).
   uint8_t allowed = now < pause_horizon_ ? UnpausedMask() : kAllPriorities;
-  if (credit_fc_) allowed &= CreditMask();  // a credit return will call TrySend
+  if (credit_fc_) {
+    const uint8_t credited = CreditMask();  // a credit return will call TrySend
+    // A VL with packets waiting but no credits is a victim of congestion
+    // downstream (for FECN marking).
+    if (fecn_enabled_) credit_starved_ |= nonempty_mask_ & static_cast<uint8_t>(~credited);
+    allowed &= credited;
+  }
   Packet* p = Dequeue(allowed);
   if (p == nullptr && wiring_.source != nullptr) p = wiring_.source->Pull(wiring_.id, allowed);
   if (p == nullptr) return;
-  if (credit_fc_) fc_->credits[p->priority] -= CreditBlocks(p->wire_bytes);
+  if (credit_fc_) {
+    fc_->credits[p->priority] -= CreditBlocks(p->wire_bytes);
+    if (fecn_enabled_) MaybeMarkFecn(p);
+  }
   Transmit(p);
   // Keep draining: if more may be waiting, come back when this packet is out.
   if (nonempty_mask_ != 0 || wiring_.source != nullptr) WakeAt(busy_until_);
@@ -252,6 +263,27 @@ void EgressPort::MaybeMarkEcn(Packet* p, uint64_t queue_bytes) {
     p->ecn_ce = true;
     counters_.ecn_marks++;
   }
+}
+
+void EgressPort::MaybeMarkFecn(Packet* p) {
+  // A port that had to wait for credits before this packet is a victim of
+  // congestion further down, not its root, and marks only if told to; one
+  // that sends back to back is a root.
+  const uint8_t vl_bit = static_cast<uint8_t>(1u << p->priority);
+  const bool victim = (credit_starved_ & vl_bit) != 0;
+  credit_starved_ &= static_cast<uint8_t>(~vl_bit);
+  if (victim && !fecn_.mark_victims) return;
+  if (p->kind != PacketKind::kData || p->ecn_ce || p->wire_bytes < fecn_.packet_size_bytes) return;
+  // Congested: the VL's queue (this packet included) is above the threshold.
+  if (queues_[p->priority].bytes() + p->wire_bytes <= wiring_.fecn_threshold_bytes) return;
+  // Marking_Rate: mark one eligible packet, then let that many pass.
+  if (fecn_skip_ > 0) {
+    --fecn_skip_;
+    return;
+  }
+  fecn_skip_ = fecn_.marking_rate;
+  p->ecn_ce = true;
+  counters_.ecn_marks++;
 }
 
 Packet* EgressPort::DequeueDwrr(uint8_t set, int& cursor) {

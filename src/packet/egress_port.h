@@ -46,6 +46,7 @@ class EgressPort final : public EventHandler {
     PortId receiver_in_port = kNoPort; // the same link seen from the receiver
     SwitchNode* owner_switch = nullptr;  // the sending switch, told when a packet leaves; null for hosts
     uint64_t vl_credit_bytes = 0;      // InfiniBand: the receiver's buffer per VL; 0 = no credit flow control
+    uint64_t fecn_threshold_bytes = 0; // InfiniBand CC: mark FECN above this VL queue; 0 = never
     PacketSource* source = nullptr;    // pulled when the queues are empty (hosts), or null
   };
 
@@ -101,6 +102,9 @@ class EgressPort final : public EventHandler {
   // VLs with credits for their next packet (for the source: a full one).
   uint8_t CreditMask() const;
   void MaybeMarkEcn(Packet* p, uint64_t queue_bytes);
+  // InfiniBand congestion control, for a packet just taken off its VL queue
+  // (credits already taken).
+  void MaybeMarkFecn(Packet* p);
   void Transmit(Packet* p);
   void TrySend();
   // Keeps one wake-up at the earliest time asked for; a later one left
@@ -126,6 +130,7 @@ class EgressPort final : public EventHandler {
   const bool stamp_int_;                        // a switch port with INT on
   const bool credit_fc_;                        // InfiniBand credit flow control
   const bool ecn_enabled_;
+  const bool fecn_enabled_;
   bool wakeup_pending_ = false;
   uint8_t deficit_dirty_ = 0;                   // bit p set: deficit_[p] may be non-zero
   uint8_t nonempty_mask_ = 0;
@@ -151,6 +156,9 @@ class EgressPort final : public EventHandler {
   const bool weighted_high_;
   const uint64_t high_limit_bytes_;
   uint64_t high_run_bytes_ = 0;                 // high-table bytes since the last low packet
+  const IbCcMarkingConfig fecn_;
+  uint32_t fecn_skip_ = 0;                      // eligible packets still to pass unmarked
+  uint8_t credit_starved_ = 0;                  // bit v: VL v waited for credits before its next packet
   // PFC and credit state, allocated only when the fabric uses them, so a
   // plain port stays compact.
   struct FlowControl {

@@ -19,7 +19,7 @@ enum class PacketKind : uint8_t {
   kData,
   kAck,   // cumulative acknowledgement: ack_offset bytes received in order
   kNak,   // sequence error: the receiver expects ack_offset next
-  kCnp,   // RoCEv2 congestion notification (DCQCN)
+  kCnp,   // congestion notification: a RoCEv2 CNP (DCQCN) or an InfiniBand BECN
 };
 
 // In-band network telemetry one switch egress adds to a data packet (HPCC):
@@ -38,7 +38,7 @@ struct Packet {
   uint8_t hop = 0;            // index in that path of the port to take next
   uint8_t priority = 0;
   PacketKind kind = PacketKind::kData;
-  bool ecn_ce = false;        // ECN congestion-experienced mark
+  bool ecn_ce = false;        // ECN congestion-experienced mark (InfiniBand: FECN)
   bool in_headroom = false;   // at a switch: held in PFC headroom, not the shared pool
   uint8_t int_hops = 0;       // telemetry records in int_ (data: added per switch; ACK: echoed)
   uint32_t wire_bytes = 0;    // payload + per-packet overhead (headers, preamble, IFG)

@@ -78,6 +78,25 @@ struct EcnConfig {
 // blocks), so no packet is ever dropped for lack of space. A flow's
 // priority is its service level; SL -> VL is the identity (OpenSM's default
 // SL2VL for SL 0..7).
+// InfiniBand congestion control at the switches (IBA Annex A10): a port
+// whose queue on a VL is long marks FECN on data packets leaving it; the
+// receiving adapter answers with a BECN and the source slows down (see
+// transport/ib_cc.h). Defaults are NVIDIA's Congestion Control Manager's
+// (MLNX_OFED user manual: threshold 0xf, marking_rate 0xa, packet_size
+// 0x200).
+struct IbCcMarkingConfig {
+  bool enabled = false;
+  // 0 = never mark .. 15 = most aggressive: the port's VL is congested once
+  // its queue holds (16 - threshold)/16 of the switch's buffer per port and
+  // VL (our reading; the spec leaves the mapping to the implementation).
+  int threshold = 15;
+  uint32_t marking_rate = 10;         // eligible packets left unmarked between two marks
+  uint32_t packet_size_bytes = 512;   // smaller packets are never marked
+  // Victim_Mask: also mark at a port that is only slow because its own
+  // downstream withholds credits (a victim, not a root, of congestion).
+  bool mark_victims = false;
+};
+
 struct IbConfig {
   // Receive buffer per input port and VL. 0 = a switch's buffer shared
   // equally by its ports and `data_vls` lanes, but never less than the credit
@@ -89,6 +108,7 @@ struct IbConfig {
   // SL -> VL for the service levels flows use (0..7): the VL is the queue a
   // packet waits in at every port. OpenSM's default is the identity.
   std::array<uint8_t, kNumPriorities> sl2vl = {0, 1, 2, 3, 4, 5, 6, 7};
+  IbCcMarkingConfig congestion_control;
 };
 
 constexpr uint32_t kIbCreditBlockBytes = 64;

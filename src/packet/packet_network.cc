@@ -64,7 +64,15 @@ PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const Rou
     w.receiver_in_port = port.reverse();
     w.owner_switch = switches_[port.node].get();
     w.source = hosts_[port.node].get();
-    if (credit_flow_control()) w.vl_credit_bytes = VlBufferBytes(port);
+    if (credit_flow_control()) {
+      w.vl_credit_bytes = VlBufferBytes(port);
+      const IbCcMarkingConfig& cc = config_.ib.congestion_control;
+      if (cc.enabled && cc.threshold > 0 && w.owner_switch != nullptr) {
+        // (16 - threshold)/16 of this switch's own buffer per port and VL
+        // (the credits it grants the peer on this link's reverse).
+        w.fecn_threshold_bytes = VlBufferBytes(topology.port(port.reverse())) * static_cast<uint64_t>(16 - cc.threshold) / 16;
+      }
+    }
     ports_[port.id].emplace(sim, config_, w);
   }
 }

@@ -25,6 +25,13 @@ void RcReceiver::Feedback(PacketKind kind, const Packet* trigger) {
 void RcReceiver::NotifyCongestion() {
   TransportCounters& c = host_.counters(flow_.flow_index);
   c.ecn_marked_packets++;
+  if (config_.cc == CongestionControl::kIb) {
+    // InfiniBand: every FECN is answered with a BECN (the switches already
+    // thin the marks by their Marking_Rate).
+    c.cnps++;
+    host_.SendFeedback(flow_.flow_index, PacketKind::kCnp, expected_);
+    return;
+  }
   if (config_.cc != CongestionControl::kDcqcn) return;
   const Time now = host_.sim().Now();
   if (sent_cnp_ && now - last_cnp_ < config_.dcqcn.cnp_interval) return;

@@ -2,6 +2,7 @@
 
 #include "transport/dcqcn.h"
 #include "transport/hpcc.h"
+#include "transport/ib_cc.h"
 #include "transport/rc_receiver.h"
 #include "transport/rc_sender.h"
 
@@ -13,6 +14,9 @@ std::unique_ptr<PacketSender> RcTransport::MakeSender(const FlowContext& flow, T
     rate = std::make_unique<Dcqcn>(host.sim(), flow.line_rate, config_.dcqcn);
   } else if (config_.cc == CongestionControl::kHpcc) {
     rate = std::make_unique<Hpcc>(flow, config_.hpcc);
+  } else if (config_.cc == CongestionControl::kIb) {
+    rate = std::make_unique<IbCongestionControl>(host.sim(), flow.line_rate, flow.mtu_bytes + flow.wire_overhead_bytes,
+                                                 config_.ib_cc);
   }
   return std::make_unique<RcSender>(flow, host, config_, std::move(rate));
 }
@@ -27,6 +31,8 @@ uint32_t RcTransport::FeedbackWireBytes(PacketKind kind) const {
 }
 
 uint8_t RcTransport::FeedbackPriority(PacketKind kind, uint8_t flow_priority) const {
+  // InfiniBand returns BECNs on the flow's own service level.
+  if (config_.fabric == FabricKind::kIb) return flow_priority;
   return kind == PacketKind::kCnp ? config_.cnp_priority : flow_priority;
 }
 

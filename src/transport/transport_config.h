@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/data_rate.h"
 #include "core/time.h"
@@ -17,7 +18,7 @@ enum class TransportKind {
   kRc,    // RDMA reliable connection: ACK/NAK, retransmission
 };
 enum class LossRecovery { kGoBackN, kSelectiveRepeat };
-enum class CongestionControl { kNone, kDcqcn, kHpcc };
+enum class CongestionControl { kNone, kDcqcn, kHpcc, kIb };
 
 // DCQCN (Zhu et al., SIGCOMM 2015) with the paper's timer and gain
 // parameters; rate steps scale with the line rate as htsim sets them
@@ -48,6 +49,23 @@ struct HpccConfig {
   DataRate min_rate = DataRate::Mbps(100);    // floor of R = W/T (HPCC simulator RdmaHw MinRate)
 };
 
+// InfiniBand congestion control at the channel adapters (IBA Annex A10),
+// per queue pair: see ib_cc.h. CCTI_Increase and CCTI_Min are the defaults
+// of NVIDIA's Congestion Control Manager (MLNX_OFED user manual, "Congestion
+// Control Manager": ccti_increase 1, ccti_min 0). The manager derives the
+// timer and the table from the fabric size by a rule it does not publish;
+// ours are stated in docs/models.md.
+struct IbCcConfig {
+  int ccti_increase = 1;       // added to CCTI per BECN
+  int ccti_min = 0;            // CCTI never falls below (a floor on the delay)
+  int ccti_limit = 127;        // CCTI never rises above (the table's last entry)
+  // CCTI_Timer, in the spec's units of 1.024 us: CCTI falls by one each time
+  // it expires.
+  uint32_t ccti_timer = 20;    // 20.48 us
+  // The table of inter-packet delays; empty means the default (ib_cc.h).
+  std::vector<Time> cct;
+};
+
 struct TransportConfig {
   TransportKind kind = TransportKind::kRc;
   FabricKind fabric = FabricKind::kRoce;
@@ -60,6 +78,7 @@ struct TransportConfig {
   CongestionControl cc = CongestionControl::kNone;
   DcqcnConfig dcqcn;
   HpccConfig hpcc;
+  IbCcConfig ib_cc;
   uint8_t cnp_priority = 6;                   // SONiC/NVIDIA: CNPs on DSCP 48, priority 6
 };
 
