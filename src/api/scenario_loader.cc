@@ -448,7 +448,9 @@ void ReadPfc(const Context& c, const MapReader& roce, PacketConfig& packet) {
   MapReader pfc = roce.Map("pfc");
   pfc.AllowOnly({"enabled", "lossless", "alpha", "xon_offset", "watchdog"});
   MapReader watchdog = pfc.Map("watchdog");
-  watchdog.AllowOnly({"detection", "restoration", "deadlock_check"});
+  watchdog.AllowOnly({"detection", "restoration", "action", "deadlock_check"});
+  packet.pfc.watchdog_action = watchdog.Enum<PfcWatchdogAction>(
+      "action", packet.pfc.watchdog_action, {{"drop", PfcWatchdogAction::kDrop}, {"forward", PfcWatchdogAction::kForward}});
   packet.pfc.deadlock_check_interval = watchdog.TimeValue("deadlock_check", packet.pfc.deadlock_check_interval);
   packet.pfc.watchdog_detection = watchdog.TimeValue("detection", packet.pfc.watchdog_detection);
   packet.pfc.watchdog_restoration = watchdog.TimeValue("restoration", packet.pfc.watchdog_restoration);

@@ -415,18 +415,20 @@ TEST_F(ScenarioLoaderTest, RoceDefaultsAreACommonDeployment) {
   EXPECT_EQ(s->transport.cc, CongestionControl::kDcqcn);
   EXPECT_EQ(s->transport.kind, TransportKind::kRc);
   EXPECT_EQ(s->transport.recovery, LossRecovery::kGoBackN);
+  EXPECT_EQ(s->packet.pfc.watchdog_action, PfcWatchdogAction::kDrop);  // SONiC pfcwd's default
 }
 
 TEST_F(ScenarioLoaderTest, RoceAndTransportKeys) {
   Result<Scenario> s = Load("s.yaml",
                             "fabric:\n"
-                            "  roce: {pfc: {lossless: [2], alpha: 0.125}, ecn: {kmin: 100KB, kmax: 400KB, pmax: 0.1},"
+                            "  roce: {pfc: {lossless: [2], alpha: 0.125, watchdog: {action: forward}}, ecn: {kmin: 100KB, kmax: 400KB, pmax: 0.1},"
                             " cc: none, cnp_priority: 7}\n"
                             "  transport: {type: rc, recovery: selective_repeat, ack_interval: 4, rto: 200us}\n"
                             "  load_balancing: {mode: flowlet, flowlet_gap: 5us}\n");
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_EQ(s->packet.pfc.lossless_mask, 1u << 2);
   EXPECT_DOUBLE_EQ(s->packet.pfc.alpha, 0.125);
+  EXPECT_EQ(s->packet.pfc.watchdog_action, PfcWatchdogAction::kForward);
   EXPECT_EQ(s->packet.ecn.kmin_bytes, 100000u);
   EXPECT_EQ(s->packet.ecn.kmax_bytes, 400000u);
   EXPECT_EQ(s->transport.cc, CongestionControl::kNone);

@@ -29,6 +29,7 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       pause_quanta_time_(wiring.rate.TransmitTime(kMaxPauseQuanta * kBitsPerQuantum / 8)),
       watchdog_detection_(config.pfc.watchdog_detection),
       watchdog_restoration_(config.pfc.watchdog_restoration),
+      watchdog_drops_(config.pfc.watchdog_action == PfcWatchdogAction::kDrop && wiring.owner_switch != nullptr),
       max_packet_blocks_(CreditBlocks(config.mtu_bytes + config.wire_overhead_bytes)),
       weighted_high_(config.weighted_high),
       high_limit_bytes_(config.high_limit_bytes),
@@ -106,7 +107,11 @@ void EgressPort::OnPfcFrame(int priority, bool pause) {
       fc_->pause_started[priority] = now;
       until = now;
       fc_->storm_until[priority] = now + watchdog_restoration_;
-      TrySend();
+      if (watchdog_drops_) {
+        FlushQueue(priority);
+      } else {
+        TrySend();
+      }
       return;
     }
     until = now + pause_quanta_time_;
@@ -120,6 +125,17 @@ void EgressPort::OnPfcFrame(int priority, bool pause) {
     until = now;
   }
   TrySend();
+}
+
+void EgressPort::FlushQueue(int priority) {
+  PacketQueue& q = queues_[priority];
+  while (!q.empty()) {
+    Packet* p = q.Pop();
+    queued_bytes_ -= p->wire_bytes;
+    wiring_.owner_switch->DropQueued(p, *this);
+  }
+  nonempty_mask_ &= static_cast<uint8_t>(~(1u << priority));
+  deficit_[priority] = 0;
 }
 
 void EgressPort::FinishPauseAccounting(Time end) {

@@ -77,6 +77,11 @@ class EgressPort final : public EventHandler {
   // stops this port.
   Time PauseQuantaTime() const { return pause_quanta_time_; }
   bool paused(int priority) const { return fc_ && fc_->paused_until[priority] > sim_.Now(); }
+  // The PFC watchdog's drop action holds `priority` here: packets to or from
+  // the peer on it are dropped.
+  bool WatchdogDropping(int priority) const {
+    return watchdog_drops_ && fc_ && sim_.Now() < fc_->storm_until[priority];
+  }
   // Closes the pause-time accounting at the end of a run.
   void FinishPauseAccounting(Time end);
 
@@ -96,6 +101,8 @@ class EgressPort final : public EventHandler {
   // Deficit round robin among the queues in `set` (all backlogged).
   Packet* DequeueDwrr(uint8_t set, int& cursor);
   void OnPfcFrame(int priority, bool pause);
+  // The watchdog's drop action: drop everything queued on `priority`.
+  void FlushQueue(int priority);
   // Priorities not paused now; schedules a wake-up at the earliest expiry
   // when some are.
   uint8_t UnpausedMask();
@@ -147,6 +154,7 @@ class EgressPort final : public EventHandler {
   const Time pause_quanta_time_;
   const Time watchdog_detection_;
   const Time watchdog_restoration_;
+  const bool watchdog_drops_;                   // a switch port with the drop action
   const uint32_t max_packet_blocks_;
   uint64_t ecn_kmin_ = 0, ecn_kmax_ = 0;        // bytes, resolved for this port's rate
   std::array<uint32_t, kNumPriorities> quantum_{};  // DWRR bytes per visit

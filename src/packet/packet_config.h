@@ -39,6 +39,13 @@ struct QueueSchedulingConfig {
 
 constexpr uint64_t kUnboundedHighPriority = UINT64_MAX;
 
+// What a switch port does with a priority its peer keeps paused (a pause
+// storm), for the restoration time: SONiC pfcwd's actions.
+enum class PfcWatchdogAction {
+  kDrop,     // flush the queue and drop the priority's packets to and from the peer (SONiC's default)
+  kForward,  // ignore the pauses and send anyway
+};
+
 // Priority-based flow control (IEEE 802.1Qbb) at switch ingress, per
 // (ingress port, priority), for the priorities in `lossless_mask`.
 struct PfcConfig {
@@ -50,11 +57,14 @@ struct PfcConfig {
   // XON once they fall this far below the XOFF threshold.
   uint32_t xon_offset_bytes = 2 * 4178;
   // PFC watchdog (SONiC pfcwd): a priority paused without a break for
-  // `watchdog_detection` is a pause storm; the port then ignores pauses on
-  // it for `watchdog_restoration` and sends anyway (SONiC's "forward"
-  // action), which also breaks PFC deadlocks. 0 turns the watchdog off.
+  // `watchdog_detection` is a pause storm; for `watchdog_restoration` the
+  // port then ignores pauses on it and either drops that priority's packets
+  // (at switches, SONiC's default action) or sends anyway. Either breaks
+  // PFC deadlocks. A host adapter always sends anyway. 0 turns the
+  // watchdog off.
   Time watchdog_detection = Time::FromMs(200);     // SONiC default detection_time
   Time watchdog_restoration = Time::FromMs(200);   // SONiC default restoration_time
+  PfcWatchdogAction watchdog_action = PfcWatchdogAction::kDrop;  // SONiC DEFAULT_ACTION
   // While any port is paused, look this often for a cycle of ports each
   // paused behind the next (a PFC deadlock) and count it.
   Time deadlock_check_interval = Time::FromUs(100);

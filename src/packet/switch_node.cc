@@ -114,6 +114,11 @@ void SwitchNode::OnEvent(uint64_t tag) {
     out.Enqueue(p);
     return;
   }
+  // The PFC watchdog's drop action on either link: the packet is lost.
+  if (out.WatchdogDropping(prio) || network_.port(p->in_port).WatchdogDropping(prio)) {
+    network_.OnDropped(p, out);
+    return;
+  }
   const size_t slot = Slot(p->in_port, prio);
   Ingress& in = ingress_[slot];
   if (buffer_.TryAdmitAny(p->wire_bytes)) {
@@ -191,6 +196,11 @@ void SwitchNode::OnFlowControlledDeparture(Packet* p) {
     in.xoff = false;
     SendPfc(p->in_port, p->priority, false);
   }
+}
+
+void SwitchNode::DropQueued(Packet* p, EgressPort& port) {
+  OnDeparture(p);
+  network_.OnDropped(p, port);
 }
 
 void SwitchNode::SendPfc(PortId in_port, int priority, bool pause) {

@@ -54,6 +54,10 @@ class SwitchNode final : public EventHandler {
     OnFlowControlledDeparture(p);
   }
 
+  // The PFC watchdog flushed `p` from `port`'s queue: free its buffer and
+  // drop it there.
+  void DropQueued(Packet* p, EgressPort& port);
+
   uint64_t buffer_peak_bytes() const { return buffer_.peak_bytes(); }
   uint64_t headroom_drops() const { return headroom_drops_; }
   // PFC headroom reserved per lossless priority on the link of `port`.

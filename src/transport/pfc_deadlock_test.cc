@@ -46,14 +46,15 @@ struct Outcome {
 
 // Each host sends 4 MiB two hops clockwise: every ring link carries two
 // flows (one entering, one passing through) at 200G offered on 100G.
-Outcome RunRing(Time watchdog_detection, Time until) {
+Outcome RunRing(Time watchdog_detection, Time until, PfcWatchdogAction action = PfcWatchdogAction::kDrop) {
   const Ring ring;
   PacketConfig config;
   config.pfc.enabled = true;
   config.pfc.watchdog_detection = watchdog_detection;
   config.pfc.watchdog_restoration = Time::FromUs(200);
+  config.pfc.watchdog_action = action;
   Simulator sim(1);
-  RcTransport transport(TransportConfig{});  // go-back-N resends what the watchdog's forwarding drops
+  RcTransport transport(TransportConfig{});  // go-back-N resends what the watchdog drops
   PacketNetwork net(sim, ring.topology, ring.routes, config, &transport);
   for (int i = 0; i < 4; ++i) {
     TransferRequest r;
@@ -79,14 +80,20 @@ TEST(PfcDeadlock, ACyclicBufferDependencyIsDetectedAndTheWatchdogBreaksIt) {
   EXPECT_EQ(stuck.deadlocks, 1u);
   EXPECT_EQ(stuck.completed, 0u);
   EXPECT_EQ(stuck.storms, 0u);
-  // With a 200 us watchdog, paused ports send anyway for 200 us at a time
-  // (SONiC's forward action; the receiver may then drop, and the transport
-  // resends): the deadlock keeps re-forming and being broken, and every
-  // byte of the 4 x 4 MiB arrives.
-  const Outcome broken = RunRing(Time::FromUs(200), Time::FromMs(50));
-  EXPECT_GT(broken.storms, 0u);
-  EXPECT_GE(broken.deadlocks, 1u);
-  EXPECT_EQ(broken.completed, 4u);
+  // With a 200 us watchdog, a stormed switch port drops the priority for
+  // 200 us (SONiC's default action) and the transport resends: the
+  // deadlock keeps re-forming and being broken, and every byte of the
+  // 4 x 4 MiB arrives.
+  const Outcome dropped = RunRing(Time::FromUs(200), Time::FromMs(50));
+  EXPECT_GT(dropped.storms, 0u);
+  EXPECT_GE(dropped.deadlocks, 1u);
+  EXPECT_EQ(dropped.completed, 4u);
+  // The forward action sends anyway instead (the receiver may then drop,
+  // and the transport resends): the same outcome.
+  const Outcome forwarded = RunRing(Time::FromUs(200), Time::FromMs(50), PfcWatchdogAction::kForward);
+  EXPECT_GT(forwarded.storms, 0u);
+  EXPECT_GE(forwarded.deadlocks, 1u);
+  EXPECT_EQ(forwarded.completed, 4u);
 }
 
 }  // namespace
