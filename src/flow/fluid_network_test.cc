@@ -1,0 +1,70 @@
+// FluidNetwork against closed forms: transfers sharing a resource finish
+// when the fluid arithmetic says, a latency is added once, and bytes are
+// conserved per resource.
+#include "flow/fluid_network.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <vector>
+
+namespace aifabric {
+namespace {
+
+struct FluidRun {
+  Simulator sim{1};
+  std::map<uint64_t, Time> done;
+  FluidNetwork net{sim, [this](uint64_t id, Time at) { done[id] = at; }};
+};
+
+TEST(FluidNetwork, TwoTransfersOnOneLinkFinishAsTheFluidArithmeticSays) {
+  // 100G shared by 1 MB and 2 MB from t = 0: both run at 50G until the
+  // first is done at 2 x 8e6 / 100e9 = 160 us; the second has 1 MB left at
+  // 100G: 80 us more, 240 us. Each then adds its 1 us latency.
+  FluidRun run;
+  const int link = run.net.AddResource(DataRate::Gbps(100));
+  const std::vector<int> path{link};
+  run.net.Start(1, 1'000'000, path, Time::FromUs(1));
+  run.net.Start(2, 2'000'000, path, Time::FromUs(1));
+  EXPECT_DOUBLE_EQ(run.net.rate_bps(1), 50e9);
+  run.sim.Run();
+  EXPECT_EQ(run.done.at(1), Time::FromUs(161));
+  EXPECT_EQ(run.done.at(2), Time::FromUs(241));
+  EXPECT_NEAR(run.net.bytes_carried(link), 3e6, 1e-3);
+}
+
+TEST(FluidNetwork, ALateArrivalTakesItsShareFromThen) {
+  // 8 Mb at 1 Gb/s alone from t = 0; a second 2 Mb transfer joins at 2 ms:
+  // then each gets 0.5 Gb/s. The first has 6 Mb left, the second finishes
+  // its 2 Mb at 2 + 4 = 6 ms, when the first has 4 Mb left, done at 10 ms.
+  FluidRun run;
+  const int link = run.net.AddResource(DataRate::Gbps(1));
+  run.net.Start(1, 1'000'000, std::vector<int>{link}, Time::Zero());
+  run.sim.ScheduleCallback(Time::FromMs(2), [&] { run.net.Start(2, 250'000, std::vector<int>{link}, Time::Zero()); });
+  run.sim.Run();
+  EXPECT_EQ(run.done.at(2), Time::FromMs(6));
+  EXPECT_EQ(run.done.at(1), Time::FromMs(10));
+}
+
+TEST(FluidNetwork, ATransferRunsAtItsTightestResource) {
+  // GPU tx port 450 GB/s, GPU rx port 450 GB/s, a PCIe-like 64 GB/s hop:
+  // 64 MB take 64e6 / 64e9 = 1 ms.
+  FluidRun run;
+  const int tx = run.net.AddResource(DataRate::Gbps(3600)), rx = run.net.AddResource(DataRate::Gbps(3600));
+  const int pcie = run.net.AddResource(DataRate::Gbps(512));
+  run.net.Start(7, 64'000'000, std::vector<int>{tx, pcie, rx}, Time::Zero());
+  run.sim.Run();
+  EXPECT_EQ(run.done.at(7), Time::FromMs(1));
+  EXPECT_EQ(run.net.active(), 0u);
+}
+
+TEST(FluidNetwork, AnEmptyTransferTakesOnlyItsLatency) {
+  FluidRun run;
+  const int link = run.net.AddResource(DataRate::Gbps(1));
+  run.net.Start(3, 0, std::vector<int>{link}, Time::FromNs(25));
+  run.sim.Run();
+  EXPECT_EQ(run.done.at(3), Time::FromNs(25));
+}
+
+}  // namespace
+}  // namespace aifabric
