@@ -1,0 +1,44 @@
+#include "fabric/cluster_layout.h"
+
+#include <algorithm>
+#include <map>
+
+namespace aifabric {
+
+Result<ClusterLayout> ClusterLayout::Build(const Topology& topology, const ServerSpec& spec) {
+  if (spec.gpus_per_server < 1) return Error{"cluster: gpus_per_server must be at least 1"};
+  ClusterLayout layout;
+  layout.spec_ = spec;
+  std::map<int, size_t> server_index;  // host's server number -> index in nics_
+  std::vector<std::vector<std::pair<int, NodeId>>> by_rail;
+  for (const Node& n : topology.nodes()) {
+    if (n.kind != NodeKind::kHost) continue;
+    size_t s;
+    if (n.server < 0) {
+      s = by_rail.size();
+      by_rail.emplace_back();
+    } else {
+      auto [it, added] = server_index.emplace(n.server, by_rail.size());
+      if (added) by_rail.emplace_back();
+      s = it->second;
+    }
+    by_rail[s].emplace_back(n.rail, n.id);
+  }
+  if (by_rail.empty()) return Error{"cluster: the topology has no hosts (NICs) to put GPUs behind"};
+  for (auto& nics : by_rail) {
+    std::stable_sort(nics.begin(), nics.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<NodeId> ids;
+    for (const auto& [rail, id] : nics) ids.push_back(id);
+    layout.nics_.push_back(std::move(ids));
+  }
+  return layout;
+}
+
+NodeId ClusterLayout::nic_of(GpuId gpu) const {
+  const std::vector<NodeId>& nics = nics_[static_cast<size_t>(server_of(gpu))];
+  const size_t n = nics.size();
+  const size_t i = static_cast<size_t>(local_index(gpu));
+  return nics[i * n / static_cast<size_t>(spec_.gpus_per_server)];
+}
+
+}  // namespace aifabric

@@ -1,0 +1,58 @@
+// ClusterLayout says where the GPUs are: servers of `gpus_per_server` GPUs,
+// each GPU's NIC (a host node of the Topology: its rail), and the links
+// inside a server (NVLink through an NVSwitch, per GPU and direction).
+// GPU ids are dense: server s, local index i -> s * gpus_per_server + i.
+// Immutable once built; safe to share between threads.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/data_rate.h"
+#include "core/ids.h"
+#include "core/result.h"
+#include "core/time.h"
+#include "fabric/topology.h"
+
+namespace aifabric {
+
+using GpuId = int32_t;
+
+// What the links inside one server are like.
+struct ServerSpec {
+  int gpus_per_server = 8;
+  // Each GPU's NVLink bandwidth into (and out of) the NVSwitch fabric, per
+  // direction; the NVSwitch itself is non-blocking, so two transfers
+  // contend only where they share a GPU's port.
+  DataRate nvlink_per_dir = DataRate::Gbps(3600);  // H100: 450 GB/s
+  Time nvlink_latency = Time::FromNs(25);          // SimAI's NVLink link latency
+};
+
+class ClusterLayout {
+ public:
+  // Servers are the hosts' `server` numbers (a host without one is a
+  // server of its own), in order of first appearance; a server's NICs are
+  // its hosts in rail order. GPU i of a server with N NICs and G GPUs uses
+  // NIC floor(i * N / G): one each when N = G (rail-optimized), shared
+  // when N < G (PCIe switch), the first of its N / G when N > G.
+  // Errors if the topology has no hosts or G < 1.
+  static Result<ClusterLayout> Build(const Topology& topology, const ServerSpec& spec);
+
+  int servers() const { return static_cast<int>(nics_.size()); }
+  int gpus_per_server() const { return spec_.gpus_per_server; }
+  int gpus() const { return servers() * spec_.gpus_per_server; }
+  int server_of(GpuId gpu) const { return gpu / spec_.gpus_per_server; }
+  int local_index(GpuId gpu) const { return gpu % spec_.gpus_per_server; }
+  bool same_server(GpuId a, GpuId b) const { return server_of(a) == server_of(b); }
+  // The host node of the GPU's NIC.
+  NodeId nic_of(GpuId gpu) const;
+  // The NICs of a server, in rail order.
+  const std::vector<NodeId>& nics(int server) const { return nics_[static_cast<size_t>(server)]; }
+  const ServerSpec& spec() const { return spec_; }
+
+ private:
+  ServerSpec spec_;
+  std::vector<std::vector<NodeId>> nics_;  // per server
+};
+
+}  // namespace aifabric

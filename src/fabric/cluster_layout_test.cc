@@ -1,0 +1,59 @@
+// Where GPUs sit: one NIC per GPU (rails), GPUs sharing a NIC, and hosts
+// without a server number.
+#include "fabric/cluster_layout.h"
+
+#include <gtest/gtest.h>
+
+namespace aifabric {
+namespace {
+
+Topology Servers(int servers, int nics_per_server) {
+  Topology t;
+  for (int s = 0; s < servers; ++s) {
+    for (int r = 0; r < nics_per_server; ++r) {
+      std::string name = "h";
+      name += std::to_string(t.num_nodes());
+      t.AddHost(std::move(name), s, r);
+    }
+  }
+  return t;
+}
+
+TEST(ClusterLayout, OneNicPerGpuPutsGpuIOnRailI) {
+  const Topology t = Servers(2, 8);
+  Result<ClusterLayout> l = ClusterLayout::Build(t, ServerSpec{});
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(l->servers(), 2);
+  EXPECT_EQ(l->gpus(), 16);
+  EXPECT_EQ(l->nic_of(3), 3);     // server 0, rail 3
+  EXPECT_EQ(l->nic_of(13), 13);   // server 1, rail 5: host 8 + 5
+  EXPECT_TRUE(l->same_server(8, 15));
+  EXPECT_FALSE(l->same_server(7, 8));
+}
+
+TEST(ClusterLayout, TwoGpusShareEachNicWhenThereAreHalfAsMany) {
+  const Topology t = Servers(1, 4);
+  Result<ClusterLayout> l = ClusterLayout::Build(t, ServerSpec{});
+  ASSERT_TRUE(l.ok());
+  // floor(i * 4 / 8): GPUs 0,1 -> NIC 0; 2,3 -> 1; ...; 6,7 -> 3.
+  EXPECT_EQ(l->nic_of(0), 0);
+  EXPECT_EQ(l->nic_of(1), 0);
+  EXPECT_EQ(l->nic_of(2), 1);
+  EXPECT_EQ(l->nic_of(7), 3);
+}
+
+TEST(ClusterLayout, HostsWithoutAServerAreServersOfTheirOwn) {
+  Topology t;
+  t.AddHost("a");
+  t.AddHost("b");
+  ServerSpec spec;
+  spec.gpus_per_server = 1;
+  Result<ClusterLayout> l = ClusterLayout::Build(t, spec);
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(l->servers(), 2);
+  EXPECT_EQ(l->nic_of(1), 1);
+  EXPECT_FALSE(ClusterLayout::Build(Topology{}, spec).ok());
+}
+
+}  // namespace
+}  // namespace aifabric

@@ -1,0 +1,45 @@
+#include "flow/gpu_network.h"
+
+#include <array>
+#include <cassert>
+
+namespace aifabric {
+
+GpuNetwork::GpuNetwork(Simulator& sim, const ClusterLayout& layout, NetworkModel& fabric)
+    : layout_(layout), fabric_(fabric), nvlink_(sim, [this](uint64_t id, Time at) { Done(id, at); }) {
+  for (GpuId g = 0; g < layout.gpus(); ++g) {
+    nvlink_.AddResource(layout.spec().nvlink_per_dir);  // 2g: out of the GPU
+    nvlink_.AddResource(layout.spec().nvlink_per_dir);  // 2g + 1: into it
+  }
+  fabric_.SetObserver(this);
+}
+
+void GpuNetwork::StartTransfer(const TransferRequest& request) {
+  const GpuId src = static_cast<GpuId>(request.src), dst = static_cast<GpuId>(request.dst);
+  assert(src != dst && src >= 0 && dst >= 0 && src < layout_.gpus() && dst < layout_.gpus());
+  if (layout_.same_server(src, dst)) {
+    const std::array<int, 2> ports{TxPort(src), RxPort(dst)};
+    nvlink_.Start(request.id, request.bytes, ports, layout_.spec().nvlink_latency);
+    return;
+  }
+  TransferRequest over_fabric = request;
+  over_fabric.id = next_fabric_id_++;
+  over_fabric.src = layout_.nic_of(src);
+  over_fabric.dst = layout_.nic_of(dst);
+  fabric_to_request_.emplace(over_fabric.id, request.id);
+  fabric_.StartTransfer(over_fabric);
+}
+
+void GpuNetwork::OnTransferDone(FlowId id, Time finish) {
+  const auto it = fabric_to_request_.find(id);
+  assert(it != fabric_to_request_.end());
+  const FlowId request = it->second;
+  fabric_to_request_.erase(it);
+  Done(request, finish);
+}
+
+void GpuNetwork::Done(FlowId id, Time finish) {
+  if (observer_ != nullptr) observer_->OnTransferDone(id, finish);
+}
+
+}  // namespace aifabric

@@ -1,0 +1,54 @@
+// GpuNetwork is the network as GPUs see it: a NetworkModel whose endpoints
+// are GPU ids (ClusterLayout), not host nodes. Between two GPUs of one
+// server a transfer crosses NVLink: a fluid over the sender's NVLink port
+// out and the receiver's port in, max-min shared with the server's other
+// NVLink transfers (the NVSwitch itself does not block), plus the NVLink
+// latency. Between servers it goes NIC to NIC (each GPU's NIC is its rail)
+// over the fabric model it wraps — packet, flow or analytic alike. GPUs
+// that share a NIC share its link there. Lives in one Simulator; not
+// thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+
+#include "engine/simulator.h"
+#include "fabric/cluster_layout.h"
+#include "fabric/network_model.h"
+#include "flow/fluid_network.h"
+
+namespace aifabric {
+
+class GpuNetwork final : public NetworkModel, private TransferObserver {
+ public:
+  // `layout` and `fabric` outlive this; this becomes `fabric`'s observer.
+  GpuNetwork(Simulator& sim, const ClusterLayout& layout, NetworkModel& fabric);
+  GpuNetwork(const GpuNetwork&) = delete;
+  GpuNetwork& operator=(const GpuNetwork&) = delete;
+
+  // REQUIRES: request.src != request.dst, both GPU ids of the layout;
+  // request.id unique among this network's transfers.
+  void StartTransfer(const TransferRequest& request) override;
+  void SetObserver(TransferObserver* observer) override { observer_ = observer; }
+  const char* name() const override { return fabric_.name(); }
+
+  const ClusterLayout& layout() const { return layout_; }
+  // Bytes that have left GPU `gpu` over NVLink so far.
+  double nvlink_bytes_sent(GpuId gpu) const { return nvlink_.bytes_carried(TxPort(gpu)); }
+
+ private:
+  int TxPort(GpuId gpu) const { return 2 * gpu; }
+  int RxPort(GpuId gpu) const { return 2 * gpu + 1; }
+  void OnTransferDone(FlowId id, Time finish) override;  // from the fabric
+  void Done(FlowId id, Time finish);
+
+  const ClusterLayout& layout_;
+  NetworkModel& fabric_;
+  TransferObserver* observer_ = nullptr;
+  FluidNetwork nvlink_;
+  // Fabric transfers get ids of their own; this maps them back.
+  std::unordered_map<FlowId, FlowId> fabric_to_request_;
+  FlowId next_fabric_id_ = 0;
+};
+
+}  // namespace aifabric
