@@ -9,6 +9,7 @@
 
 #include "core/time.h"
 #include "fabric/catalog.h"
+#include "fabric/cluster_layout.h"
 #include "fabric/topology_spec.h"
 #include "packet/packet_config.h"
 #include "transport/transport_config.h"
@@ -41,6 +42,7 @@ struct Scenario {
   double nics_per_gpu = 1.0;    // cluster.nic.per_gpu
   GpuSpec gpu;                  // cluster.gpu, from the catalog
   std::string nic_model;        // cluster.nic.model ("" if only a rate was given)
+  ServerSpec server;            // cluster.gpus_per_server and cluster.nvlink
 
   // fabric.* (servers, NICs and the topology family live in `topology`)
   TopologySpec topology;

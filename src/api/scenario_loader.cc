@@ -118,7 +118,7 @@ void DeriveNicsPerServer(const MapReader& nic, Scenario& s) {
 }
 
 void ReadCluster(const Context& c, const MapReader& cluster, Scenario& s) {
-  cluster.AllowOnly({"servers", "gpus_per_server", "gpu", "nic"});
+  cluster.AllowOnly({"servers", "gpus_per_server", "gpu", "nic", "nvlink"});
   s.topology.servers = static_cast<int>(cluster.Int("servers", 1, 1, kIntMax));
   s.gpus_per_server = static_cast<int>(cluster.Int("gpus_per_server", 8, 1, kIntMax));
   const std::string gpu = cluster.String("gpu", "H100");
@@ -127,6 +127,14 @@ void ReadCluster(const Context& c, const MapReader& cluster, Scenario& s) {
   } else {
     cluster.FailAt("gpu", "unknown GPU '" + gpu + "'; the catalog has " + Names(c.catalog.gpus()));
   }
+  // Inside a server: each GPU's NVLink bandwidth per direction (the
+  // catalog's, unless given) and the NVLink latency.
+  MapReader nvlink = cluster.Map("nvlink");
+  nvlink.AllowOnly({"bandwidth", "latency"});
+  s.server.gpus_per_server = s.gpus_per_server;
+  const DataRate catalog_nvlink = DataRate::BitsPerSecond(static_cast<uint64_t>(s.gpu.nvlink_gbps_per_dir * 8e9));
+  s.server.nvlink_per_dir = nvlink.Rate("bandwidth", catalog_nvlink.IsZero() ? s.server.nvlink_per_dir : catalog_nvlink);
+  s.server.nvlink_latency = nvlink.TimeValue("latency", s.server.nvlink_latency);
   MapReader nic = cluster.Map("nic");
   ReadNic(c, nic, s);
   if (c.d.ok()) DeriveNicsPerServer(nic, s);

@@ -185,6 +185,10 @@ TEST_F(ScenarioLoaderTest, DefaultsWhenKeysAreAbsent) {
   EXPECT_EQ(s->topology.servers, 1);
   EXPECT_EQ(s->gpus_per_server, 8);
   EXPECT_EQ(s->gpu.name, "H100");
+  // NVLink from the catalog: H100 450 GB/s per direction = 3.6 Tb/s.
+  EXPECT_EQ(s->server.nvlink_per_dir, DataRate::Gbps(3600));
+  EXPECT_EQ(s->server.nvlink_latency, Time::FromNs(25));
+  EXPECT_EQ(s->server.gpus_per_server, 8);
   EXPECT_EQ(s->topology.nic_rate, DataRate::Gbps(400));
   EXPECT_EQ(s->topology.nics_per_server, 8);  // 8 GPUs * 1 NIC/GPU
   EXPECT_EQ(s->packet.kind, FabricKind::kRoce);
@@ -282,6 +286,18 @@ void ExpectHas(const std::string& message, std::initializer_list<const char*> pa
     EXPECT_NE(message.find(part), std::string::npos) << "'" << part << "' not in: " << message;
 }
 
+TEST_F(ScenarioLoaderTest, NvlinkComesFromTheGpuUnlessGiven) {
+  Result<Scenario> a100 = Load("a.yaml", "cluster: {gpu: A100, gpus_per_server: 4}\n");
+  ASSERT_TRUE(a100.ok()) << a100.error().message;
+  EXPECT_EQ(a100->server.nvlink_per_dir, DataRate::Gbps(2400));  // 300 GB/s
+  EXPECT_EQ(a100->server.gpus_per_server, 4);
+  Result<Scenario> given = Load("g.yaml", "cluster: {nvlink: {bandwidth: 400GB/s, latency: 100ns}}\n");
+  ASSERT_TRUE(given.ok()) << given.error().message;
+  EXPECT_EQ(given->server.nvlink_per_dir, DataRate::Gbps(3200));
+  EXPECT_EQ(given->server.nvlink_latency, Time::FromNs(100));
+  ExpectHas(LoadError("cluster: {nvlink: {bandwidth: fast}}\n"), {"cluster.nvlink.bandwidth", "450GB/s"});
+}
+
 TEST_F(ScenarioLoaderTest, WrongTypeNotAnInteger) {
   // "abc" sits on line 2, column 12.
   ExpectHas(LoadError("cluster:\n  servers: abc\n"),
@@ -331,8 +347,8 @@ TEST_F(ScenarioLoaderTest, UnknownCatalogSwitch) {
 }
 
 TEST_F(ScenarioLoaderTest, UnknownGpu) {
-  ExpectHas(LoadError("cluster:\n  gpu: A100\n"),
-            {"bad.yaml:2:", "cluster.gpu:", "unknown GPU 'A100'", "H100", "B200"});
+  ExpectHas(LoadError("cluster:\n  gpu: V100\n"),
+            {"bad.yaml:2:", "cluster.gpu:", "unknown GPU 'V100'", "H100", "B200"});
 }
 
 TEST_F(ScenarioLoaderTest, UnknownNic) {

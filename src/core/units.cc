@@ -81,7 +81,7 @@ Result<uint64_t> ParseBytes(std::string_view text) {
 }
 
 Result<DataRate> ParseRate(std::string_view text) {
-  const std::string expected = "expected a rate like 400Gbps or 100Mbps, got " + Quote(text);
+  const std::string expected = "expected a rate like 400Gbps, 100Mbps or 450GB/s, got " + Quote(text);
   Split s = SplitNumber(text);
   if (!s.ok) return Error{expected};
   double factor;
@@ -91,6 +91,10 @@ Result<DataRate> ParseRate(std::string_view text) {
   else if (u == "Mbps") factor = 1e6;
   else if (u == "Gbps" || u == "G") factor = 1e9;
   else if (u == "Tbps" || u == "T") factor = 1e12;
+  // Bytes per second (powers of 1000), as GPU and NVLink figures are quoted.
+  else if (u == "MB/s") factor = 8e6;
+  else if (u == "GB/s") factor = 8e9;
+  else if (u == "TB/s") factor = 8e12;
   else if (u.empty()) return Error{expected + " (the unit is required)"};
   else return Error{expected + " (unknown unit " + Quote(u) + ")"};
   double v;

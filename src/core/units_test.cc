@@ -25,6 +25,8 @@ TEST(ParseRate, GigabitsArePowersOfTen) {
   EXPECT_EQ(ParseRate("400Gbps")->bps(), 400'000'000'000ull);
   EXPECT_EQ(ParseRate("100Mbps")->bps(), 100'000'000ull);
   EXPECT_EQ(ParseRate("1.6Tbps")->bps(), 1'600'000'000'000ull);
+  EXPECT_EQ(ParseRate("450GB/s")->bps(), 3'600'000'000'000ull);  // bytes: x 8
+  EXPECT_EQ(ParseRate("1.8TB/s")->bps(), 14'400'000'000'000ull);
   EXPECT_FALSE(ParseRate("400").ok());      // unit required
   EXPECT_FALSE(ParseRate("-1Gbps").ok());
   EXPECT_FALSE(ParseRate("0Gbps").ok());
