@@ -22,28 +22,28 @@ std::string NodeError(DagNodeIndex i, const std::string& what) {
 
 }  // namespace
 
-std::vector<uint64_t> CollectiveDag::BytesSentPerRank() const {
-  std::vector<uint64_t> sent(static_cast<size_t>(num_ranks()), 0);
+template <typename Pick>
+std::vector<uint64_t> CollectiveDag::SumPerRank(Pick pick) const {
+  std::vector<uint64_t> sum(static_cast<size_t>(num_ranks()), 0);
   for (const DagNode& n : nodes_) {
-    if (n.is_transfer()) sent[static_cast<size_t>(n.src)] += n.bytes;
+    if (n.is_transfer()) {
+      const auto [rank, bytes] = pick(n);
+      sum[static_cast<size_t>(rank)] += bytes;
+    }
   }
-  return sent;
+  return sum;
+}
+
+std::vector<uint64_t> CollectiveDag::BytesSentPerRank() const {
+  return SumPerRank([](const DagNode& n) { return std::pair(n.src, n.bytes); });
 }
 
 std::vector<uint64_t> CollectiveDag::WireBytesSentPerRank() const {
-  std::vector<uint64_t> sent(static_cast<size_t>(num_ranks()), 0);
-  for (const DagNode& n : nodes_) {
-    if (n.is_transfer()) sent[static_cast<size_t>(n.src)] += n.wire_bytes;
-  }
-  return sent;
+  return SumPerRank([](const DagNode& n) { return std::pair(n.src, n.wire_bytes); });
 }
 
 std::vector<uint64_t> CollectiveDag::BytesReceivedPerRank() const {
-  std::vector<uint64_t> received(static_cast<size_t>(num_ranks()), 0);
-  for (const DagNode& n : nodes_) {
-    if (n.is_transfer()) received[static_cast<size_t>(n.dst)] += n.bytes;
-  }
-  return received;
+  return SumPerRank([](const DagNode& n) { return std::pair(n.dst, n.bytes); });
 }
 
 size_t CollectiveDag::CountTransfers() const {

@@ -95,6 +95,9 @@ class CollectiveDag {
 
  private:
   friend class CollectiveDagBuilder;
+  // Sums, over transfers, pick(node) = (rank, bytes) into a per-rank vector.
+  template <typename Pick>
+  std::vector<uint64_t> SumPerRank(Pick pick) const;
   // Builds the CSR arrays for nodes_. REQUIRES: edges join existing nodes.
   void SetEdges(const std::vector<std::pair<DagNodeIndex, DagNodeIndex>>& edges);
 
