@@ -1,0 +1,258 @@
+#include "workload/collective_algorithms.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "workload/collective_topology.h"
+
+namespace aifabric {
+namespace {
+
+CollectiveOptions Options(CollectiveOp op, int32_t n, uint64_t bytes,
+                          CollectiveAlgorithm algorithm = CollectiveAlgorithm::kDefault) {
+  CollectiveOptions o;
+  o.op = op;
+  o.algorithm = algorithm;
+  o.ranks = n;
+  o.bytes = bytes;
+  return o;
+}
+
+CollectiveDag Build(const CollectiveOptions& o) {
+  Result<CollectiveDag> dag = BuildCollective(o);
+  EXPECT_TRUE(dag.ok()) << dag.error().message;
+  return dag.ok() ? std::move(dag).value() : CollectiveDag();
+}
+
+// Every GPU rank sends exactly `expected` payload bytes.
+void ExpectEveryGpuSends(const CollectiveDag& dag, uint64_t expected) {
+  const std::vector<uint64_t> sent = dag.BytesSentPerRank();
+  for (int32_t r = 0; r < dag.num_gpu_ranks(); ++r) EXPECT_EQ(sent[static_cast<size_t>(r)], expected) << "rank " << r;
+}
+
+uint64_t SentInPhase(const CollectiveDag& dag, CollectiveRank rank, DagPhase phase) {
+  uint64_t sum = 0;
+  for (const DagNode& n : dag.nodes()) {
+    if (n.is_transfer() && n.src == rank && n.phase == phase) sum += n.bytes;
+  }
+  return sum;
+}
+
+constexpr uint64_t kS = 3 * 1024 * 1024;  // divisible by 2..8 ranks x 4 channels x 4 chunks
+
+// Ring AllReduce: reduce-scatter then all-gather, each n-1 steps of S/n:
+// 2(n-1)/n * S per rank, 2(n-1) sequential steps per chunk.
+TEST(CollectiveAlgorithmsTest, RingAllReduceSendsTwoNMinusOneOverNPerRankIn2NMinus1Steps) {
+  for (int32_t n : {2, 3, 4, 8}) {
+    const CollectiveDag dag = Build(Options(CollectiveOp::kAllReduce, n, kS));
+    ExpectEveryGpuSends(dag, 2 * (n - 1) * kS / n);
+    EXPECT_EQ(dag.LongestTransferChain(), 2u * (n - 1)) << n;
+    EXPECT_EQ(dag.CountTransfers(), 2u * n * (n - 1));
+  }
+  // Channels and chunks split the bytes, not the per-rank total; with K
+  // chunks per channel the connection carries 2(n-1) steps per chunk.
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4, kS);
+  o.channels = 4;
+  o.chunk_bytes = kS / 16;  // 4 chunks per channel
+  o.ranks_per_server = 2;
+  const CollectiveDag dag = Build(o);
+  ExpectEveryGpuSends(dag, 2 * 3 * kS / 4);
+  EXPECT_EQ(dag.LongestTransferChain(), 2u * 3 * 4);
+}
+
+// AllGather and ReduceScatter rings: n-1 steps of S/n: (n-1)/n * S.
+TEST(CollectiveAlgorithmsTest, AllGatherAndReduceScatterSendNMinusOneOverN) {
+  for (CollectiveOp op : {CollectiveOp::kAllGather, CollectiveOp::kReduceScatter}) {
+    const CollectiveDag dag = Build(Options(op, 8, kS));
+    ExpectEveryGpuSends(dag, 7 * kS / 8);
+    EXPECT_EQ(dag.LongestTransferChain(), 7u);
+  }
+}
+
+// AllToAll: S/n to each of the n-1 others, all at once: (n-1)/n * S sent
+// and received per rank, n(n-1) transfers, one step.
+TEST(CollectiveAlgorithmsTest, AllToAllSendsSOverNToEveryPeer) {
+  const CollectiveDag dag = Build(Options(CollectiveOp::kAllToAll, 6, kS));
+  ExpectEveryGpuSends(dag, 5 * kS / 6);
+  for (uint64_t received : dag.BytesReceivedPerRank()) EXPECT_EQ(received, 5 * kS / 6);
+  EXPECT_EQ(dag.CountTransfers(), 30u);
+  EXPECT_EQ(dag.LongestTransferChain(), 1u);
+}
+
+TEST(CollectiveAlgorithmsTest, BinaryTreesAreNcclsDoubleBinaryTree) {
+  // n=8: 0 is the root with child 4; 4 -> 2, 6; 2 -> 1, 3; 6 -> 5, 7.
+  EXPECT_EQ(BinaryTreeParents(8), (std::vector<int32_t>{-1, 2, 4, 2, 0, 6, 4, 6}));
+  // Even count: the second tree is the mirror (i <-> 7 - i).
+  EXPECT_EQ(DoubleBinaryTreeParents(8, 1), (std::vector<int32_t>{1, 3, 1, 7, 5, 3, 5, -1}));
+  // n=5: 4's parent would be 8, out of range, so 0. Odd count: the second
+  // tree shifts every node by one (i -> i+1 mod 5).
+  EXPECT_EQ(BinaryTreeParents(5), (std::vector<int32_t>{-1, 2, 4, 2, 0}));
+  EXPECT_EQ(DoubleBinaryTreeParents(5, 1), (std::vector<int32_t>{1, -1, 3, 0, 3}));
+}
+
+// Tree AllReduce, n=8, one GPU per server: each tree carries S/2; a rank
+// sends S/2 up (unless root) and S/2 to each child. In units of S/2:
+//   tree 0 (root 0):  rank 0:1  1:1  2:3  3:1  4:3  5:1  6:3  7:1
+//   tree 1 (mirror):  rank 0:1  1:3  2:1  3:3  4:1  5:3  6:1  7:1
+// so ranks 0 and 7 send S, the others 2S; in total 2(n-1)S = 14S, the
+// 2(n-1)/n*S per rank on average that busbw assumes.
+TEST(CollectiveAlgorithmsTest, DoubleBinaryTreeBytesPerRank) {
+  const CollectiveDag dag = Build(Options(CollectiveOp::kAllReduce, 8, kS, CollectiveAlgorithm::kTree));
+  const std::vector<uint64_t> sent = dag.BytesSentPerRank();
+  EXPECT_EQ(sent, (std::vector<uint64_t>{kS, 2 * kS, 2 * kS, 2 * kS, 2 * kS, 2 * kS, 2 * kS, kS}));
+  // Depth 3 (0 <- 4 <- 2 <- 1): 3 hops up, 3 down.
+  EXPECT_EQ(dag.LongestTransferChain(), 6u);
+}
+
+// Recursive halving-doubling: S/2 + S/4 + ... + S/n twice = 2(n-1)/n * S
+// per rank, in 2 log2(n) steps; other counts are refused.
+TEST(CollectiveAlgorithmsTest, HalvingDoublingBytesAndSteps) {
+  const CollectiveDag dag =
+      Build(Options(CollectiveOp::kAllReduce, 8, kS, CollectiveAlgorithm::kHalvingDoubling));
+  ExpectEveryGpuSends(dag, 2 * 7 * kS / 8);
+  EXPECT_EQ(dag.LongestTransferChain(), 6u);
+  Result<CollectiveDag> bad =
+      BuildCollective(Options(CollectiveOp::kAllReduce, 6, kS, CollectiveAlgorithm::kHalvingDoubling));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "algorithm: halving_doubling needs a power-of-two rank count, got 6");
+}
+
+// Hierarchical, L GPUs per server, M servers: intra-server reduce-scatter
+// and all-gather send 2(L-1)/L * S, the inter-server ring AllReduce of the
+// S/L slice sends 2(M-1)/M * S/L; together 2(n-1)/n * S.
+TEST(CollectiveAlgorithmsTest, HierarchicalBytesPerPhase) {
+  for (int32_t L : {2, 4}) {
+    CollectiveOptions o = Options(CollectiveOp::kAllReduce, 8, kS, CollectiveAlgorithm::kHierarchical);
+    o.ranks_per_server = L;
+    const int32_t M = 8 / L;
+    const CollectiveDag dag = Build(o);
+    for (CollectiveRank r = 0; r < 8; ++r) {
+      EXPECT_EQ(SentInPhase(dag, r, DagPhase::kReduceScatter) + SentInPhase(dag, r, DagPhase::kAllGather),
+                2 * (L - 1) * kS / L);
+      EXPECT_EQ(SentInPhase(dag, r, DagPhase::kInterServer), 2 * (M - 1) * kS / (M * L));
+    }
+    ExpectEveryGpuSends(dag, 2 * 7 * kS / 8);
+    // Inter-server transfers only join GPUs of the same local rank.
+    for (const DagNode& n : dag.nodes()) {
+      if (n.is_transfer() && n.phase == DagPhase::kInterServer) {
+        EXPECT_EQ(n.src % L, n.dst % L);
+      }
+    }
+  }
+}
+
+// NVLS on one server of L GPUs (switch = rank L): each GPU uploads S and
+// later its reduced S/L slice; the switch returns each slice to its owner
+// (S in all) and multicasts every slice to the L-1 others (L(L-1) * S/L).
+// Across M servers the owners also ring-allreduce their slice: + 2(M-1)/M*S/L.
+TEST(CollectiveAlgorithmsTest, NvlsBytesThroughTheSwitch) {
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 8, kS, CollectiveAlgorithm::kNvls);
+  o.ranks_per_server = 8;
+  CollectiveDag dag = Build(o);
+  ASSERT_EQ(dag.num_switch_ranks(), 1);
+  ExpectEveryGpuSends(dag, kS + kS / 8);
+  EXPECT_EQ(dag.BytesSentPerRank()[8], kS + 7 * kS);
+  for (int32_t r = 0; r < 8; ++r) EXPECT_EQ(dag.BytesReceivedPerRank()[static_cast<size_t>(r)], kS);
+
+  o.ranks_per_server = 4;  // two servers, switches 8 and 9
+  dag = Build(o);
+  ASSERT_EQ(dag.num_switch_ranks(), 2);
+  ExpectEveryGpuSends(dag, kS + kS / 4 + kS / 4);
+  o.ranks_per_server = 1;
+  EXPECT_FALSE(BuildCollective(o).ok());
+}
+
+// PXN: 4 ranks, 2 per server, sendrecv i -> i+1. 1 -> 2 crosses servers
+// from local rank 1 to local rank 0, so it hops 1 -> 0 (NVLink) then
+// 0 -> 2 (rail 0); 3 -> 0 likewise via 2.
+TEST(CollectiveAlgorithmsTest, PxnRelaysThroughTheSameRailGpu) {
+  CollectiveOptions o = Options(CollectiveOp::kSendRecv, 4, 1000);
+  o.ranks_per_server = 2;
+  o.pxn = true;
+  const CollectiveDag dag = Build(o);
+  std::vector<std::pair<CollectiveRank, CollectiveRank>> hops;
+  for (const DagNode& n : dag.nodes()) hops.emplace_back(n.src, n.dst);
+  const std::vector<std::pair<CollectiveRank, CollectiveRank>> expected = {
+      {0, 1}, {1, 0}, {0, 2}, {2, 3}, {3, 2}, {2, 0}};
+  EXPECT_EQ(hops, expected);
+  EXPECT_EQ(dag.LongestTransferChain(), 2u);
+  // In a PXN ring AllReduce every inter-server hop stays on one rail.
+  o = Options(CollectiveOp::kAllReduce, 8, kS);
+  o.ranks_per_server = 4;
+  o.channels = 4;
+  o.pxn = true;
+  const CollectiveDag ring = Build(o);
+  for (const DagNode& n : ring.nodes()) {
+    if (n.is_transfer() && n.src / 4 != n.dst / 4) {
+      EXPECT_EQ(n.src % 4, n.dst % 4);
+    }
+  }
+}
+
+// Channel c's ring enters each server at local rank c and leaves from c-1.
+TEST(CollectiveAlgorithmsTest, ChannelRingsRotateInsideServers) {
+  EXPECT_EQ(ChannelRingOrder(8, 4, 1), (std::vector<CollectiveRank>{1, 2, 3, 0, 5, 6, 7, 4}));
+  EXPECT_EQ(ChannelRingOrder(4, 1, 3), (std::vector<CollectiveRank>{0, 1, 2, 3}));
+}
+
+// LL carries 8 payload bytes per 16-byte line, LL128 120 per 128.
+TEST(CollectiveAlgorithmsTest, ProtocolsGrowWireBytes) {
+  EXPECT_EQ(WireBytes(CollectiveProtocol::kLl, 8000), 16000u);
+  EXPECT_EQ(WireBytes(CollectiveProtocol::kLl, 1), 16u);
+  EXPECT_EQ(WireBytes(CollectiveProtocol::kLl128, 1200), 1280u);
+  EXPECT_EQ(WireBytes(CollectiveProtocol::kSimple, 1234), 1234u);
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4, kS);
+  o.protocol = CollectiveProtocol::kLl;
+  const CollectiveDag dag = Build(o);
+  ExpectEveryGpuSends(dag, 3 * kS / 2);                                // payload unchanged
+  EXPECT_EQ(dag.WireBytesSentPerRank()[0], 2 * (3 * kS / 2));          // twice on the wire
+  EXPECT_EQ(dag.node(0).latency, GetProtocolSpec(CollectiveProtocol::kLl).step_latency);
+  o.step_latency = Time::FromNs(7);
+  EXPECT_EQ(Build(o).node(0).latency, Time::FromNs(7));
+}
+
+// Broadcast from root 2 down the chain 2 -> 3 -> 0 -> 1: every rank but the
+// last sends S; with K chunks the pipeline is (n-1) + (K-1) transfers deep.
+// Reduce runs the chain the other way round into the root.
+TEST(CollectiveAlgorithmsTest, BroadcastAndReduceChainsFromTheRoot) {
+  CollectiveOptions o = Options(CollectiveOp::kBroadcast, 4, kS);
+  o.root = 2;
+  o.chunk_bytes = kS / 8;
+  CollectiveDag dag = Build(o);
+  EXPECT_EQ(dag.BytesSentPerRank(), (std::vector<uint64_t>{kS, 0, kS, kS}));
+  EXPECT_EQ(dag.BytesReceivedPerRank()[2], 0u);
+  EXPECT_EQ(dag.LongestTransferChain(), 3u + 7u);
+  o.op = CollectiveOp::kReduce;
+  dag = Build(o);
+  EXPECT_EQ(dag.BytesSentPerRank(), (std::vector<uint64_t>{kS, kS, 0, kS}));
+}
+
+// SendRecv: rank i sends S to i+1 mod n.
+TEST(CollectiveAlgorithmsTest, SendRecvSendsToTheNextRank) {
+  const CollectiveDag dag = Build(Options(CollectiveOp::kSendRecv, 3, 500));
+  ExpectEveryGpuSends(dag, 500);
+  ASSERT_EQ(dag.size(), 3u);
+  EXPECT_EQ(dag.node(2).src, 2);
+  EXPECT_EQ(dag.node(2).dst, 0);
+}
+
+TEST(CollectiveAlgorithmsTest, ErrorsNameTheOption) {
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 8, kS);
+  o.ranks_per_server = 3;
+  EXPECT_EQ(BuildCollective(o).error().message, "ranks_per_server: 3 does not divide ranks 8");
+  EXPECT_EQ(BuildCollective(Options(CollectiveOp::kAllGather, 8, kS, CollectiveAlgorithm::kTree)).error().message,
+            "algorithm: tree does not implement all_gather");
+  o = Options(CollectiveOp::kBroadcast, 4, kS);
+  o.root = 4;
+  EXPECT_EQ(BuildCollective(o).error().message, "root: must be a rank 0..3, got 4");
+  o = Options(CollectiveOp::kAllReduce, 4, kS);
+  o.chunk_bytes = 1;
+  EXPECT_FALSE(BuildCollective(o).ok());
+  // Nothing to move: an empty DAG.
+  EXPECT_EQ(Build(Options(CollectiveOp::kAllReduce, 4, 0)).size(), 0u);
+  EXPECT_EQ(Build(Options(CollectiveOp::kAllReduce, 1, kS)).size(), 0u);
+}
+
+}  // namespace
+}  // namespace aifabric

@@ -1,0 +1,170 @@
+#include "workload/collective_executor.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <vector>
+
+#include "workload/collective_algorithms.h"
+
+namespace aifabric {
+namespace {
+
+// A network without contention: every transfer takes alpha + bytes / B,
+// however many run at once.
+class AlphaBetaNetwork final : public NetworkModel {
+ public:
+  AlphaBetaNetwork(Simulator& sim, Time alpha, DataRate rate) : sim_(sim), alpha_(alpha), rate_(rate) {}
+  void StartTransfer(const TransferRequest& request) override {
+    EXPECT_NE(request.src, request.dst);
+    EXPECT_TRUE(ids.insert(request.id).second) << "duplicate id " << request.id;
+    sim_.ScheduleCallback(sim_.Now() + alpha_ + rate_.TransmitTime(request.bytes),
+                          [this, id = request.id] { observer_->OnTransferDone(id, sim_.Now()); });
+  }
+  void SetObserver(TransferObserver* observer) override { observer_ = observer; }
+  const char* name() const override { return "alpha-beta"; }
+
+  std::set<FlowId> ids;
+
+ private:
+  Simulator& sim_;
+  const Time alpha_;
+  const DataRate rate_;
+  TransferObserver* observer_ = nullptr;
+};
+
+constexpr Time kAlpha = Time::FromUs(1);
+constexpr DataRate kRate = DataRate::Gbps(100);  // 1 byte = 80 ps exactly
+constexpr uint64_t kS = 1 << 20;
+
+struct RunResult {
+  Time duration;
+  size_t network_transfers = 0;
+};
+
+// Runs `o` with rank r on node r (or all on node 0 when `one_node`).
+RunResult Execute(const CollectiveOptions& o, DataRate reduce_rate = DataRate(), bool one_node = false,
+            DataRate local_rate = DataRate::Gbps(800), Time local_latency = Time::Zero()) {
+  Result<CollectiveDag> dag = BuildCollective(o);
+  EXPECT_TRUE(dag.ok()) << dag.error().message;
+  Simulator sim(1);
+  AlphaBetaNetwork network(sim, kAlpha, kRate);
+  FixedRateLocalTransfers local(sim, local_rate, local_latency);
+  std::vector<NodeId> nodes;
+  for (int32_t r = 0; r < dag->num_ranks(); ++r) nodes.push_back(one_node ? 0 : r);
+  CollectiveExecutorOptions options;
+  options.reduce_rate = reduce_rate;
+  options.first_flow_id = 1000;
+  CollectiveExecutor executor(sim, network, local, *dag, nodes, options);
+  network.SetObserver(&executor);
+  local.SetObserver(&executor);
+  EXPECT_TRUE(executor.Start().ok());
+  sim.Run();
+  EXPECT_TRUE(executor.done());
+  for (DagNodeIndex i = 0; i < dag->size(); ++i) {
+    EXPECT_LE(executor.node_start()[i], executor.node_finish()[i]);
+    for (DagNodeIndex s : dag->successors(i)) EXPECT_LE(executor.node_finish()[i], executor.node_start()[s]);
+  }
+  return {executor.duration(), network.ids.size()};
+}
+
+CollectiveOptions Options(CollectiveOp op, int32_t n, CollectiveAlgorithm algorithm = CollectiveAlgorithm::kDefault) {
+  CollectiveOptions o;
+  o.op = op;
+  o.algorithm = algorithm;
+  o.ranks = n;
+  o.bytes = kS;
+  o.step_latency = Time::Zero();
+  return o;
+}
+
+Time Beta(uint64_t bytes) { return kRate.TransmitTime(bytes); }
+
+// Ring AllReduce: 2(n-1) steps of alpha + S/(nB).
+TEST(CollectiveExecutorTest, RingAllReduceTakesTheAlphaBetaTime) {
+  for (int32_t n : {2, 4, 8}) {
+    const RunResult run = Execute(Options(CollectiveOp::kAllReduce, n));
+    EXPECT_EQ(run.duration, (kAlpha + Beta(kS / n)) * (2 * (n - 1))) << n;
+    EXPECT_EQ(run.network_transfers, static_cast<size_t>(2 * n * (n - 1)));
+  }
+  // A per-step latency lambda adds to every step: 2(n-1)(alpha + lambda + S/(nB)).
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4);
+  o.step_latency = Time::FromNs(500);
+  EXPECT_EQ(Execute(o).duration, (kAlpha + Time::FromNs(500) + Beta(kS / 4)) * 6);
+}
+
+// K chunks: every link is busy in every step already, so pipelining cannot
+// overlap anything in a ring; it pays alpha per chunk-step:
+// 2(n-1) * (K alpha + S/(nB)).
+TEST(CollectiveExecutorTest, ChunkedRingAllReducePaysAlphaPerChunk) {
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4);
+  o.chunk_bytes = kS / 8;
+  EXPECT_EQ(Execute(o).duration, (kAlpha * 8 + Beta(kS / 4)) * 6);
+}
+
+// Recursive halving-doubling: 2 log2(n) alpha + 2(n-1)/n * S/B.
+TEST(CollectiveExecutorTest, HalvingDoublingTakesTheAlphaBetaTime) {
+  const RunResult run = Execute(Options(CollectiveOp::kAllReduce, 8, CollectiveAlgorithm::kHalvingDoubling));
+  EXPECT_EQ(run.duration, kAlpha * 6 + (Beta(kS / 2) + Beta(kS / 4) + Beta(kS / 8)) * 2);  // halves, then back
+  EXPECT_EQ(run.duration, kAlpha * 6 + Beta(2 * 7 * kS / 8));
+}
+
+// Pipelined chain broadcast, K chunks of S/K: the last chunk leaves the
+// root after K-1 chunk times and needs n-1 hops:
+// (n-1 + K-1) * (alpha + S/(KB)).
+TEST(CollectiveExecutorTest, PipelinedBroadcastTakesNPlusKMinus2Steps) {
+  CollectiveOptions o = Options(CollectiveOp::kBroadcast, 5);
+  o.root = 3;
+  o.chunk_bytes = kS / 16;
+  EXPECT_EQ(Execute(o).duration, (kAlpha + Beta(kS / 16)) * (4 + 15));
+}
+
+// Double binary tree over 4 ranks: each tree is 2 levels deep (tree 0:
+// 1, 3 -> 2 -> 0), carries S/2 and runs beside the other tree (another
+// channel): 2 hops up + 2 down of alpha + S/(2B).
+TEST(CollectiveExecutorTest, DoubleBinaryTreeTakesTwiceTheDepth) {
+  EXPECT_EQ(Execute(Options(CollectiveOp::kAllReduce, 4, CollectiveAlgorithm::kTree)).duration,
+            (kAlpha + Beta(kS / 2)) * 4);
+}
+
+// Reductions at rate R: each reduce-scatter step is transfer then reduce:
+// (n-1)(alpha + S/(nB) + S/(nR)).
+TEST(CollectiveExecutorTest, ReductionsTakeBytesOverTheReduceRate) {
+  const DataRate reduce = DataRate::Gbps(400);
+  EXPECT_EQ(Execute(Options(CollectiveOp::kReduceScatter, 4), reduce).duration,
+            (kAlpha + Beta(kS / 4) + reduce.TransmitTime(kS / 4)) * 3);
+}
+
+// Ranks on one node use the local-transfer model, never the network:
+// sendrecv = latency + S / local rate.
+TEST(CollectiveExecutorTest, SameNodeTransfersGoThroughTheLocalModel) {
+  const DataRate nvlink = DataRate::Gbps(3600);
+  const Time latency = Time::FromNs(700);
+  const RunResult run = Execute(Options(CollectiveOp::kSendRecv, 2), DataRate(), true, nvlink, latency);
+  EXPECT_EQ(run.duration, latency + nvlink.TransmitTime(kS));
+  EXPECT_EQ(run.network_transfers, 0u);
+  // NVLS on one server of L = 4 (GPUs and the switch on node 0): upload S,
+  // the reduced S/L slice back, the slice up again, then the L-1 other
+  // slices multicast into each GPU, one after another on its connection
+  // from the switch: 3 + (L-1) steps, S + (2 + L-1) * S/L bytes.
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4, CollectiveAlgorithm::kNvls);
+  o.ranks_per_server = 4;
+  EXPECT_EQ(Execute(o, DataRate(), true, nvlink, latency).duration,
+            latency * 6 + nvlink.TransmitTime(kS) + nvlink.TransmitTime(kS / 4) * 5);
+}
+
+TEST(CollectiveExecutorTest, EmptyDagIsDoneAtOnceAndBadMappingsAreErrors) {
+  EXPECT_EQ(Execute(Options(CollectiveOp::kAllReduce, 1)).duration, Time::Zero());
+  Result<CollectiveDag> dag = BuildCollective(Options(CollectiveOp::kAllReduce, 4));
+  ASSERT_TRUE(dag.ok());
+  Simulator sim(1);
+  AlphaBetaNetwork network(sim, kAlpha, kRate);
+  FixedRateLocalTransfers local(sim, kRate, Time::Zero());
+  CollectiveExecutor executor(sim, network, local, *dag, {0, 1, 2}, {});
+  Status status = executor.Start();
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().message, "collective: 4 ranks need a node each, got 3");
+}
+
+}  // namespace
+}  // namespace aifabric

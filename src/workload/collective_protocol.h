@@ -1,0 +1,43 @@
+// CollectiveProtocol is NCCL's idea of a wire protocol for collectives: how
+// many payload bytes each line on the wire carries, and a fixed overhead per
+// algorithm step. Plain values; thread-safe.
+//
+//   protocol  line     payload per line  efficiency  default step latency
+//   simple    (bulk)   100%              1           3.4 us
+//   ll        16 B     8 B (+8 B flags)  50%         0.6 us
+//   ll128     128 B    120 B (+8 B)      93.75%      1.9 us
+//
+// The line sizes are NCCL's (include/device.h). The step latencies are
+// NCCL's per-step NVLink hardware latencies for the Ring algorithm
+// (src/graph/tuning.cc, REFERENCES.md §6): the fixed cost of one step on a
+// GPU, beyond the wire time the network model adds itself. They are
+// defaults; CollectiveOptions::step_latency overrides them.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "core/result.h"
+#include "core/time.h"
+
+namespace aifabric {
+
+enum class CollectiveProtocol : uint8_t { kSimple, kLl, kLl128 };
+
+struct ProtocolSpec {
+  uint32_t line_bytes = 1;       // bytes per wire line
+  uint32_t payload_per_line = 1; // payload bytes per line
+  Time step_latency;             // default per-step overhead
+};
+
+ProtocolSpec GetProtocolSpec(CollectiveProtocol protocol);
+
+// Bytes on the wire for `payload_bytes` of data: ceil(payload / payload per
+// line) * line bytes (LL: 8 B -> 16 B; LL128: 120 B -> 128 B; Simple: same).
+uint64_t WireBytes(CollectiveProtocol protocol, uint64_t payload_bytes);
+
+// "simple", "ll", "ll128" (case-sensitive, as NCCL_PROTO is written lower-case here).
+std::string_view CollectiveProtocolName(CollectiveProtocol protocol);
+Result<CollectiveProtocol> ParseCollectiveProtocol(std::string_view name);
+
+}  // namespace aifabric
