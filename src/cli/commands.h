@@ -38,4 +38,26 @@ struct ValidateOptions {
 };
 int ValidateCommand(const ValidateOptions& options);
 
+// `aifabric collective`: nccl-tests' flags where they exist (-b -e -f -i -c
+// -J), sizes with its K/M/G suffixes.
+struct CollectiveCommandOptions {
+  std::string scenario;                // "" -> the built-in two-server H100 cluster
+  std::string op = "all_reduce";
+  std::string min_bytes = "32M";       // -b (nccl-tests' default)
+  std::string max_bytes = "32M";       // -e
+  uint64_t step_factor = 2;            // -f
+  std::string step_bytes;              // -i (used when given)
+  int gpus = 0;                        // 0 = every GPU of the cluster
+  std::string algorithm = "default";
+  std::string protocol = "simple";
+  int channels = 0;
+  std::string chunk_bytes;             // "" -> NCCL's (NcclChunkBytes)
+  bool no_pxn = false;
+  int root = 0;
+  int check = 0;                       // -c: print #wrong as 0 instead of N/A
+  std::string json_file;               // -J
+  std::vector<std::string> overrides;  // --set
+};
+int CollectiveCommand(const CollectiveCommandOptions& options);
+
 }  // namespace aifabric

@@ -32,6 +32,28 @@ int main(int argc, char** argv) {
                            "Write the topology as an ibsim net file to FILE (for OpenSM and the IB diagnostics)");
   validate_cmd->add_option("--set", validate.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
 
+  CollectiveCommandOptions coll;
+  CLI::App* coll_cmd = app.add_subcommand(
+      "collective", "nccl-tests style sweep of one collective on a simulated cluster (prints nccl-tests' table)");
+  coll_cmd->add_option("scenario", coll.scenario, "Scenario file for the cluster and fabric (default: 2 x 8 H100, 400G rails)");
+  coll_cmd->add_option("--op", coll.op, "all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, sendrecv");
+  coll_cmd->add_option("-b,--minbytes", coll.min_bytes, "Smallest size (K/M/G suffixes, powers of 1024)");
+  coll_cmd->add_option("-e,--maxbytes", coll.max_bytes, "Largest size");
+  coll_cmd->add_option("-f,--stepfactor", coll.step_factor, "Multiply the size by this each step")->check(CLI::Range(2, 1 << 20));
+  coll_cmd->add_option("-i,--stepbytes", coll.step_bytes, "Add this to the size each step (instead of -f)");
+  coll_cmd->add_option("--gpus", coll.gpus, "GPUs taking part, the first N in server order (default: all)")
+      ->check(CLI::Range(1, 1 << 24));
+  coll_cmd->add_option("--algo", coll.algorithm, "ring, tree, halving_doubling, hierarchical, nvls, pairwise, default");
+  coll_cmd->add_option("--proto", coll.protocol, "simple, ll, ll128");
+  coll_cmd->add_option("--channels", coll.channels, "Channels (default: GPUs per server)")->check(CLI::Range(1, 64));
+  coll_cmd->add_option("--chunk", coll.chunk_bytes, "Pipeline chunk per channel (default NCCL's: ranks x 2M for rings, else 512K)");
+  coll_cmd->add_flag("--no-pxn", coll.no_pxn, "Send cross-rail traffic straight over the fabric, not via NVLink");
+  coll_cmd->add_option("-r,--root", coll.root, "Root rank of broadcast and reduce")->check(CLI::Range(0, 1 << 24));
+  coll_cmd->add_option("-c,--check", coll.check, "1: print #wrong as 0 (nothing is checked; default N/A)")
+      ->check(CLI::Range(0, 1));
+  coll_cmd->add_option("-J,--output_file", coll.json_file, "Write the results as nccl-tests JSON to FILE");
+  coll_cmd->add_option("--set", coll.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -41,6 +63,7 @@ int main(int argc, char** argv) {
   try {
     if (*run_cmd) return RunCommand(run);
     if (*validate_cmd) return ValidateCommand(validate);
+    if (*coll_cmd) return CollectiveCommand(coll);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "aifabric: internal error: %s\n", e.what());
     return kExitInternal;

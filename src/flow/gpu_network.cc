@@ -16,7 +16,15 @@ GpuNetwork::GpuNetwork(Simulator& sim, const ClusterLayout& layout, NetworkModel
 
 void GpuNetwork::StartTransfer(const TransferRequest& request) {
   const GpuId src = static_cast<GpuId>(request.src), dst = static_cast<GpuId>(request.dst);
-  assert(src != dst && src >= 0 && dst >= 0 && src < layout_.gpus() && dst < layout_.gpus());
+  const GpuId gpus = layout_.gpus();
+  assert(src != dst && src >= 0 && dst >= 0 && src < gpus + layout_.servers() && dst < gpus + layout_.servers());
+  if (src >= gpus || dst >= gpus) {
+    // To or from a server's NVSwitch: only the GPU's own port is crossed.
+    const int port = src >= gpus ? RxPort(dst) : TxPort(src);
+    assert(src >= gpus ? layout_.server_of(dst) == src - gpus : layout_.server_of(src) == dst - gpus);
+    nvlink_.Start(request.id, request.bytes, std::span<const int>(&port, 1), layout_.spec().nvlink_latency);
+    return;
+  }
   if (layout_.same_server(src, dst)) {
     const std::array<int, 2> ports{TxPort(src), RxPort(dst)};
     nvlink_.Start(request.id, request.bytes, ports, layout_.spec().nvlink_latency);

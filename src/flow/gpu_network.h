@@ -1,5 +1,8 @@
 // GpuNetwork is the network as GPUs see it: a NetworkModel whose endpoints
-// are GPU ids (ClusterLayout), not host nodes. Between two GPUs of one
+// are GPU ids (ClusterLayout), not host nodes, and after them one NVSwitch
+// per server (endpoint gpus() + s, for NVLS in-switch reduction: a GPU's
+// transfer to its switch uses only its NVLink port out, one from the switch
+// only the GPU's port in). Between two GPUs of one
 // server a transfer crosses NVLink: a fluid over the sender's NVLink port
 // out and the receiver's port in, max-min shared with the server's other
 // NVLink transfers (the NVSwitch itself does not block), plus the NVLink
@@ -26,13 +29,15 @@ class GpuNetwork final : public NetworkModel, private TransferObserver {
   GpuNetwork(const GpuNetwork&) = delete;
   GpuNetwork& operator=(const GpuNetwork&) = delete;
 
-  // REQUIRES: request.src != request.dst, both GPU ids of the layout;
-  // request.id unique among this network's transfers.
+  // REQUIRES: request.src != request.dst, both endpoints of the layout
+  // (an NVSwitch only with a GPU of its server); request.id unique among
+  // this network's transfers.
   void StartTransfer(const TransferRequest& request) override;
   void SetObserver(TransferObserver* observer) override { observer_ = observer; }
   const char* name() const override { return fabric_.name(); }
 
   const ClusterLayout& layout() const { return layout_; }
+  GpuId nvswitch(int server) const { return layout_.gpus() + server; }
   // Bytes that have left GPU `gpu` over NVLink so far.
   double nvlink_bytes_sent(GpuId gpu) const { return nvlink_.bytes_carried(TxPort(gpu)); }
 

@@ -85,6 +85,24 @@ TEST(GpuNetwork, TransfersLeavingOneGpuShareItsNvlinkPort) {
   EXPECT_NEAR(c.net->nvlink_bytes_sent(0), 900e6, 1);
 }
 
+TEST(GpuNetwork, ASwitchTransferCrossesOnlyTheGpusPort) {
+  // NVLS: GPUs 0 and 1 both send 450 MB to server 0's NVSwitch (endpoint
+  // 16) at once: each on its own port, 1 ms; the switch then sends 450 MB
+  // to GPU 2 (its port in), 1 ms more.
+  TwoServers c;
+  const GpuId nvswitch = c.net->nvswitch(0);
+  EXPECT_EQ(nvswitch, 16);
+  c.Start(1, 0, nvswitch, 450'000'000);
+  c.Start(2, 1, nvswitch, 450'000'000);
+  c.sim.Run();
+  c.Start(3, nvswitch, 2, 450'000'000);
+  c.sim.Run();
+  const Time latency = Time::FromNs(25);
+  EXPECT_EQ(c.finishes.at.at(1), Time::FromMs(1) + latency);
+  EXPECT_EQ(c.finishes.at.at(2), Time::FromMs(1) + latency);
+  EXPECT_EQ(c.finishes.at.at(3), Time::FromMs(2) + latency + latency);
+}
+
 TEST(GpuNetwork, BetweenServersATransferGoesNicToNicOverTheFabric) {
   // GPU 3 (server 0, rail 3) -> GPU 11 (server 1, rail 3): host 3 -> host
   // 11; 50 MB at 50 GB/s + 2 us = 1.002 ms. Ids are the caller's again.

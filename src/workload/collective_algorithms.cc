@@ -348,6 +348,7 @@ Status CheckOptions(const CollectiveOptions& o, CollectiveAlgorithm algorithm) {
     return fail(Concat("ranks_per_server: ", std::to_string(o.ranks_per_server), " does not divide ranks ",
                        std::to_string(o.ranks)));
   }
+  if (o.connection_window < 1) return fail("connection_window: must be at least 1");
   if (o.channels < 1 || o.channels > kMaxChannels) {
     return fail(Concat("channels: must be 1..64, got ", std::to_string(o.channels)));
   }
@@ -416,12 +417,20 @@ CollectiveAlgorithm ResolveAlgorithm(CollectiveOp op, CollectiveAlgorithm algori
   return op == CollectiveOp::kAllToAll ? CollectiveAlgorithm::kPairwise : CollectiveAlgorithm::kRing;
 }
 
+uint64_t NcclChunkBytes(CollectiveOp op, CollectiveAlgorithm algorithm, int32_t ranks) {
+  constexpr uint64_t kStepBytes = 512 * 1024;  // 4 MiB / NCCL_STEPS
+  const bool ring_slices = ResolveAlgorithm(op, algorithm) == CollectiveAlgorithm::kRing &&
+                           (op == CollectiveOp::kAllReduce || op == CollectiveOp::kAllGather ||
+                            op == CollectiveOp::kReduceScatter);
+  return ring_slices ? static_cast<uint64_t>(ranks) * 4 * kStepBytes : kStepBytes;
+}
+
 Result<CollectiveDag> BuildCollective(const CollectiveOptions& o) {
   const CollectiveAlgorithm algorithm = ResolveAlgorithm(o.op, o.algorithm);
   if (Status s = CheckOptions(o, algorithm); !s.ok()) return s.error();
   const Shape shape{o.ranks, o.ranks_per_server, o.ranks / o.ranks_per_server};
   const int32_t switches = algorithm == CollectiveAlgorithm::kNvls ? shape.M : 0;
-  CollectiveDagBuilder builder(o.ranks, switches);
+  CollectiveDagBuilder builder(o.ranks, switches, o.connection_window);
   if (o.bytes == 0 || o.ranks == 1) return std::move(builder).Build();
 
   // The bytes one channel's chunks split: per peer for alltoall, per tree
@@ -489,7 +498,7 @@ Result<CollectiveDag> BuildCollective(const CollectiveOptions& o) {
   }
   Result<CollectiveDag> dag = std::move(builder).Build();
   if (!dag.ok() || !o.pxn || shape.L == 1 || shape.M == 1) return dag;
-  return ApplyPxn(*dag, o.ranks_per_server);
+  return ApplyPxn(*dag, o.ranks_per_server, o.connection_window);
 }
 
 }  // namespace aifabric

@@ -63,7 +63,21 @@ struct CollectiveOptions {
   // over NVLink to the local GPU of the destination's local rank (the same
   // rail), which sends it on. See ApplyPxn.
   bool pxn = false;
+  // Transfers a connection (src, dst, channel) may have in flight at once:
+  // NCCL_STEPS, the slots of a connection's buffer (REFERENCES.md 6). 1
+  // sends one chunk at a time.
+  uint32_t connection_window = 8;
 };
+
+// NCCL's pipeline unit, as a chunk per channel (CollectiveOptions::
+// chunk_bytes): the Simple protocol's 4 MiB connection buffer moves in
+// NCCL_STEPS = 8 steps of 512 KiB, and the ring AllReduce, AllGather and
+// ReduceScatter move NCCL_STEPS/2 steps (2 MiB) per rank's slice at a time
+// (ALLREDUCE_CHUNKSTEPS, ALLGATHER_CHUNKSTEPS, REDUCESCATTER_CHUNKSTEPS in
+// NCCL's collectives.h), so their chunk per channel is ranks x 2 MiB; every
+// other algorithm moves one 512 KiB step at a time. The same for every
+// protocol (LL and LL128 use smaller buffers; not modelled).
+uint64_t NcclChunkBytes(CollectiveOp op, CollectiveAlgorithm algorithm, int32_t ranks);
 
 // Errors name the option: "ranks_per_server: 3 does not divide ranks 8",
 // "algorithm: halving_doubling needs a power-of-two rank count, got 6", ...

@@ -51,14 +51,29 @@ TEST(CollectiveAlgorithmsTest, RingAllReduceSendsTwoNMinusOneOverNPerRankIn2NMin
     EXPECT_EQ(dag.CountTransfers(), 2u * n * (n - 1));
   }
   // Channels and chunks split the bytes, not the per-rank total; with K
-  // chunks per channel the connection carries 2(n-1) steps per chunk.
+  // chunks per channel the connection carries 2(n-1) steps per chunk, one
+  // after another when it holds one transfer at a time.
   CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4, kS);
   o.channels = 4;
   o.chunk_bytes = kS / 16;  // 4 chunks per channel
   o.ranks_per_server = 2;
+  o.connection_window = 1;
   const CollectiveDag dag = Build(o);
   ExpectEveryGpuSends(dag, 2 * 3 * kS / 4);
   EXPECT_EQ(dag.LongestTransferChain(), 2u * 3 * 4);
+  // With room for every chunk at once, only the data order remains: each
+  // chunk's 2(n-1) steps.
+  o.connection_window = 4 * 6;
+  EXPECT_EQ(Build(o).LongestTransferChain(), 2u * 3);
+}
+
+TEST(CollectiveAlgorithmsTest, NcclChunksAreTwoMebibytesPerRankSliceInRingsElse512KiB) {
+  // Ring AllReduce on 16 ranks: 16 x 2 MiB per channel chunk; the tree and
+  // a broadcast move 512 KiB steps.
+  EXPECT_EQ(NcclChunkBytes(CollectiveOp::kAllReduce, CollectiveAlgorithm::kDefault, 16), 32u << 20);
+  EXPECT_EQ(NcclChunkBytes(CollectiveOp::kAllGather, CollectiveAlgorithm::kRing, 4), 8u << 20);
+  EXPECT_EQ(NcclChunkBytes(CollectiveOp::kAllReduce, CollectiveAlgorithm::kTree, 16), 512u << 10);
+  EXPECT_EQ(NcclChunkBytes(CollectiveOp::kBroadcast, CollectiveAlgorithm::kDefault, 16), 512u << 10);
 }
 
 // AllGather and ReduceScatter rings: n-1 steps of S/n: (n-1)/n * S.
@@ -219,6 +234,7 @@ TEST(CollectiveAlgorithmsTest, BroadcastAndReduceChainsFromTheRoot) {
   CollectiveOptions o = Options(CollectiveOp::kBroadcast, 4, kS);
   o.root = 2;
   o.chunk_bytes = kS / 8;
+  o.connection_window = 1;  // one chunk at a time per link
   CollectiveDag dag = Build(o);
   EXPECT_EQ(dag.BytesSentPerRank(), (std::vector<uint64_t>{kS, 0, kS, kS}));
   EXPECT_EQ(dag.BytesReceivedPerRank()[2], 0u);

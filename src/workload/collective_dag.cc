@@ -64,20 +64,19 @@ uint32_t CollectiveDag::LongestTransferChain() const {
   return longest;
 }
 
-CollectiveDagBuilder::CollectiveDagBuilder(int32_t num_gpu_ranks, int32_t num_switch_ranks)
-    : num_gpu_ranks_(num_gpu_ranks), num_switch_ranks_(num_switch_ranks) {
-  assert(num_gpu_ranks >= 1 && num_switch_ranks >= 0);
+CollectiveDagBuilder::CollectiveDagBuilder(int32_t num_gpu_ranks, int32_t num_switch_ranks,
+                                           uint32_t connection_window)
+    : num_gpu_ranks_(num_gpu_ranks), num_switch_ranks_(num_switch_ranks), connection_window_(connection_window) {
+  assert(num_gpu_ranks >= 1 && num_switch_ranks >= 0 && connection_window >= 1);
 }
 
 DagNodeIndex CollectiveDagBuilder::AddTransfer(DagNode node) {
   node.kind = DagNodeKind::kTransfer;
   const DagNodeIndex index = static_cast<DagNodeIndex>(nodes_.size());
   nodes_.push_back(node);
-  auto [it, inserted] = last_on_connection_.try_emplace(ConnectionKey(node), index);
-  if (!inserted) {
-    AddEdge(it->second, index);
-    it->second = index;
-  }
+  std::vector<DagNodeIndex>& issued = on_connection_[ConnectionKey(node)];
+  if (issued.size() >= connection_window_) AddEdge(issued[issued.size() - connection_window_], index);
+  issued.push_back(index);
   return index;
 }
 

@@ -110,14 +110,16 @@ class CollectiveDag {
 };
 
 // Collects nodes and edges, then checks and freezes them into a DAG.
-// Connections are ordered: AddTransfer makes each transfer depend on the
-// previous transfer added with the same (src, dst, channel), so a connection
-// carries one transfer at a time in the order the algorithm issues them, as
-// NCCL's per-peer, per-channel connections do. Not thread-safe.
+// Connections are ordered and bounded: AddTransfer makes each transfer
+// depend on the transfer `connection_window` places earlier with the same
+// (src, dst, channel), so a connection carries at most that many transfers
+// at once, in the order the algorithm issues them — as NCCL's per-peer,
+// per-channel connections do with their NCCL_STEPS (8) buffer slots. A
+// window of 1 sends one transfer at a time. Not thread-safe.
 class CollectiveDagBuilder {
  public:
-  // REQUIRES: num_gpu_ranks >= 1, num_switch_ranks >= 0.
-  CollectiveDagBuilder(int32_t num_gpu_ranks, int32_t num_switch_ranks);
+  // REQUIRES: num_gpu_ranks >= 1, num_switch_ranks >= 0, connection_window >= 1.
+  CollectiveDagBuilder(int32_t num_gpu_ranks, int32_t num_switch_ranks, uint32_t connection_window = 1);
 
   DagNodeIndex AddTransfer(DagNode node);
   DagNodeIndex AddCompute(DagNodeKind kind, DagPhase phase, CollectiveRank rank, uint64_t bytes,
@@ -141,7 +143,9 @@ class CollectiveDagBuilder {
   const int32_t num_switch_ranks_;
   std::vector<DagNode> nodes_;
   std::vector<std::pair<DagNodeIndex, DagNodeIndex>> edges_;
-  std::unordered_map<uint64_t, DagNodeIndex> last_on_connection_;
+  const uint32_t connection_window_;
+  // Per connection, its transfers so far in issue order.
+  std::unordered_map<uint64_t, std::vector<DagNodeIndex>> on_connection_;
 };
 
 }  // namespace aifabric

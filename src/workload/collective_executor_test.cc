@@ -93,13 +93,25 @@ TEST(CollectiveExecutorTest, RingAllReduceTakesTheAlphaBetaTime) {
   EXPECT_EQ(Execute(o).duration, (kAlpha + Time::FromNs(500) + Beta(kS / 4)) * 6);
 }
 
-// K chunks: every link is busy in every step already, so pipelining cannot
-// overlap anything in a ring; it pays alpha per chunk-step:
-// 2(n-1) * (K alpha + S/(nB)).
+// K chunks, one transfer at a time per connection: every link is busy in
+// every step already, so pipelining cannot overlap anything in a ring; it
+// pays alpha per chunk-step: 2(n-1) * (K alpha + S/(nB)).
 TEST(CollectiveExecutorTest, ChunkedRingAllReducePaysAlphaPerChunk) {
   CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4);
   o.chunk_bytes = kS / 8;
+  o.connection_window = 1;
   EXPECT_EQ(Execute(o).duration, (kAlpha * 8 + Beta(kS / 4)) * 6);
+}
+
+// With a window as deep as a connection's whole issue (8 chunks x 6 steps)
+// the chunks overlap their latencies; in this network without contention
+// each chunk then runs its own 2(n-1) steps alone:
+// 2(n-1) * (alpha + S/(nKB)).
+TEST(CollectiveExecutorTest, AConnectionWindowOverlapsTheChunks) {
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4);
+  o.chunk_bytes = kS / 8;
+  o.connection_window = 48;
+  EXPECT_EQ(Execute(o).duration, (kAlpha + Beta(kS / 32)) * 6);
 }
 
 // Recursive halving-doubling: 2 log2(n) alpha + 2(n-1)/n * S/B.
@@ -116,6 +128,7 @@ TEST(CollectiveExecutorTest, PipelinedBroadcastTakesNPlusKMinus2Steps) {
   CollectiveOptions o = Options(CollectiveOp::kBroadcast, 5);
   o.root = 3;
   o.chunk_bytes = kS / 16;
+  o.connection_window = 1;
   EXPECT_EQ(Execute(o).duration, (kAlpha + Beta(kS / 16)) * (4 + 15));
 }
 
@@ -146,9 +159,11 @@ TEST(CollectiveExecutorTest, SameNodeTransfersGoThroughTheLocalModel) {
   // NVLS on one server of L = 4 (GPUs and the switch on node 0): upload S,
   // the reduced S/L slice back, the slice up again, then the L-1 other
   // slices multicast into each GPU, one after another on its connection
-  // from the switch: 3 + (L-1) steps, S + (2 + L-1) * S/L bytes.
+  // from the switch (a window of 1): 3 + (L-1) steps, S + (2 + L-1) * S/L
+  // bytes.
   CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4, CollectiveAlgorithm::kNvls);
   o.ranks_per_server = 4;
+  o.connection_window = 1;
   EXPECT_EQ(Execute(o, DataRate(), true, nvlink, latency).duration,
             latency * 6 + nvlink.TransmitTime(kS) + nvlink.TransmitTime(kS / 4) * 5);
 }

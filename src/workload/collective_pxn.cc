@@ -6,10 +6,10 @@
 
 namespace aifabric {
 
-Result<CollectiveDag> ApplyPxn(const CollectiveDag& dag, int32_t ranks_per_server) {
+Result<CollectiveDag> ApplyPxn(const CollectiveDag& dag, int32_t ranks_per_server, uint32_t connection_window) {
   assert(ranks_per_server >= 1 && dag.num_gpu_ranks() % ranks_per_server == 0);
   const int32_t L = ranks_per_server;
-  CollectiveDagBuilder builder(dag.num_gpu_ranks(), dag.num_switch_ranks());
+  CollectiveDagBuilder builder(dag.num_gpu_ranks(), dag.num_switch_ranks(), connection_window);
   // Each old node becomes [first, last] new nodes (equal unless relayed).
   std::vector<std::pair<DagNodeIndex, DagNodeIndex>> span(dag.size());
   for (DagNodeIndex i = 0; i < dag.size(); ++i) {

@@ -18,6 +18,7 @@ namespace aifabric {
 // bytes and latency (each is a protocol step); the first hop takes the
 // original's dependencies, the second its dependents. Switch ranks are left
 // alone. REQUIRES: ranks_per_server divides dag.num_gpu_ranks().
-Result<CollectiveDag> ApplyPxn(const CollectiveDag& dag, int32_t ranks_per_server);
+// `connection_window` as in CollectiveDagBuilder, for the new connections.
+Result<CollectiveDag> ApplyPxn(const CollectiveDag& dag, int32_t ranks_per_server, uint32_t connection_window = 1);
 
 }  // namespace aifabric

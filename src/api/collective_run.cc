@@ -1,0 +1,125 @@
+#include "api/collective_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+#include "api/ib_routes.h"
+#include "api/scenario_loader.h"
+#include "fabric/routing_table.h"
+#include "fabric/topology_builder.h"
+#include "flow/gpu_network.h"
+#include "packet/packet_network.h"
+#include "transport/rc_transport.h"
+#include "workload/collective_executor.h"
+
+namespace aifabric {
+namespace {
+
+// What stays the same across the sizes of one sweep.
+struct Fabric {
+  Topology topology;
+  RoutingTable routes;
+  ClusterLayout layout;
+};
+
+Result<Fabric> BuildFabric(const Scenario& scenario) {
+  Result<Topology> topology = BuildTopology(scenario.topology);
+  if (!topology.ok()) return topology.error();
+  Fabric f{std::move(topology).value(), RoutingTable(), ClusterLayout()};
+  if (scenario.packet.kind == FabricKind::kIb) {
+    Result<RoutingTable> routes = BuildIbRoutes(scenario, f.topology);
+    if (!routes.ok()) return routes.error();
+    f.routes = std::move(routes).value();
+  } else {
+    f.routes = RoutingTable::BuildShortestPaths(f.topology);
+  }
+  Result<ClusterLayout> layout = ClusterLayout::Build(f.topology, scenario.server);
+  if (!layout.ok()) return layout.error();
+  f.layout = std::move(layout).value();
+  return f;
+}
+
+// One collective of one size in a fresh simulation; returns its duration.
+Result<Time> RunOne(const Scenario& scenario, const Fabric& fabric, const CollectiveOptions& options,
+                    uint64_t& events) {
+  Result<CollectiveDag> dag = BuildCollective(options);
+  if (!dag.ok()) return dag.error();
+  Simulator sim(scenario.seed);
+  std::unique_ptr<Transport> transport;
+  if (scenario.transport.kind == TransportKind::kRc) transport = std::make_unique<RcTransport>(scenario.transport);
+  PacketNetwork packets(sim, fabric.topology, fabric.routes, scenario.packet, transport.get());
+  GpuNetwork gpus(sim, fabric.layout, packets);
+  // Every rank is its own endpoint of the GpuNetwork (GPUs, then the
+  // servers' NVSwitches), so nothing is "local" to the executor.
+  std::vector<NodeId> endpoints;
+  for (CollectiveRank r = 0; r < dag->num_gpu_ranks(); ++r) endpoints.push_back(r);
+  for (int s = 0; s < dag->num_switch_ranks(); ++s) endpoints.push_back(gpus.nvswitch(s));
+  FixedRateLocalTransfers unused_local(sim, scenario.server.nvlink_per_dir, scenario.server.nvlink_latency);
+  CollectiveExecutorOptions exec;
+  // A reduction reads two operands and writes one: HBM bandwidth / 3.
+  exec.reduce_rate = DataRate::BitsPerSecond(static_cast<uint64_t>(scenario.gpu.hbm_tbps * 1e12 * 8 / 3));
+  CollectiveExecutor executor(sim, gpus, unused_local, *dag, std::move(endpoints), exec);
+  gpus.SetObserver(&executor);
+  unused_local.SetObserver(&executor);
+  if (Status s = executor.Start(); !s.ok()) return s.error();
+  sim.Run();  // until the fabric is quiet (transport timers lapse once all is acknowledged)
+  events += sim.events_processed();
+  if (!executor.done()) return Error{"the collective did not complete (the fabric stalled); see its pfc/ib settings"};
+  return executor.duration();
+}
+
+}  // namespace
+
+Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const CollectiveRequest& request) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  Result<Fabric> fabric = BuildFabric(scenario);
+  if (!fabric.ok()) return fabric.error();
+  const ClusterLayout& layout = fabric->layout;
+  CollectiveSweepResult result;
+  result.ranks = request.gpus == 0 ? layout.gpus() : request.gpus;
+  if (result.ranks < 1 || result.ranks > layout.gpus()) {
+    return Error{"--gpus: " + std::to_string(request.gpus) + " is not between 1 and the cluster's " +
+                 std::to_string(layout.gpus()) + " GPUs"};
+  }
+  result.ranks_per_server = std::min(result.ranks, layout.gpus_per_server());
+  if (result.ranks % result.ranks_per_server != 0) {
+    return Error{"--gpus: " + std::to_string(result.ranks) + " GPUs do not fill whole servers of " +
+                 std::to_string(result.ranks_per_server)};
+  }
+  result.channels = request.channels > 0 ? request.channels : result.ranks_per_server;
+  Result<std::vector<uint64_t>> sizes = SweepSizes(request.sweep);
+  if (!sizes.ok()) return sizes.error();
+  for (uint64_t requested : *sizes) {
+    CollectiveOptions options;
+    options.op = request.op;
+    options.algorithm = request.algorithm;
+    options.ranks = result.ranks;
+    options.ranks_per_server = result.ranks_per_server;
+    options.bytes = SizesFor(request.op, requested, result.ranks).bytes;
+    options.channels = result.channels;
+    options.chunk_bytes = request.chunk_bytes != 0 ? request.chunk_bytes
+                                                   : NcclChunkBytes(request.op, request.algorithm, result.ranks);
+    options.protocol = request.protocol;
+    options.root = request.root;
+    options.pxn = request.pxn && result.ranks > result.ranks_per_server;
+    Result<Time> time = RunOne(scenario, *fabric, options, result.events);
+    if (!time.ok()) return time.error();
+    result.requested_bytes.push_back(requested);
+    result.times.push_back(*time);
+    // One simulation serves both halves: in place or not, the same bytes
+    // cross the same links.
+    result.rows.push_back(MakeSweepRow(request.op, result.ranks, requested, request.root, *time, *time,
+                                       request.data_check));
+  }
+  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return result;
+}
+
+const char* DefaultCollectiveScenarioText() {
+  return "name: collective\n"
+         "cluster: {servers: 2, gpus_per_server: 8, gpu: H100, nic: {model: CX7-400G, per_gpu: 1}}\n"
+         "fabric: {kind: roce, topology: {type: rail_optimized}, switch: 64x400G, mtu: 4KiB}\n";
+}
+
+}  // namespace aifabric
