@@ -1,5 +1,7 @@
 #include "workload/collective_dag.h"
 
+#include "workload/dependency_csr.h"
+
 #include <algorithm>
 #include <cassert>
 #include <string>
@@ -101,17 +103,11 @@ void CollectiveDagBuilder::AddEdge(DagNodeIndex before, DagNodeIndex after) {
 }
 
 void CollectiveDag::SetEdges(const std::vector<std::pair<DagNodeIndex, DagNodeIndex>>& edges) {
-  const size_t count = nodes_.size();
-  in_degree_.assign(count, 0);
-  offsets_.assign(count + 1, 0);
-  for (auto [from, to] : edges) {
-    ++offsets_[from + 1];
-    ++in_degree_[to];
-  }
-  for (size_t i = 0; i < count; ++i) offsets_[i + 1] += offsets_[i];
-  successors_.resize(edges.size());
-  std::vector<uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
-  for (auto [from, to] : edges) successors_[fill[from]++] = to;
+  DependencyCsr csr;
+  csr.Assign(nodes_.size(), edges);
+  offsets_ = std::move(csr.offsets);
+  successors_ = std::move(csr.successors);
+  in_degree_ = std::move(csr.in_degree);
 }
 
 Result<CollectiveDag> CollectiveDagBuilder::Build() && {
@@ -140,17 +136,11 @@ Result<CollectiveDag> CollectiveDagBuilder::Build() && {
 
   // Kahn's algorithm: acyclic iff every node can be ordered. The order found
   // becomes the storage order, so readers can make one forward pass.
-  std::vector<DagNodeIndex> order;
-  order.reserve(count);
-  std::vector<uint32_t> remaining = dag.in_degree_;
-  for (DagNodeIndex i = 0; i < count; ++i) {
-    if (remaining[i] == 0) order.push_back(i);
-  }
-  for (size_t head = 0; head < order.size(); ++head) {
-    for (DagNodeIndex s : dag.successors(order[head])) {
-      if (--remaining[s] == 0) order.push_back(s);
-    }
-  }
+  DependencyCsr csr;
+  csr.Assign(count, edges_);
+  const std::vector<DagNodeIndex> order = csr.TopologicalOrder();
+  std::vector<uint32_t> remaining(count, 1);
+  for (DagNodeIndex i : order) remaining[i] = 0;
   if (order.size() != count) {
     const auto it = std::find_if(remaining.begin(), remaining.end(), [](uint32_t r) { return r > 0; });
     return Error{NodeError(static_cast<DagNodeIndex>(it - remaining.begin()), "is on a dependency cycle")};
