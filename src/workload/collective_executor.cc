@@ -130,6 +130,10 @@ void CollectiveExecutor::Drain() {
     }
   }
   draining_ = false;
+  if (done() && !reported_done_) {
+    reported_done_ = true;
+    if (options_.on_done) options_.on_done();
+  }
 }
 
 void CollectiveExecutor::OnTransferDone(FlowId id, Time /*finish*/) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/data_rate.h"
@@ -34,6 +35,9 @@ struct CollectiveExecutorOptions {
   FlowId first_flow_id = 0;  // ids first_flow_id .. first_flow_id + dag.size() - 1 are used
   uint8_t priority = 3;      // traffic class of the transfers
   uint16_t dport = 4791;
+  // Called once, when the last node has finished (at once for an empty
+  // DAG); may be empty.
+  std::function<void()> on_done;
 };
 
 class CollectiveExecutor final : public TransferObserver, public EventHandler {
@@ -90,6 +94,7 @@ class CollectiveExecutor final : public TransferObserver, public EventHandler {
   std::vector<DagNodeIndex> newly_ready_;
   bool draining_ = false;
   bool started_ = false;
+  bool reported_done_ = false;
 };
 
 }  // namespace aifabric

@@ -1,0 +1,224 @@
+#include "workload/job_executor.h"
+
+#include <cassert>
+#include <string>
+#include <utility>
+
+#include "workload/traffic_injector.h"
+
+namespace aifabric {
+namespace {
+
+constexpr uint64_t kTransferOwner = 1ull << 63;  // owner_ value flag: a transfer node
+
+std::string NodeError(const JobGraph& g, JobNodeIndex i, const std::string& what) {
+  std::string m = "job node ";
+  m += std::to_string(i);
+  const std::string& label = g.label(g.node(i).label);
+  if (!label.empty()) {
+    m += " (";
+    m += label;
+    m += ")";
+  }
+  m += ": ";
+  m += what;
+  return m;
+}
+
+}  // namespace
+
+JobExecutor::JobExecutor(Simulator& sim, NetworkModel& network, const ClusterLayout& layout, const JobGraph& graph,
+                         JobExecutorOptions options)
+    : sim_(sim),
+      network_(network),
+      layout_(layout),
+      graph_(graph),
+      options_(options),
+      unused_local_(sim, DataRate::Gbps(1), Time::Zero()),
+      next_flow_id_(options.first_flow_id) {}
+
+Status JobExecutor::CheckGpus() const {
+  const GpuId gpus = layout_.gpus();
+  for (JobNodeIndex i = 0; i < graph_.size(); ++i) {
+    const JobNode& n = graph_.node(i);
+    if (n.kind != JobNodeKind::kCollective && (n.gpu >= gpus || n.peer >= gpus)) {
+      return Error{NodeError(graph_, i, "GPU beyond the cluster's " + std::to_string(gpus))};
+    }
+  }
+  for (uint32_t g = 0; g < graph_.group_count(); ++g) {
+    const std::vector<GpuId>& group = graph_.group(g);
+    std::map<int, int> per_server;
+    for (GpuId id : group) {
+      if (id >= gpus) return Error{"job group " + std::to_string(g) + ": GPU beyond the cluster's " + std::to_string(gpus)};
+      ++per_server[layout_.server_of(id)];
+    }
+    // The collective algorithms need server-major ranks, equally many per
+    // server.
+    const int first = per_server.begin()->second;
+    for (const auto& [server, count] : per_server) {
+      if (count != first) {
+        return Error{"job group " + std::to_string(g) + ": uneven GPUs per server (" + std::to_string(first) +
+                     " and " + std::to_string(count) + ")"};
+      }
+    }
+    for (size_t r = 1; r < group.size(); ++r) {
+      if (layout_.server_of(group[r]) < layout_.server_of(group[r - 1])) {
+        return Error{"job group " + std::to_string(g) + ": GPUs are not in server order"};
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status JobExecutor::Start() {
+  assert(!started_);
+  started_ = true;
+  if (Status s = CheckGpus(); !s.ok()) return s;
+  start_time_ = finish_time_ = sim_.Now();
+  const size_t n = graph_.size();
+  waiting_.resize(n);
+  start_.assign(n, Time::Infinite());
+  finish_.assign(n, Time::Infinite());
+  compute_queue_.assign(static_cast<size_t>(layout_.gpus()), {});
+  gpu_busy_.assign(static_cast<size_t>(layout_.gpus()), 0);
+  std::vector<JobNodeIndex> roots;
+  for (JobNodeIndex i = 0; i < n; ++i) {
+    waiting_[i] = graph_.in_degree(i);
+    if (waiting_[i] == 0) roots.push_back(i);
+  }
+  for (JobNodeIndex i : roots) Ready(i);
+  return Status::Ok();
+}
+
+void JobExecutor::Ready(JobNodeIndex i) {
+  const JobNode& n = graph_.node(i);
+  if (n.kind == JobNodeKind::kCompute) {
+    compute_queue_[static_cast<size_t>(n.gpu)].push_back(i);
+    RunNextCompute(n.gpu);
+    return;
+  }
+  Begin(i);
+}
+
+void JobExecutor::RunNextCompute(GpuId gpu) {
+  const size_t g = static_cast<size_t>(gpu);
+  if (gpu_busy_[g] || compute_queue_[g].empty()) return;
+  const JobNodeIndex i = compute_queue_[g].front();
+  compute_queue_[g].pop_front();
+  gpu_busy_[g] = 1;
+  start_[i] = sim_.Now();
+  sim_.ScheduleIn(graph_.node(i).duration, this, i);
+}
+
+void JobExecutor::OnEvent(uint64_t tag) {
+  const JobNodeIndex i = static_cast<JobNodeIndex>(tag);
+  const GpuId gpu = graph_.node(i).gpu;
+  gpu_busy_[static_cast<size_t>(gpu)] = 0;
+  Finish(i);
+  RunNextCompute(gpu);
+}
+
+void JobExecutor::Begin(JobNodeIndex i) {
+  const JobNode& n = graph_.node(i);
+  start_[i] = sim_.Now();
+  if (n.kind == JobNodeKind::kCollective) {
+    StartCollective(i);
+    return;
+  }
+  // A transfer.
+  if (n.bytes == 0) {
+    Finish(i);
+    return;
+  }
+  const FlowId id = next_flow_id_++;
+  owner_.emplace(id, kTransferOwner | i);
+  TransferRequest r;
+  r.id = id;
+  r.src = n.gpu;
+  r.dst = n.peer;
+  r.bytes = n.bytes;
+  r.priority = options_.priority;
+  r.sport = TrafficInjector::SourcePort(id);
+  network_.StartTransfer(r);
+}
+
+void JobExecutor::StartCollective(JobNodeIndex i) {
+  const JobNode& n = graph_.node(i);
+  const std::vector<GpuId>& group = graph_.group(n.group);
+  const int32_t ranks = static_cast<int32_t>(group.size());
+  int32_t per_server = 0;
+  for (GpuId g : group) per_server += layout_.server_of(g) == layout_.server_of(group[0]) ? 1 : 0;
+  CollectiveOptions o;
+  o.op = n.op;
+  o.algorithm = n.algorithm;
+  o.ranks = ranks;
+  o.ranks_per_server = per_server;
+  o.bytes = n.bytes;
+  o.channels = options_.channels > 0 ? options_.channels : per_server;
+  o.chunk_bytes = options_.chunk_bytes != 0 ? options_.chunk_bytes : NcclChunkBytes(n.op, n.algorithm, ranks);
+  o.protocol = options_.protocol;
+  o.pxn = options_.pxn && ranks > per_server;
+  Result<CollectiveDag> dag = BuildCollective(o);
+  // The group was checked at Start and the options come from it, so only a
+  // bad algorithm choice (e.g. halving-doubling on 6 ranks) can fail here;
+  // fall back to a ring rather than stall the job.
+  if (!dag.ok()) {
+    o.algorithm = CollectiveAlgorithm::kRing;
+    dag = BuildCollective(o);
+  }
+  assert(dag.ok());
+  auto c = std::make_unique<Collective>();
+  c->dag = std::move(dag).value();
+  std::vector<NodeId> endpoints(group.begin(), group.end());
+  for (int32_t s = 0; s < c->dag.num_switch_ranks(); ++s) {
+    endpoints.push_back(layout_.gpus() + layout_.server_of(group[static_cast<size_t>(s * per_server)]));
+  }
+  CollectiveExecutorOptions exec;
+  exec.reduce_rate = options_.reduce_rate;
+  exec.first_flow_id = next_flow_id_;
+  exec.priority = options_.priority;
+  exec.on_done = [this, i] { Finish(i); };
+  next_flow_id_ += static_cast<FlowId>(c->dag.size());
+  owner_.emplace(exec.first_flow_id, collectives_.size());
+  // No transfer of a collective stays inside one endpoint, so the local
+  // model is never used; it still needs an observer.
+  c->executor = std::make_unique<CollectiveExecutor>(sim_, network_, unused_local_, c->dag, std::move(endpoints),
+                                                     std::move(exec));
+  CollectiveExecutor* executor = c->executor.get();
+  collectives_.push_back(std::move(c));
+  const Status started = executor->Start();
+  assert(started.ok());
+  (void)started;
+}
+
+void JobExecutor::OnTransferDone(FlowId id, Time /*finish*/) {
+  auto it = owner_.upper_bound(id);
+  assert(it != owner_.begin());
+  --it;
+  if (it->second & kTransferOwner) {
+    const JobNodeIndex i = static_cast<JobNodeIndex>(it->second & ~kTransferOwner);
+    owner_.erase(it);
+    Finish(i);
+    return;
+  }
+  collectives_[it->second]->executor->OnTransferDone(id, sim_.Now());
+}
+
+void JobExecutor::Finish(JobNodeIndex i) {
+  finished_pending_.push_back(i);
+  if (draining_) return;
+  draining_ = true;
+  while (!finished_pending_.empty()) {
+    const JobNodeIndex f = finished_pending_.back();
+    finished_pending_.pop_back();
+    finish_[f] = sim_.Now();
+    finish_time_ = Max(finish_time_, finish_[f]);
+    ++finished_;
+    for (JobNodeIndex s : graph_.successors(f)) {
+      if (--waiting_[s] == 0) Ready(s);
+    }
+  }
+  draining_ = false;
+}
+
+}  // namespace aifabric

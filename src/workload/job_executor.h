@@ -1,0 +1,105 @@
+// JobExecutor runs a JobGraph on the simulator over a NetworkModel whose
+// endpoints are GPU ids (flow/gpu_network.h: GPU g is endpoint g, server
+// s's NVSwitch endpoint layout.gpus() + s). A node starts once all its
+// dependencies have finished. A GPU runs one compute node at a time, in the
+// order they became ready (its compute stream); communication runs beside
+// compute, as NCCL kernels on their own stream do. A collective node
+// compiles to a CollectiveDag (collective_algorithms.h) over its group and
+// runs through a CollectiveExecutor; a transfer node is one transfer. The
+// executor records every node's start and finish for metrics and traces.
+// Lives inside one Simulator; not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "core/data_rate.h"
+#include "core/result.h"
+#include "engine/simulator.h"
+#include "fabric/cluster_layout.h"
+#include "fabric/network_model.h"
+#include "workload/collective_executor.h"
+#include "workload/job_graph.h"
+
+namespace aifabric {
+
+struct JobExecutorOptions {
+  CollectiveProtocol protocol = CollectiveProtocol::kSimple;
+  int32_t channels = 0;        // per collective; 0 = its GPUs per server (every rail busy)
+  uint64_t chunk_bytes = 0;    // 0 = NCCL's (NcclChunkBytes)
+  bool pxn = true;             // relay cross-rail sends over NVLink (multi-server collectives)
+  DataRate reduce_rate;        // GPU reduction throughput; zero = free
+  uint8_t priority = 3;        // traffic class of every transfer
+  FlowId first_flow_id = 0;    // ids from here on are this executor's
+};
+
+class JobExecutor final : public TransferObserver, public EventHandler {
+ public:
+  // `sim`, `network`, `layout` and `graph` outlive the executor; the caller
+  // makes the executor the network's observer. It outlives the run.
+  JobExecutor(Simulator& sim, NetworkModel& network, const ClusterLayout& layout, const JobGraph& graph,
+              JobExecutorOptions options);
+  JobExecutor(const JobExecutor&) = delete;
+  JobExecutor& operator=(const JobExecutor&) = delete;
+
+  // Checks every GPU exists in the layout, then starts the nodes without
+  // dependencies at Now(). Errors name the node. Call once.
+  Status Start();
+
+  bool done() const { return finished_ == graph_.size(); }
+  Time start_time() const { return start_time_; }
+  Time finish_time() const { return finish_time_; }  // REQUIRES: done()
+  const std::vector<Time>& node_start() const { return start_; }
+  const std::vector<Time>& node_finish() const { return finish_; }
+  const JobGraph& graph() const { return graph_; }
+
+  void OnTransferDone(FlowId id, Time finish) override;
+  void OnEvent(uint64_t tag) override;  // a compute node finished (tag = node)
+
+ private:
+  void Ready(JobNodeIndex i);
+  void Begin(JobNodeIndex i);
+  // Marks `i` finished and readies its successors; nodes that finish at
+  // once (empty collectives, zero-byte transfers) are queued, not recursed
+  // into, so long chains cost no stack.
+  void Finish(JobNodeIndex i);
+  void StartCollective(JobNodeIndex i);
+  // Starts the GPU's next ready compute node if it is idle.
+  void RunNextCompute(GpuId gpu);
+  Status CheckGpus() const;
+
+  // Fixed at construction.
+  Simulator& sim_;
+  NetworkModel& network_;
+  const ClusterLayout& layout_;
+  const JobGraph& graph_;
+  const JobExecutorOptions options_;
+  FixedRateLocalTransfers unused_local_;  // collectives here never stay inside one endpoint
+
+  struct Collective {
+    CollectiveDag dag;
+    std::unique_ptr<CollectiveExecutor> executor;
+  };
+  Time start_time_;
+  Time finish_time_;
+  std::vector<uint32_t> waiting_;
+  std::vector<Time> start_;
+  std::vector<Time> finish_;
+  size_t finished_ = 0;
+  std::vector<std::deque<JobNodeIndex>> compute_queue_;  // per GPU
+  std::vector<uint8_t> gpu_busy_;
+  // Flow ids: each collective takes a block, each transfer one id. Keyed by
+  // the first id of the block: the collective's index, or ~node for a
+  // transfer.
+  std::map<FlowId, uint64_t> owner_;
+  std::vector<std::unique_ptr<Collective>> collectives_;  // kept to the end: events point at them
+  FlowId next_flow_id_;
+  std::vector<JobNodeIndex> finished_pending_;
+  bool draining_ = false;
+  bool started_ = false;
+};
+
+}  // namespace aifabric

@@ -1,0 +1,194 @@
+// JobExecutor and JobMetrics on a network without contention (every
+// transfer takes alpha + bytes / B): one kernel at a time per GPU,
+// communication beside compute, collectives as their closed forms, and the
+// breakdown of compute, exposed communication and idle time.
+#include "workload/job_executor.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "workload/job_metrics.h"
+
+namespace aifabric {
+namespace {
+
+class AlphaBetaGpus final : public NetworkModel {
+ public:
+  AlphaBetaGpus(Simulator& sim, Time alpha, DataRate rate) : sim_(sim), alpha_(alpha), rate_(rate) {}
+  void StartTransfer(const TransferRequest& r) override {
+    sim_.ScheduleCallback(sim_.Now() + alpha_ + rate_.TransmitTime(r.bytes),
+                          [this, id = r.id] { observer_->OnTransferDone(id, sim_.Now()); });
+  }
+  void SetObserver(TransferObserver* o) override { observer_ = o; }
+  const char* name() const override { return "alpha-beta"; }
+
+ private:
+  Simulator& sim_;
+  const Time alpha_;
+  const DataRate rate_;
+  TransferObserver* observer_ = nullptr;
+};
+
+constexpr Time kAlpha = Time::FromUs(1);
+constexpr DataRate kRate = DataRate::Gbps(100);  // 80 ps per byte
+
+// Two servers of four GPUs (one NIC each).
+ClusterLayout Layout() {
+  Topology t;
+  for (int s = 0; s < 2; ++s) {
+    for (int r = 0; r < 4; ++r) {
+      std::string name = "h";
+      name += std::to_string(t.num_nodes());
+      t.AddHost(std::move(name), s, r);
+    }
+  }
+  ServerSpec spec;
+  spec.gpus_per_server = 4;
+  return ClusterLayout::Build(t, spec).value();
+}
+
+struct JobRun {
+  explicit JobRun(JobGraph g, JobExecutorOptions options = {}) : graph(std::move(g)) {
+    executor = std::make_unique<JobExecutor>(sim, net, layout, graph, options);
+    net.SetObserver(executor.get());
+    status = executor->Start();
+    sim.Run();
+  }
+  Time finish(JobNodeIndex i) const { return executor->node_finish()[i]; }
+  Time begin(JobNodeIndex i) const { return executor->node_start()[i]; }
+  JobMetrics metrics() const { return ComputeJobMetrics(graph, executor->node_start(), executor->node_finish()); }
+  Simulator sim{1};
+  AlphaBetaGpus net{sim, kAlpha, kRate};
+  ClusterLayout layout = Layout();
+  JobGraph graph;
+  std::unique_ptr<JobExecutor> executor;
+  Status status;
+};
+
+// One channel, so a collective is one ring (the closed forms below).
+JobExecutorOptions OneChannel() {
+  JobExecutorOptions o;
+  o.channels = 1;
+  return o;
+}
+
+TEST(JobExecutor, AGpuRunsOneKernelAtATime) {
+  // Two 10 us kernels on GPU 0, both ready at t = 0: the second waits.
+  // One on GPU 1 runs beside them.
+  JobGraphBuilder b;
+  const JobNodeIndex a = b.AddCompute(0, Time::FromUs(10), 1, 0);
+  const JobNodeIndex c = b.AddCompute(0, Time::FromUs(10), 1, 0);
+  const JobNodeIndex d = b.AddCompute(1, Time::FromUs(10), 1, 0);
+  JobRun run(std::move(b).Build().value());
+  ASSERT_TRUE(run.status.ok());
+  EXPECT_EQ(run.finish(a), Time::FromUs(10));
+  EXPECT_EQ(run.begin(c), Time::FromUs(10));
+  EXPECT_EQ(run.finish(c), Time::FromUs(20));
+  EXPECT_EQ(run.finish(d), Time::FromUs(10));
+  EXPECT_EQ(run.executor->finish_time(), Time::FromUs(20));
+}
+
+TEST(JobExecutor, CommunicationRunsBesideComputeAndChainsAddUp) {
+  // GPU 0: a 100 us kernel. Meanwhile a transfer 4 -> 5 of 1 MB (1 us +
+  // 80 us). Then, after the kernel, a transfer 0 -> 4 of 1 MB, then a
+  // 20 us kernel on 4: 100 + 81 + 20 = 201 us.
+  JobGraphBuilder b;
+  const JobNodeIndex k0 = b.AddCompute(0, Time::FromUs(100), 1e9, 0);
+  const JobNodeIndex side = b.AddTransfer(4, 5, 1'000'000, CommDimension::kData, 0);
+  const JobNodeIndex send = b.AddTransfer(0, 4, 1'000'000, CommDimension::kPipeline, 0);
+  const JobNodeIndex k4 = b.AddCompute(4, Time::FromUs(20), 1e9, 0);
+  b.AddEdge(k0, send);
+  b.AddEdge(send, k4);
+  JobRun run(std::move(b).Build().value());
+  ASSERT_TRUE(run.status.ok());
+  EXPECT_EQ(run.finish(side), Time::FromUs(81));
+  EXPECT_EQ(run.finish(k4), Time::FromUs(201));
+  // GPU 0: computes 100 us, then its send is exposed for 81 us, then idle
+  // 20 us. GPU 4: the side transfer 81 us (exposed: nothing computes),
+  // idle 19, the send 81 exposed, computes 20. GPU 5: 81 exposed, idle
+  // 120. Means over 3 GPUs: compute (100 + 20) / 3; pipeline exposed
+  // (81 + 81) / 3; data exposed (81 + 81) / 3; idle (20 + 19 + 120) / 3.
+  const JobMetrics m = run.metrics();
+  EXPECT_EQ(m.gpus, 3);
+  EXPECT_EQ(m.makespan, Time::FromUs(201));
+  EXPECT_NEAR(m.compute_s * 1e6, 120.0 / 3, 1e-6);
+  EXPECT_NEAR(m.exposed_s[static_cast<size_t>(CommDimension::kPipeline)] * 1e6, 162.0 / 3, 1e-6);
+  EXPECT_NEAR(m.exposed_s[static_cast<size_t>(CommDimension::kData)] * 1e6, 162.0 / 3, 1e-6);
+  EXPECT_NEAR(m.idle_s * 1e6, 159.0 / 3, 1e-6);
+  EXPECT_NEAR(m.effective_utilization, (120.0 / 3) / 201, 1e-9);
+  EXPECT_DOUBLE_EQ(m.flops, 2e9);
+}
+
+TEST(JobExecutor, ACollectiveOverAGroupTakesItsClosedForm) {
+  // Ring all-reduce of S = 4 MiB over GPUs 0, 1, 4, 5 (two per server),
+  // one channel, Simple (3.4 us per step), no reduce cost:
+  // 2(n-1) (alpha + 3.4 us + S/(nB)). With PXN off every hop is one
+  // transfer.
+  JobGraphBuilder b;
+  const uint32_t g = b.AddGroup({0, 1, 4, 5});
+  const uint64_t s = 4 << 20;
+  const JobNodeIndex ar = b.AddCollective(CollectiveOp::kAllReduce, g, s, CommDimension::kData, 0);
+  JobExecutorOptions o = OneChannel();
+  o.pxn = false;
+  JobRun run(std::move(b).Build().value(), o);
+  ASSERT_TRUE(run.status.ok());
+  const Time step = kAlpha + Time::FromNs(3400) + kRate.TransmitTime(s / 4);
+  EXPECT_EQ(run.finish(ar), step * 6);
+  // While it runs every GPU of the group is exposed to data-parallel
+  // communication and computes nothing.
+  const JobMetrics m = run.metrics();
+  EXPECT_EQ(m.gpus, 4);
+  EXPECT_NEAR(m.exposed_s[static_cast<size_t>(CommDimension::kData)], (step * 6).us_f() * 1e-6, 1e-12);
+  EXPECT_EQ(m.effective_utilization, 0);
+}
+
+TEST(JobExecutor, OverlappedCommunicationIsNotExposed) {
+  // A 1 ms kernel on each of GPUs 0 and 1 beside an all-gather of 64 KiB
+  // among them: the collective ends long before the kernels, so nothing is
+  // exposed and utilization is 1 for GPUs that compute useful FLOPs.
+  JobGraphBuilder b;
+  const uint32_t g = b.AddGroup({0, 1});
+  b.AddCompute(0, Time::FromMs(1), 1e12, 0);
+  b.AddCompute(1, Time::FromMs(1), 1e12, 0);
+  b.AddCollective(CollectiveOp::kAllGather, g, 64 << 10, CommDimension::kTensor, 0);
+  JobRun run(std::move(b).Build().value(), OneChannel());
+  const JobMetrics m = run.metrics();
+  EXPECT_EQ(m.makespan, Time::FromMs(1));
+  EXPECT_EQ(m.exposed_total_s(), 0);
+  EXPECT_GT(m.comm_s[static_cast<size_t>(CommDimension::kTensor)], 0);
+  EXPECT_DOUBLE_EQ(m.effective_utilization, 1.0);
+}
+
+TEST(JobExecutor, EmptyCollectivesAndZeroByteTransfersFinishAtOnce) {
+  // A chain of 10,000 zero-time nodes costs no stack and no time.
+  JobGraphBuilder b;
+  const uint32_t solo = b.AddGroup({3});
+  JobNodeIndex previous = kNoJobNode;
+  for (int i = 0; i < 10000; ++i) {
+    const JobNodeIndex n = i % 2 == 0 ? b.AddCollective(CollectiveOp::kAllReduce, solo, 1024, CommDimension::kTensor, 0)
+                                      : b.AddTransfer(2, 3, 0, CommDimension::kPipeline, 0);
+    b.AddEdge(previous, n);
+    previous = n;
+  }
+  JobRun run(std::move(b).Build().value());
+  ASSERT_TRUE(run.status.ok());
+  EXPECT_TRUE(run.executor->done());
+  EXPECT_EQ(run.executor->finish_time(), Time::Zero());
+}
+
+TEST(JobExecutor, GroupsMustFitTheCluster) {
+  JobGraphBuilder b;
+  b.AddCollective(CollectiveOp::kAllReduce, b.AddGroup({0, 1, 4}), 1024, CommDimension::kData, 0);
+  JobRun uneven(std::move(b).Build().value());
+  ASSERT_FALSE(uneven.status.ok());
+  EXPECT_NE(uneven.status.error().message.find("uneven"), std::string::npos);
+  JobGraphBuilder c;
+  c.AddCompute(8, Time::FromUs(1), 0, c.AddLabel("too far"));
+  JobRun beyond(std::move(c).Build().value());
+  ASSERT_FALSE(beyond.status.ok());
+  EXPECT_NE(beyond.status.error().message.find("too far"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace aifabric
