@@ -5,33 +5,13 @@
 #include <set>
 #include <vector>
 
+#include "workload/alpha_beta_network.h"
 #include "workload/collective_algorithms.h"
 
 namespace aifabric {
 namespace {
 
-// A network without contention: every transfer takes alpha + bytes / B,
-// however many run at once.
-class AlphaBetaNetwork final : public NetworkModel {
- public:
-  AlphaBetaNetwork(Simulator& sim, Time alpha, DataRate rate) : sim_(sim), alpha_(alpha), rate_(rate) {}
-  void StartTransfer(const TransferRequest& request) override {
-    EXPECT_NE(request.src, request.dst);
-    EXPECT_TRUE(ids.insert(request.id).second) << "duplicate id " << request.id;
-    sim_.ScheduleCallback(sim_.Now() + alpha_ + rate_.TransmitTime(request.bytes),
-                          [this, id = request.id] { observer_->OnTransferDone(id, sim_.Now()); });
-  }
-  void SetObserver(TransferObserver* observer) override { observer_ = observer; }
-  const char* name() const override { return "alpha-beta"; }
-
-  std::set<FlowId> ids;
-
- private:
-  Simulator& sim_;
-  const Time alpha_;
-  const DataRate rate_;
-  TransferObserver* observer_ = nullptr;
-};
+using testing::AlphaBetaNetwork;
 
 constexpr Time kAlpha = Time::FromUs(1);
 constexpr DataRate kRate = DataRate::Gbps(100);  // 1 byte = 80 ps exactly

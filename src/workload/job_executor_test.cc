@@ -8,27 +8,13 @@
 
 #include <string>
 
+#include "workload/alpha_beta_network.h"
 #include "workload/job_metrics.h"
 
 namespace aifabric {
 namespace {
 
-class AlphaBetaGpus final : public NetworkModel {
- public:
-  AlphaBetaGpus(Simulator& sim, Time alpha, DataRate rate) : sim_(sim), alpha_(alpha), rate_(rate) {}
-  void StartTransfer(const TransferRequest& r) override {
-    sim_.ScheduleCallback(sim_.Now() + alpha_ + rate_.TransmitTime(r.bytes),
-                          [this, id = r.id] { observer_->OnTransferDone(id, sim_.Now()); });
-  }
-  void SetObserver(TransferObserver* o) override { observer_ = o; }
-  const char* name() const override { return "alpha-beta"; }
-
- private:
-  Simulator& sim_;
-  const Time alpha_;
-  const DataRate rate_;
-  TransferObserver* observer_ = nullptr;
-};
+using testing::AlphaBetaNetwork;
 
 constexpr Time kAlpha = Time::FromUs(1);
 constexpr DataRate kRate = DataRate::Gbps(100);  // 80 ps per byte
@@ -59,7 +45,7 @@ struct JobRun {
   Time begin(JobNodeIndex i) const { return executor->node_start()[i]; }
   JobMetrics metrics() const { return ComputeJobMetrics(graph, executor->node_start(), executor->node_finish()); }
   Simulator sim{1};
-  AlphaBetaGpus net{sim, kAlpha, kRate};
+  AlphaBetaNetwork net{sim, kAlpha, kRate};
   ClusterLayout layout = Layout();
   JobGraph graph;
   std::unique_ptr<JobExecutor> executor;
