@@ -27,14 +27,18 @@ Scenario Cluster(int servers, int gpus) {
   return *s;
 }
 
-// One step over the fabric for b payload bytes: the per-step latency
-// lambda (Simple: 3.4 us), then b at the payload rate B, plus the path:
+// One step over the fabric for b payload bytes: NCCL's per-step latency of
+// a NET step (Simple: 14 us), then b at the payload rate B, plus the path:
 // cable, switch latency, the last packet's store-and-forward at the switch,
-// cable: alpha = lambda + 0.5 + 0.4 + 0.334 + 0.5 us. In a ring every NIC
+// cable: alpha = lambda + 0.5 + 0.4 + 0.334 + 0.5 us. A collective starts
+// after Simple's base latency, 8.4 us; a step inside a server (NVLink)
+// takes 3.4 us. In a ring every NIC
 // sends data and, for the data it receives, one 86-byte ACK per 4096-byte
 // packet (ack_interval 1) on the same link, beside 82 bytes of RoCEv2
 // overhead per packet: B = 100G x 4096 / (4178 + 86).
-constexpr double kLambdaUs = 3.4;
+constexpr double kLambdaUs = 14;
+constexpr double kNvlinkLambdaUs = 3.4;
+constexpr double kBaseUs = 8.4;
 constexpr double kAlphaUs = kLambdaUs + 0.5 + 0.4 + 4178 * 8 / 100e3 + 0.5;
 constexpr double kPayloadBytesPerUs = 100e3 / 8 * 4096 / (4178 + 86);
 // A reduction reads two operands and writes one: H100 HBM 3.35 TB/s / 3.
@@ -62,8 +66,8 @@ TEST(CollectiveRun, RingAllReduceMatchesTheAlphaBetaClosedForm) {
   // 2(n-1) (S/n)/B + 2(n-1) alpha, n = 4 GPUs on 4 servers, plus the n-1
   // reductions of S/n on the reduce-scatter's critical path.
   const int n = 4;
-  const double expected =
-      2 * (n - 1) * (kS / n / kPayloadBytesPerUs) + 2 * (n - 1) * kAlphaUs + (n - 1) * (kS / n / kReduceBytesPerUs);
+  const double expected = kBaseUs + 2 * (n - 1) * (kS / n / kPayloadBytesPerUs) + 2 * (n - 1) * kAlphaUs +
+                          (n - 1) * (kS / n / kReduceBytesPerUs);
   const double got = RunUs(Cluster(n, 1), CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, kS);
   std::printf("ring all_reduce n=4, 8 MiB: %.2f us, closed form %.2f us\n", got, expected);
   EXPECT_NEAR(got, expected, 0.02 * expected);
@@ -72,7 +76,7 @@ TEST(CollectiveRun, RingAllReduceMatchesTheAlphaBetaClosedForm) {
 TEST(CollectiveRun, RingAllGatherMatchesTheAlphaBetaClosedForm) {
   // (n-1) (S/n)/B + (n-1) alpha.
   const int n = 8;
-  const double expected = (n - 1) * (kS / n / kPayloadBytesPerUs) + (n - 1) * kAlphaUs;
+  const double expected = kBaseUs + (n - 1) * (kS / n / kPayloadBytesPerUs) + (n - 1) * kAlphaUs;
   const double got = RunUs(Cluster(n, 1), CollectiveOp::kAllGather, CollectiveAlgorithm::kRing, kS);
   std::printf("ring all_gather n=8, 8 MiB: %.2f us, closed form %.2f us\n", got, expected);
   EXPECT_NEAR(got, expected, 0.02 * expected);
@@ -83,7 +87,7 @@ TEST(CollectiveRun, HalvingDoublingMatchesTheAlphaBetaClosedForm) {
   // each partner (reducing what it gets: (n-1)/n S in all), doubling
   // returns them.
   const int n = 8;
-  const double expected = 2 * std::log2(n) * kAlphaUs + 2.0 * (n - 1) / n * kS / kPayloadBytesPerUs +
+  const double expected = kBaseUs + 2 * std::log2(n) * kAlphaUs + 2.0 * (n - 1) / n * kS / kPayloadBytesPerUs +
                           1.0 * (n - 1) / n * kS / kReduceBytesPerUs;
   const double got = RunUs(Cluster(n, 1), CollectiveOp::kAllReduce, CollectiveAlgorithm::kHalvingDoubling, kS);
   std::printf("halving-doubling all_reduce n=8, 8 MiB: %.2f us, closed form %.2f us\n", got, expected);
@@ -97,12 +101,12 @@ TEST(CollectiveRun, HierarchicalAllReduceIsItsThreePhasesInSequence) {
   // NVLink ring all-gather (L-1 steps of S/L).
   // Reductions: L-1 of S/L in the reduce-scatter, M-1 of S/(LM) across.
   const int L = 4, M = 2;
-  const double nvlink_us = (kLambdaUs + 0.025) + kS / L / 450e3;
+  const double nvlink_us = (kNvlinkLambdaUs + 0.025) + kS / L / 450e3;
   const double reduce_scatter = (L - 1) * (nvlink_us + kS / L / kReduceBytesPerUs);
   const double inter = 2 * (M - 1) * (kAlphaUs + kS / (L * M) / kPayloadBytesPerUs) +
                        (M - 1) * kS / (L * M) / kReduceBytesPerUs;
   const double all_gather = (L - 1) * nvlink_us;
-  const double expected = reduce_scatter + inter + all_gather;
+  const double expected = kBaseUs + reduce_scatter + inter + all_gather;
   const double got = RunUs(Cluster(M, L), CollectiveOp::kAllReduce, CollectiveAlgorithm::kHierarchical, kS);
   std::printf("hierarchical all_reduce 2x4, 8 MiB: %.2f us, phases %.2f + %.2f + %.2f us\n", got, reduce_scatter,
               inter, all_gather);

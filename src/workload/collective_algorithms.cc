@@ -30,8 +30,16 @@ std::string Concat(const Parts&... parts) {
 // bytes and per-step latency.
 class Emitter {
  public:
-  Emitter(CollectiveDagBuilder& builder, CollectiveProtocol protocol, Time step_latency)
-      : builder_(builder), protocol_(protocol), step_latency_(step_latency) {}
+  // Transfers between GPU ranks of different servers (rank / L differs)
+  // take `net_step_latency`, the others `step_latency`.
+  Emitter(CollectiveDagBuilder& builder, CollectiveProtocol protocol, Time step_latency, Time net_step_latency,
+          int32_t gpu_ranks, int32_t ranks_per_server)
+      : builder_(builder),
+        protocol_(protocol),
+        step_latency_(step_latency),
+        net_step_latency_(net_step_latency),
+        gpu_ranks_(gpu_ranks),
+        ranks_per_server_(ranks_per_server) {}
 
   uint16_t channel = 0;
   uint32_t chunk = 0;
@@ -47,7 +55,8 @@ class Emitter {
     n.dst = dst;
     n.bytes = bytes;
     n.wire_bytes = WireBytes(protocol_, bytes);
-    n.latency = step_latency_;
+    const bool between_servers = src < gpu_ranks_ && dst < gpu_ranks_ && src / ranks_per_server_ != dst / ranks_per_server_;
+    n.latency = between_servers ? net_step_latency_ : step_latency_;
     const DagNodeIndex index = builder_.AddTransfer(n);
     for (DagNodeIndex d : deps) builder_.AddEdge(d, index);
     return index;
@@ -65,6 +74,9 @@ class Emitter {
   CollectiveDagBuilder& builder_;
   const CollectiveProtocol protocol_;
   const Time step_latency_;
+  const Time net_step_latency_;
+  const int32_t gpu_ranks_;
+  const int32_t ranks_per_server_;
 };
 
 Deps Join(Deps a, DagNodeIndex b) {
@@ -444,7 +456,10 @@ Result<CollectiveDag> BuildCollective(const CollectiveOptions& o) {
                         " cuts the collective into too many steps for one DAG (over 20M nodes); use larger chunks")};
   }
 
-  Emitter e(builder, o.protocol, o.step_latency.value_or(GetProtocolSpec(o.protocol).step_latency));
+  const ProtocolSpec spec = GetProtocolSpec(o.protocol);
+  builder.set_base_latency(o.base_latency.value_or(spec.base_latency));
+  Emitter e(builder, o.protocol, o.step_latency.value_or(spec.step_latency),
+            o.net_step_latency.value_or(spec.net_step_latency), o.ranks, o.ranks_per_server);
   const int trees = tree ? 2 : 1;
   for (int32_t c = 0; c < o.channels; ++c) {
     const uint64_t channel_bytes = SplitPart(unit, static_cast<uint64_t>(o.channels), static_cast<uint64_t>(c));

@@ -57,7 +57,9 @@ struct CollectiveOptions {
   int32_t channels = 1;           // 1..64 (NCCL's MAXCHANNELS)
   uint64_t chunk_bytes = 0;       // pipeline chunk per channel; 0 = one chunk per channel
   CollectiveProtocol protocol = CollectiveProtocol::kSimple;
-  std::optional<Time> step_latency;  // per transfer; default: the protocol's
+  std::optional<Time> step_latency;      // per transfer inside a server; default: the protocol's
+  std::optional<Time> net_step_latency;  // per transfer between servers; default: the protocol's
+  std::optional<Time> base_latency;      // once, before the first step; default: the protocol's
   CollectiveRank root = 0;        // broadcast and reduce
   // PXN: an inter-server transfer to a GPU of another local rank first hops
   // over NVLink to the local GPU of the destination's local rank (the same

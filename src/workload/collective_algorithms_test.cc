@@ -222,9 +222,22 @@ TEST(CollectiveAlgorithmsTest, ProtocolsGrowWireBytes) {
   const CollectiveDag dag = Build(o);
   ExpectEveryGpuSends(dag, 3 * kS / 2);                                // payload unchanged
   EXPECT_EQ(dag.WireBytesSentPerRank()[0], 2 * (3 * kS / 2));          // twice on the wire
-  EXPECT_EQ(dag.node(0).latency, GetProtocolSpec(CollectiveProtocol::kLl).step_latency);
-  o.step_latency = Time::FromNs(7);
+  // One rank per server: every step crosses servers and takes LL's NET
+  // step latency (2.7 us); LL's base latency (6.6 us) comes once.
+  EXPECT_EQ(dag.node(0).latency, GetProtocolSpec(CollectiveProtocol::kLl).net_step_latency);
+  EXPECT_EQ(dag.base_latency(), Time::FromNs(6600));
+  o.net_step_latency = Time::FromNs(7);
   EXPECT_EQ(Build(o).node(0).latency, Time::FromNs(7));
+  // Two ranks per server: the ring's hop 0 -> 1 stays inside server 0 and
+  // takes the NVLink step latency (LL: 0.6 us).
+  o.ranks_per_server = 2;
+  o.step_latency = Time::FromNs(5);
+  const CollectiveDag paired = Build(o);
+  for (DagNodeIndex i = 0; i < paired.size(); ++i) {
+    const DagNode& n = paired.node(i);
+    if (!n.is_transfer()) continue;
+    EXPECT_EQ(n.latency, Time::FromNs(n.src / 2 == n.dst / 2 ? 5 : 7)) << i;
+  }
 }
 
 // Broadcast from root 2 down the chain 2 -> 3 -> 0 -> 1: every rank but the

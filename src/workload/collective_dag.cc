@@ -130,6 +130,7 @@ Result<CollectiveDag> CollectiveDagBuilder::Build() && {
   CollectiveDag dag;
   dag.num_gpu_ranks_ = num_gpu_ranks_;
   dag.num_switch_ranks_ = num_switch_ranks_;
+  dag.base_latency_ = base_latency_;
   dag.nodes_ = std::move(nodes_);
   dag.SetEdges(edges_);
   if (all_forward) return dag;  // acyclic by construction, already in topological order

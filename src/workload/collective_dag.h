@@ -72,6 +72,9 @@ class CollectiveDag {
   int32_t num_switch_ranks() const { return num_switch_ranks_; }
   int32_t num_ranks() const { return num_gpu_ranks_ + num_switch_ranks_; }
   bool IsSwitchRank(CollectiveRank r) const { return r >= num_gpu_ranks_; }
+  // Fixed cost once per collective, before its first step (NCCL's base
+  // latency: launch and setup).
+  Time base_latency() const { return base_latency_; }
 
   size_t size() const { return nodes_.size(); }
   const DagNode& node(DagNodeIndex i) const { return nodes_[i]; }
@@ -103,6 +106,7 @@ class CollectiveDag {
 
   int32_t num_gpu_ranks_ = 0;
   int32_t num_switch_ranks_ = 0;
+  Time base_latency_;
   std::vector<DagNode> nodes_;
   std::vector<uint32_t> offsets_{0};  // size() + 1 entries
   std::vector<DagNodeIndex> successors_;
@@ -130,6 +134,7 @@ class CollectiveDagBuilder {
 
   size_t size() const { return nodes_.size(); }
   const DagNode& node(DagNodeIndex i) const { return nodes_[i]; }
+  void set_base_latency(Time latency) { base_latency_ = latency; }
 
   // Checks ranks are in range (transfers: src != dst), every edge joins
   // existing nodes, and the graph is acyclic; then builds the CSR form,
@@ -144,6 +149,7 @@ class CollectiveDagBuilder {
   std::vector<DagNode> nodes_;
   std::vector<std::pair<DagNodeIndex, DagNodeIndex>> edges_;
   const uint32_t connection_window_;
+  Time base_latency_;
   // Per connection, its transfers so far in issue order.
   std::unordered_map<uint64_t, std::vector<DagNodeIndex>> on_connection_;
 };

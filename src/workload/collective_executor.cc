@@ -13,6 +13,8 @@ namespace {
 // Event tags: node index << 1, low bit 0 = its latency has passed (begin),
 // 1 = its computation is done.
 constexpr uint64_t kComputeDone = 1;
+// The base latency has passed (no node index is this large).
+constexpr uint64_t kBaseLatencyTag = ~0ull;
 
 }  // namespace
 
@@ -51,10 +53,21 @@ Status CollectiveExecutor::Start() {
   finish_.assign(n, Time::Infinite());
   for (DagNodeIndex i = 0; i < n; ++i) {
     waiting_[i] = dag_.in_degree(i);
+  }
+  // The base latency passes once, before the first nodes are ready.
+  if (dag_.base_latency() > Time::Zero() && n > 0) {
+    sim_.ScheduleIn(dag_.base_latency(), this, kBaseLatencyTag);
+    return Status::Ok();
+  }
+  ReadyRoots();
+  return Status::Ok();
+}
+
+void CollectiveExecutor::ReadyRoots() {
+  for (DagNodeIndex i = 0; i < dag_.size(); ++i) {
     if (waiting_[i] == 0) newly_ready_.push_back(i);
   }
   Drain();
-  return Status::Ok();
 }
 
 Time CollectiveExecutor::finish_time() const {
@@ -143,6 +156,10 @@ void CollectiveExecutor::OnTransferDone(FlowId id, Time /*finish*/) {
 }
 
 void CollectiveExecutor::OnEvent(uint64_t tag) {
+  if (tag == kBaseLatencyTag) {
+    ReadyRoots();
+    return;
+  }
   const DagNodeIndex i = static_cast<DagNodeIndex>(tag >> 1);
   if ((tag & kComputeDone) != 0) {
     newly_finished_.push_back(i);

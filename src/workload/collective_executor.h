@@ -73,6 +73,8 @@ class CollectiveExecutor final : public TransferObserver, public EventHandler {
 
  private:
   void Begin(DagNodeIndex i);
+  // Readies the nodes without dependencies.
+  void ReadyRoots();
   // Processes finished and ready nodes until none is left (no recursion, so
   // long chains of zero-time nodes cost no stack).
   void Drain();

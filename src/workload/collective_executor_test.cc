@@ -54,7 +54,8 @@ CollectiveOptions Options(CollectiveOp op, int32_t n, CollectiveAlgorithm algori
   o.algorithm = algorithm;
   o.ranks = n;
   o.bytes = kS;
-  o.step_latency = Time::Zero();
+  // No protocol latencies: the closed forms below are the network's own.
+  o.step_latency = o.net_step_latency = o.base_latency = Time::Zero();
   return o;
 }
 
@@ -67,9 +68,10 @@ TEST(CollectiveExecutorTest, RingAllReduceTakesTheAlphaBetaTime) {
     EXPECT_EQ(run.duration, (kAlpha + Beta(kS / n)) * (2 * (n - 1))) << n;
     EXPECT_EQ(run.network_transfers, static_cast<size_t>(2 * n * (n - 1)));
   }
-  // A per-step latency lambda adds to every step: 2(n-1)(alpha + lambda + S/(nB)).
+  // A per-step latency lambda adds to every step: 2(n-1)(alpha + lambda +
+  // S/(nB)). One rank per server: every step is a NET step.
   CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4);
-  o.step_latency = Time::FromNs(500);
+  o.net_step_latency = Time::FromNs(500);
   EXPECT_EQ(Execute(o).duration, (kAlpha + Time::FromNs(500) + Beta(kS / 4)) * 6);
 }
 

@@ -6,11 +6,11 @@ namespace aifabric {
 
 ProtocolSpec GetProtocolSpec(CollectiveProtocol protocol) {
   switch (protocol) {
-    case CollectiveProtocol::kLl: return {16, 8, Time::FromNs(600)};
-    case CollectiveProtocol::kLl128: return {128, 120, Time::FromNs(1900)};
+    case CollectiveProtocol::kLl: return {16, 8, Time::FromNs(600), Time::FromNs(2700), Time::FromNs(6600)};
+    case CollectiveProtocol::kLl128: return {128, 120, Time::FromNs(1900), Time::FromNs(4000), Time::FromUs(14)};
     case CollectiveProtocol::kSimple: break;
   }
-  return {1, 1, Time::FromNs(3400)};
+  return {1, 1, Time::FromNs(3400), Time::FromUs(14), Time::FromNs(8400)};
 }
 
 uint64_t WireBytes(CollectiveProtocol protocol, uint64_t payload_bytes) {

@@ -2,16 +2,18 @@
 // many payload bytes each line on the wire carries, and a fixed overhead per
 // algorithm step. Plain values; thread-safe.
 //
-//   protocol  line     payload per line  efficiency  default step latency
-//   simple    (bulk)   100%              1           3.4 us
-//   ll        16 B     8 B (+8 B flags)  50%         0.6 us
-//   ll128     128 B    120 B (+8 B)      93.75%      1.9 us
+//   protocol  line     payload per line  efficiency  step latency      base
+//                                                    NVLink / network  latency
+//   simple    (bulk)   100%              1           3.4 / 14 us       8.4 us
+//   ll        16 B     8 B (+8 B flags)  50%         0.6 / 2.7 us      6.6 us
+//   ll128     128 B    120 B (+8 B)      93.75%      1.9 / 4.0 us      14 us
 //
-// The line sizes are NCCL's (include/device.h). The step latencies are
-// NCCL's per-step NVLink hardware latencies for the Ring algorithm
-// (src/graph/tuning.cc, REFERENCES.md §6): the fixed cost of one step on a
-// GPU, beyond the wire time the network model adds itself. They are
-// defaults; CollectiveOptions::step_latency overrides them.
+// The line sizes are NCCL's (include/device.h). The latencies are NCCL's
+// tuning model for the Ring algorithm (src/graph/tuning.cc, REFERENCES.md
+// §6): a fixed cost per step on a GPU, beyond the wire time the network
+// model adds itself — NCCL's "hardware" latency of an NVLink step inside a
+// server or of a NET step between servers — and a base latency once per
+// collective. They are defaults; CollectiveOptions overrides them.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +29,9 @@ enum class CollectiveProtocol : uint8_t { kSimple, kLl, kLl128 };
 struct ProtocolSpec {
   uint32_t line_bytes = 1;       // bytes per wire line
   uint32_t payload_per_line = 1; // payload bytes per line
-  Time step_latency;             // default per-step overhead
+  Time step_latency;             // per step between GPUs of one server (NVLink)
+  Time net_step_latency;         // per step between servers (NET)
+  Time base_latency;             // once per collective
 };
 
 ProtocolSpec GetProtocolSpec(CollectiveProtocol protocol);

@@ -10,6 +10,7 @@ Result<CollectiveDag> ApplyPxn(const CollectiveDag& dag, int32_t ranks_per_serve
   assert(ranks_per_server >= 1 && dag.num_gpu_ranks() % ranks_per_server == 0);
   const int32_t L = ranks_per_server;
   CollectiveDagBuilder builder(dag.num_gpu_ranks(), dag.num_switch_ranks(), connection_window);
+  builder.set_base_latency(dag.base_latency());
   // Each old node becomes [first, last] new nodes (equal unless relayed).
   std::vector<std::pair<DagNodeIndex, DagNodeIndex>> span(dag.size());
   for (DagNodeIndex i = 0; i < dag.size(); ++i) {
@@ -20,10 +21,14 @@ Result<CollectiveDag> ApplyPxn(const CollectiveDag& dag, int32_t ranks_per_serve
       span[i] = {c, c};
     } else if (gpus && n.src / L != n.dst / L && n.src % L != n.dst % L) {
       const CollectiveRank relay = (n.src / L) * L + n.dst % L;
+      // The NVLink hop to the relay is part of the same network step: it
+      // takes no step latency of its own; the relay's send keeps the step's.
       DagNode hop = n;
       hop.dst = relay;
+      hop.latency = Time::Zero();
       const DagNodeIndex first = builder.AddTransfer(hop);
       hop.src = relay;
+      hop.latency = n.latency;
       hop.dst = n.dst;
       const DagNodeIndex second = builder.AddTransfer(hop);
       builder.AddEdge(first, second);

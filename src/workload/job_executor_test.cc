@@ -108,9 +108,12 @@ TEST(JobExecutor, CommunicationRunsBesideComputeAndChainsAddUp) {
 
 TEST(JobExecutor, ACollectiveOverAGroupTakesItsClosedForm) {
   // Ring all-reduce of S = 4 MiB over GPUs 0, 1, 4, 5 (two per server),
-  // one channel, Simple (3.4 us per step), no reduce cost:
-  // 2(n-1) (alpha + 3.4 us + S/(nB)). With PXN off every hop is one
-  // transfer.
+  // one channel, Simple, no reduce cost, PXN off (every hop one transfer).
+  // The ring 0 -> 1 -> 4 -> 5 -> 0 alternates NVLink steps (3.4 us of step
+  // latency) and NET steps (14 us); each step waits for the previous one's
+  // arrival from the ring neighbour, so any chain of the 2(n-1) = 6 steps
+  // has 3 of each. After the Simple base latency (8.4 us):
+  // 8.4 + 3 (alpha + 3.4 + S/(nB)) + 3 (alpha + 14 + S/(nB)) us.
   JobGraphBuilder b;
   const uint32_t g = b.AddGroup({0, 1, 4, 5});
   const uint64_t s = 4 << 20;
@@ -119,13 +122,15 @@ TEST(JobExecutor, ACollectiveOverAGroupTakesItsClosedForm) {
   o.pxn = false;
   JobRun run(std::move(b).Build().value(), o);
   ASSERT_TRUE(run.status.ok());
-  const Time step = kAlpha + Time::FromNs(3400) + kRate.TransmitTime(s / 4);
-  EXPECT_EQ(run.finish(ar), step * 6);
+  const Time beta = kRate.TransmitTime(s / 4);
+  const Time expected = Time::FromNs(8400) + (kAlpha + Time::FromNs(3400) + beta) * 3 +
+                        (kAlpha + Time::FromUs(14) + beta) * 3;
+  EXPECT_EQ(run.finish(ar), expected);
   // While it runs every GPU of the group is exposed to data-parallel
   // communication and computes nothing.
   const JobMetrics m = run.metrics();
   EXPECT_EQ(m.gpus, 4);
-  EXPECT_NEAR(m.exposed_s[static_cast<size_t>(CommDimension::kData)], (step * 6).us_f() * 1e-6, 1e-12);
+  EXPECT_NEAR(m.exposed_s[static_cast<size_t>(CommDimension::kData)], expected.us_f() * 1e-6, 1e-12);
   EXPECT_EQ(m.effective_utilization, 0);
 }
 
