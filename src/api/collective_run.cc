@@ -40,6 +40,24 @@ Result<Fabric> BuildFabric(const Scenario& scenario) {
   return f;
 }
 
+// What NCCL's tuner chooses among for `op` (src/graph/tuning.cc): ring and
+// tree for all_reduce, plus NVLS with NVLink SHARP; one algorithm
+// otherwise.
+std::vector<CollectiveAlgorithm> AutoAlgorithms(CollectiveOp op, bool nvls) {
+  if (op != CollectiveOp::kAllReduce) return {CollectiveAlgorithm::kDefault};
+  std::vector<CollectiveAlgorithm> a{CollectiveAlgorithm::kRing, CollectiveAlgorithm::kTree};
+  if (nvls) a.push_back(CollectiveAlgorithm::kNvls);
+  return a;
+}
+
+// The protocols worth timing: NVLS runs Simple only; LL and LL128 carry
+// less data per line and NCCL caps their bandwidth, so past 64 MiB only
+// Simple can win.
+std::vector<CollectiveProtocol> AutoProtocols(CollectiveAlgorithm algorithm, uint64_t bytes) {
+  if (algorithm == CollectiveAlgorithm::kNvls || bytes > (64ull << 20)) return {CollectiveProtocol::kSimple};
+  return {CollectiveProtocol::kSimple, CollectiveProtocol::kLl, CollectiveProtocol::kLl128};
+}
+
 // One collective of one size in a fresh simulation; returns its duration.
 Result<Time> RunOne(const Scenario& scenario, const Fabric& fabric, const CollectiveOptions& options,
                     uint64_t& events) {
@@ -90,26 +108,47 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
   result.channels = request.channels > 0 ? request.channels : result.ranks_per_server;
   Result<std::vector<uint64_t>> sizes = SweepSizes(request.sweep);
   if (!sizes.ok()) return sizes.error();
+  const std::vector<CollectiveAlgorithm> algorithms =
+      request.algorithm ? std::vector<CollectiveAlgorithm>{*request.algorithm}
+                        : AutoAlgorithms(request.op, scenario.gpu.nvls && result.ranks_per_server > 1);
   for (uint64_t requested : *sizes) {
     CollectiveOptions options;
     options.op = request.op;
-    options.algorithm = request.algorithm;
     options.ranks = result.ranks;
     options.ranks_per_server = result.ranks_per_server;
     options.bytes = SizesFor(request.op, requested, result.ranks).bytes;
     options.channels = result.channels;
-    options.chunk_bytes = request.chunk_bytes != 0 ? request.chunk_bytes
-                                                   : NcclChunkBytes(request.op, request.algorithm, result.ranks);
-    options.protocol = request.protocol;
     options.root = request.root;
     options.pxn = request.pxn && result.ranks > result.ranks_per_server;
-    Result<Time> time = RunOne(scenario, *fabric, options, result.events);
-    if (!time.ok()) return time.error();
+    // The fastest candidate (ties: the first, so the choice is stable).
+    std::optional<Time> best;
+    for (CollectiveAlgorithm algorithm : algorithms) {
+      options.algorithm = algorithm;
+      options.chunk_bytes =
+          request.chunk_bytes != 0 ? request.chunk_bytes : NcclChunkBytes(request.op, algorithm, result.ranks);
+      for (CollectiveProtocol protocol : request.protocol ? std::vector<CollectiveProtocol>{*request.protocol}
+                                                          : AutoProtocols(algorithm, options.bytes)) {
+        options.protocol = protocol;
+        Result<Time> time = RunOne(scenario, *fabric, options, result.events);
+        if (!time.ok()) return time.error();
+        if (!best || *time < *best) {
+          if (best) {
+            result.algorithms.back() = algorithm;
+            result.protocols.back() = protocol;
+          } else {
+            result.algorithms.push_back(algorithm);
+            result.protocols.push_back(protocol);
+          }
+          best = *time;
+        }
+      }
+    }
+    const Time time = *best;
     result.requested_bytes.push_back(requested);
-    result.times.push_back(*time);
+    result.times.push_back(time);
     // One simulation serves both halves: in place or not, the same bytes
     // cross the same links.
-    result.rows.push_back(MakeSweepRow(request.op, result.ranks, requested, request.root, *time, *time,
+    result.rows.push_back(MakeSweepRow(request.op, result.ranks, requested, request.root, time, time,
                                        request.data_check));
   }
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

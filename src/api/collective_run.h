@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,11 +23,17 @@ namespace aifabric {
 
 struct CollectiveRequest {
   CollectiveOp op = CollectiveOp::kAllReduce;
-  CollectiveAlgorithm algorithm = CollectiveAlgorithm::kDefault;
+  // Unset: per size, the fastest of the algorithms NCCL would consider for
+  // the op (all_reduce: ring, tree, and NVLS where the GPU has it and a
+  // server holds several ranks; others: their one algorithm), as NCCL's
+  // tuner aims to pick.
+  std::optional<CollectiveAlgorithm> algorithm;
+  // Unset: per size, the fastest of Simple, LL and LL128 (LL and LL128 only
+  // up to 64 MiB, past which NCCL never picks them; NVLS is Simple only).
+  std::optional<CollectiveProtocol> protocol;
   SizeSweep sweep;
   int32_t gpus = 0;            // the first N GPUs (server-major); 0 = all
   int32_t channels = 0;        // 0 = one per GPU of a server (every rail busy)
-  CollectiveProtocol protocol = CollectiveProtocol::kSimple;
   uint64_t chunk_bytes = 0;    // pipeline chunk per channel; 0 = NCCL's (NcclChunkBytes)
   bool pxn = true;             // relay cross-rail sends over NVLink (NCCL's default since 2.12)
   int32_t root = 0;
@@ -39,6 +46,8 @@ struct CollectiveSweepResult {
   int32_t channels = 0;
   std::vector<uint64_t> requested_bytes;   // per row
   std::vector<Time> times;                 // per row: the simulated collective time
+  std::vector<CollectiveAlgorithm> algorithms;  // per row: the algorithm timed (the fastest, if auto)
+  std::vector<CollectiveProtocol> protocols;    // per row: the protocol timed
   std::vector<SweepRow> rows;
   uint64_t events = 0;                     // over all sizes
   double wall_seconds = 0;

@@ -132,7 +132,9 @@ void ReadCluster(const Context& c, const MapReader& cluster, Scenario& s) {
   MapReader nvlink = cluster.Map("nvlink");
   nvlink.AllowOnly({"bandwidth", "latency"});
   s.server.gpus_per_server = s.gpus_per_server;
-  const DataRate catalog_nvlink = DataRate::BitsPerSecond(static_cast<uint64_t>(s.gpu.nvlink_gbps_per_dir * 8e9));
+  // The rate NCCL achieves, not the datasheet's (data/catalog.yaml).
+  const DataRate catalog_nvlink =
+      DataRate::BitsPerSecond(static_cast<uint64_t>(s.gpu.nvlink_achievable_gbps_per_dir * 8e9));
   s.server.nvlink_per_dir = nvlink.Rate("bandwidth", catalog_nvlink.IsZero() ? s.server.nvlink_per_dir : catalog_nvlink);
   s.server.nvlink_latency = nvlink.TimeValue("latency", s.server.nvlink_latency);
   MapReader nic = cluster.Map("nic");

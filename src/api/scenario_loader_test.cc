@@ -185,8 +185,9 @@ TEST_F(ScenarioLoaderTest, DefaultsWhenKeysAreAbsent) {
   EXPECT_EQ(s->topology.servers, 1);
   EXPECT_EQ(s->gpus_per_server, 8);
   EXPECT_EQ(s->gpu.name, "H100");
-  // NVLink from the catalog: H100 450 GB/s per direction = 3.6 Tb/s.
-  EXPECT_EQ(s->server.nvlink_per_dir, DataRate::Gbps(3600));
+  // NVLink from the catalog: what NCCL achieves on H100, 18 links x
+  // 20.6 GB/s = 370.8 GB/s per direction = 2966.4 Gb/s.
+  EXPECT_EQ(s->server.nvlink_per_dir, DataRate::Mbps(2'966'400));
   EXPECT_EQ(s->server.nvlink_latency, Time::FromNs(25));
   EXPECT_EQ(s->server.gpus_per_server, 8);
   EXPECT_EQ(s->topology.nic_rate, DataRate::Gbps(400));
@@ -289,7 +290,7 @@ void ExpectHas(const std::string& message, std::initializer_list<const char*> pa
 TEST_F(ScenarioLoaderTest, NvlinkComesFromTheGpuUnlessGiven) {
   Result<Scenario> a100 = Load("a.yaml", "cluster: {gpu: A100, gpus_per_server: 4}\n");
   ASSERT_TRUE(a100.ok()) << a100.error().message;
-  EXPECT_EQ(a100->server.nvlink_per_dir, DataRate::Gbps(2400));  // 300 GB/s
+  EXPECT_EQ(a100->server.nvlink_per_dir, DataRate::Gbps(1920));  // 12 links x 20 GB/s = 240 GB/s
   EXPECT_EQ(a100->server.gpus_per_server, 4);
   Result<Scenario> given = Load("g.yaml", "cluster: {nvlink: {bandwidth: 400GB/s, latency: 100ns}}\n");
   ASSERT_TRUE(given.ok()) << given.error().message;

@@ -23,12 +23,16 @@ Result<CollectiveRequest> MakeRequest(const CollectiveCommandOptions& o) {
   Result<CollectiveOp> op = ParseCollectiveOp(o.op);
   if (!op.ok()) return Error{"--op: " + op.error().message};
   r.op = *op;
-  Result<CollectiveAlgorithm> algo = ParseCollectiveAlgorithm(o.algorithm);
-  if (!algo.ok()) return Error{"--algo: " + algo.error().message};
-  r.algorithm = *algo;
-  Result<CollectiveProtocol> proto = ParseCollectiveProtocol(o.protocol);
-  if (!proto.ok()) return Error{"--proto: " + proto.error().message};
-  r.protocol = *proto;
+  if (o.algorithm != "auto") {
+    Result<CollectiveAlgorithm> algo = ParseCollectiveAlgorithm(o.algorithm);
+    if (!algo.ok()) return Error{"--algo: " + algo.error().message + " or auto"};
+    r.algorithm = *algo;
+  }
+  if (o.protocol != "auto") {
+    Result<CollectiveProtocol> proto = ParseCollectiveProtocol(o.protocol);
+    if (!proto.ok()) return Error{"--proto: " + proto.error().message + " or auto"};
+    r.protocol = *proto;
+  }
   Result<uint64_t> min = SizeArgument("-b", o.min_bytes), max = SizeArgument("-e", o.max_bytes);
   if (!min.ok()) return min.error();
   if (!max.ok()) return max.error();
@@ -73,7 +77,19 @@ int CollectiveCommand(const CollectiveCommandOptions& options) {
                     std::to_string(sweep->channels) + " channels, algorithm " + options.algorithm + ", protocol " +
                     options.protocol + ", scenario " + scenario->name + " (packet model, seed " +
                     std::to_string(scenario->seed) + ")\n";
-  out += FormatSweepTable(sweep->rows, program);
+  std::string table = FormatSweepTable(sweep->rows, program);
+  // What was timed for each size, as comment lines nccl-tests parsers skip,
+  // before the footer.
+  std::string chosen = "# aifabric: algorithm/protocol per size:";
+  nlohmann::json choices = nlohmann::json::array();
+  for (size_t i = 0; i < sweep->rows.size(); ++i) {
+    const std::string algo(CollectiveAlgorithmName(ResolveAlgorithm(request->op, sweep->algorithms[i])));
+    const std::string proto(CollectiveProtocolName(sweep->protocols[i]));
+    chosen.append(" ").append(std::to_string(sweep->rows[i].bytes)).append("=").append(algo).append("/").append(proto);
+    choices.push_back({{"size", sweep->rows[i].bytes}, {"algorithm", algo}, {"protocol", proto}});
+  }
+  table.insert(table.find("# Out of bounds"), chosen + "\n");
+  out += table;
   std::fputs(out.c_str(), stdout);
   if (!options.json_file.empty()) {
     nlohmann::json about = {{"scenario", scenario->name},
@@ -83,6 +99,7 @@ int CollectiveCommand(const CollectiveCommandOptions& options) {
                             {"protocol", options.protocol},
                             {"channels", sweep->channels},
                             {"ranks_per_server", sweep->ranks_per_server},
+                            {"choices", std::move(choices)},
                             {"events", sweep->events},
                             {"wall_s", sweep->wall_seconds}};
     const nlohmann::json json = SweepJson(sweep->rows, request->sweep, sweep->ranks, std::move(about));

@@ -48,8 +48,8 @@ struct CollectiveCommandOptions {
   uint64_t step_factor = 2;            // -f
   std::string step_bytes;              // -i (used when given)
   int gpus = 0;                        // 0 = every GPU of the cluster
-  std::string algorithm = "default";
-  std::string protocol = "simple";
+  std::string algorithm = "auto";     // the fastest of NCCL's candidates per size
+  std::string protocol = "auto";
   int channels = 0;
   std::string chunk_bytes;             // "" -> NCCL's (NcclChunkBytes)
   bool no_pxn = false;

@@ -43,8 +43,8 @@ int main(int argc, char** argv) {
   coll_cmd->add_option("-i,--stepbytes", coll.step_bytes, "Add this to the size each step (instead of -f)");
   coll_cmd->add_option("--gpus", coll.gpus, "GPUs taking part, the first N in server order (default: all)")
       ->check(CLI::Range(1, 1 << 24));
-  coll_cmd->add_option("--algo", coll.algorithm, "ring, tree, halving_doubling, hierarchical, nvls, pairwise, default");
-  coll_cmd->add_option("--proto", coll.protocol, "simple, ll, ll128");
+  coll_cmd->add_option("--algo", coll.algorithm, "auto (default: the fastest of NCCL's candidates per size), ring, tree, halving_doubling, hierarchical, nvls, pairwise");
+  coll_cmd->add_option("--proto", coll.protocol, "auto (default: the fastest per size), simple, ll, ll128");
   coll_cmd->add_option("--channels", coll.channels, "Channels (default: GPUs per server)")->check(CLI::Range(1, 64));
   coll_cmd->add_option("--chunk", coll.chunk_bytes, "Pipeline chunk per channel (default NCCL's: ranks x 2M for rings, else 512K)");
   coll_cmd->add_flag("--no-pxn", coll.no_pxn, "Send cross-rail traffic straight over the fabric, not via NVLink");

@@ -48,6 +48,14 @@ class EntryReader {
     return v.Scalar();
   }
 
+  bool Boolean(const char* key) {
+    YAML::Node v = Get(key);
+    if (!v) return false;
+    const std::string text = v.IsScalar() ? v.Scalar() : "";
+    if (text != "true" && text != "false") Fail(v, Field(key) + ": expected true or false, got '" + text + "'");
+    return text == "true";
+  }
+
   int PositiveInt(const char* key) {
     YAML::Node v = Get(key);
     if (!v) return 0;
@@ -197,13 +205,16 @@ NicSpec ReadNic(EntryReader& r) {
 }
 
 GpuSpec ReadGpu(EntryReader& r) {
-  r.CheckKeys({"name", "bf16_dense_tflops", "hbm", "hbm_bandwidth", "nvlink_per_dir", "source"});
+  r.CheckKeys({"name", "bf16_dense_tflops", "hbm", "hbm_bandwidth", "nvlink_per_dir", "nvlink_achievable_per_dir",
+               "nvls", "source"});
   GpuSpec g;
   g.name = r.String("name");
   g.bf16_dense_tflops = r.PositiveNumber("bf16_dense_tflops");
   g.hbm_bytes = r.Bytes("hbm");
   g.hbm_tbps = r.ByteRate("hbm_bandwidth", 1e12);
   g.nvlink_gbps_per_dir = r.ByteRate("nvlink_per_dir", 1e9);
+  g.nvlink_achievable_gbps_per_dir = r.ByteRate("nvlink_achievable_per_dir", 1e9);
+  g.nvls = r.Boolean("nvls");
   g.source = r.String("source");
   return g;
 }

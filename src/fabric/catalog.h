@@ -35,6 +35,10 @@ struct GpuSpec {
   uint64_t hbm_bytes = 0;
   double hbm_tbps = 0;         // HBM bandwidth, TB/s
   double nvlink_gbps_per_dir = 0;  // NVLink bandwidth per direction, GB/s (1e9 B/s)
+  // What NCCL's tuning model expects a GPU to move over NVLink per direction
+  // (per-link bandwidth x links); the rate the model gives each GPU's port.
+  double nvlink_achievable_gbps_per_dir = 0;
+  bool nvls = false;               // NVSwitch in-network reduction (NVLink SHARP)
   std::string source;
 };
 

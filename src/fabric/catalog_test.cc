@@ -50,6 +50,8 @@ TEST(Catalog, BuiltInNicsAndGpus) {
   EXPECT_EQ(h100->hbm_bytes, 80'000'000'000u);
   EXPECT_NEAR(h100->hbm_tbps, 3.35, 1e-12);
   EXPECT_NEAR(h100->nvlink_gbps_per_dir, 450, 1e-9);
+  EXPECT_NEAR(h100->nvlink_achievable_gbps_per_dir, 18 * 20.6, 1e-9);  // NCCL's SM90 per-link figure x 18
+  EXPECT_TRUE(h100->nvls);
   const GpuSpec* h200 = c.FindGpu("H200");
   ASSERT_NE(h200, nullptr);
   EXPECT_EQ(h200->hbm_bytes, 141'000'000'000u);
@@ -107,6 +109,10 @@ TEST(CatalogParse, ErrorsNameLineAndField) {
   EXPECT_THAT(ParseError("gpus:\n  - name: g\n    bf16_dense_tflops: 1\n    hbm: 1GB\n    hbm_bandwidth: 3TBps\n"
                          "    nvlink_per_dir: 1GB/s\n    source: s\n"),
               HasSubstr("t.yaml:5: gpus[0].hbm_bandwidth: expected a bandwidth like"));
+  EXPECT_THAT(ParseError("gpus:\n  - name: g\n    bf16_dense_tflops: 1\n    hbm: 1GB\n    hbm_bandwidth: 3TB/s\n"
+                         "    nvlink_per_dir: 1GB/s\n    nvlink_achievable_per_dir: 1GB/s\n    nvls: maybe\n"
+                         "    source: s\n"),
+              HasSubstr("t.yaml:8: gpus[0].nvls: expected true or false, got 'maybe'"));
   EXPECT_THAT(ParseError(std::string(kGood) + "  - name: tiny\n    radix: 8\n"),
               HasSubstr("switches[1]"));
   EXPECT_THAT(ParseError("switches: [\n"), HasSubstr("t.yaml:"));
