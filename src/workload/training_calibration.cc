@@ -1,0 +1,151 @@
+#include "workload/training_calibration.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+#include "workload/model_data.h"
+#include "workload/model_yaml_fields.h"
+
+namespace aifabric {
+namespace {
+
+// Reads a [LL, LL128, Simple] list of non-negative microseconds.
+std::array<double, 3> ReadTriple(ModelYamlFields& f, const YAML::Node& map, const char* key) {
+  std::array<double, 3> out{};
+  if (!f.ok()) return out;
+  const YAML::Node v = map[key];
+  std::string field = f.Field(key);
+  if (!v || !v.IsSequence() || v.size() != 3) {
+    f.Fail(v ? v : map, field + ": expected a list [LL, LL128, Simple] of microseconds");
+    return out;
+  }
+  for (size_t i = 0; i < 3; ++i) {
+    const std::string text = v[i].IsScalar() ? v[i].Scalar() : "";
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(value) || value < 0) {
+      f.Fail(v[i], field + ": expected a non-negative number of microseconds, got '" + text + "'");
+      return out;
+    }
+    out[i] = value;
+  }
+  return out;
+}
+
+NcclLatencyTable ReadTable(const YAML::Node& map, const std::string& origin, const std::string& path,
+                           std::optional<Error>& error) {
+  NcclLatencyTable t;
+  if (error) return t;
+  ModelYamlFields f(map, origin, path);
+  f.CheckKeys({"tree", "ring", "collnet_direct", "collnet_chain", "nvls", "nvls_tree", "pat"});
+  t.tree = ReadTriple(f, map, "tree");
+  t.ring = ReadTriple(f, map, "ring");
+  t.collnet_direct = ReadTriple(f, map, "collnet_direct");
+  t.collnet_chain = ReadTriple(f, map, "collnet_chain");
+  t.nvls = ReadTriple(f, map, "nvls");
+  t.nvls_tree = ReadTriple(f, map, "nvls_tree");
+  t.pat = ReadTriple(f, map, "pat");
+  if (!f.ok()) error = f.error();
+  return t;
+}
+
+Result<CalibrationSpec> ParseRoot(const YAML::Node& root, const std::string& origin) {
+  CalibrationSpec c;
+  if (!root.IsMap()) return Error{origin + ":1: expected a map with compute, optimizer, nic_bandwidth and nccl"};
+  ModelYamlFields top(root, origin, "");
+  top.CheckKeys({"compute", "optimizer", "nic_bandwidth", "nccl"});
+  const YAML::Node compute = top.Map("compute");
+  const YAML::Node optimizer = top.Map("optimizer");
+  const YAML::Node nccl = top.Map("nccl");
+  if (!top.ok()) return top.error();
+
+  ModelYamlFields fc(compute, origin, "compute");
+  fc.CheckKeys({"efficiency", "source"});
+  c.compute_efficiency = fc.Number("efficiency", 1e-6, 1.0);
+  c.compute_source = fc.String("source");
+  if (!fc.ok()) return fc.error();
+
+  ModelYamlFields fo(optimizer, origin, "optimizer");
+  fo.CheckKeys({"bytes_per_param", "source"});
+  c.optimizer_bytes_per_param = fo.Number("bytes_per_param", 0, 1000);
+  c.optimizer_source = fo.String("source");
+  if (!fo.ok()) return fo.error();
+
+  const YAML::Node nics = root["nic_bandwidth"];
+  if (!nics || !nics.IsSequence()) {
+    return Error{origin + ":" + std::to_string(root.Mark().line + 1) + ": nic_bandwidth: expected a list of entries"};
+  }
+  for (size_t i = 0; i < nics.size(); ++i) {
+    std::string path = "nic_bandwidth[";
+    path += std::to_string(i);
+    path += "]";
+    ModelYamlFields fn(nics[i], origin, path);
+    fn.CheckKeys({"name", "line", "achievable", "source"});
+    NicBandwidthSpec n;
+    n.name = fn.String("name");
+    n.line_bytes_per_s = fn.BytesPerSecond("line");
+    n.achievable_bytes_per_s = fn.BytesPerSecond("achievable");
+    n.source = fn.String("source");
+    if (fn.ok() && n.achievable_bytes_per_s > n.line_bytes_per_s) {
+      fn.Fail(nics[i]["achievable"], path + ".achievable: exceeds the line rate");
+    }
+    if (!fn.ok()) return fn.error();
+    c.nics.push_back(std::move(n));
+  }
+
+  ModelYamlFields fn(nccl, origin, "nccl");
+  fn.CheckKeys({"source", "net_overhead_us", "base_latency_us", "hw_latency_us"});
+  c.nccl_source = fn.String("source");
+  c.nccl_net_overhead_us = fn.Number("net_overhead_us", 0, 1e6);
+  const YAML::Node base = fn.Map("base_latency_us");
+  const YAML::Node hw = fn.Map("hw_latency_us");
+  if (!fn.ok()) return fn.error();
+  ModelYamlFields fh(hw, origin, "nccl.hw_latency_us");
+  fh.CheckKeys({"nvlink", "pci", "net"});
+  const YAML::Node nvlink = fh.Map("nvlink");
+  const YAML::Node pci = fh.Map("pci");
+  const YAML::Node net = fh.Map("net");
+  if (!fh.ok()) return fh.error();
+  std::optional<Error> error;
+  c.nccl_base_us = ReadTable(base, origin, "nccl.base_latency_us", error);
+  c.nccl_nvlink_us = ReadTable(nvlink, origin, "nccl.hw_latency_us.nvlink", error);
+  c.nccl_pci_us = ReadTable(pci, origin, "nccl.hw_latency_us.pci", error);
+  c.nccl_net_us = ReadTable(net, origin, "nccl.hw_latency_us.net", error);
+  if (error) return *error;
+  return c;
+}
+
+}  // namespace
+
+const NicBandwidthSpec* CalibrationSpec::FindNic(const std::string& name) const {
+  for (const NicBandwidthSpec& n : nics) {
+    if (n.name == name) return &n;
+  }
+  return nullptr;
+}
+
+Result<CalibrationSpec> ParseCalibration(const std::string& yaml_text, const std::string& origin) {
+  try {
+    return ParseRoot(YAML::Load(yaml_text), origin);
+  } catch (const YAML::Exception& e) {
+    return Error{origin + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg};
+  }
+}
+
+const CalibrationSpec& BuiltInCalibration() {
+  // Immutable data, parsed once.
+  static const CalibrationSpec kCalibration = [] {
+    Result<CalibrationSpec> r = ParseCalibration(kBuiltInCalibrationYaml, "data/calibration.yaml");
+    if (!r.ok()) {
+      // The file is checked by training_calibration_test; reaching this is a build error.
+      std::fprintf(stderr, "internal error: built-in calibration: %s\n", r.error().message.c_str());
+      std::abort();
+    }
+    return std::move(r).value();
+  }();
+  return kCalibration;
+}
+
+}  // namespace aifabric
