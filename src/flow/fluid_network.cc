@@ -55,10 +55,15 @@ double FluidNetwork::rate_bps(uint64_t id) {
 }
 
 double FluidNetwork::bytes_carried(int resource) const {
+  // Active transfers: what they had moved at the last update, plus their
+  // current rate since then.
+  const double seconds = static_cast<double>((sim_.Now() - last_update_).ps()) * 1e-12;
   double sum = carried_done_[static_cast<size_t>(resource)];
   for (const Active& a : active_) {
     const std::span<const int> rs = solver_.resources(a.flow);
-    if (std::find(rs.begin(), rs.end(), resource) != rs.end()) sum += a.bytes - a.remaining_bytes;
+    if (std::find(rs.begin(), rs.end(), resource) == rs.end()) continue;
+    const double since = solve_pending_ ? 0 : std::min(a.remaining_bytes, solver_.rate(a.flow) / 8 * seconds);
+    sum += a.bytes - a.remaining_bytes + since;
   }
   return sum;
 }

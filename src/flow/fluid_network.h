@@ -44,8 +44,8 @@ class FluidNetwork final : public EventHandler {
   // Current rate of the active transfer with `id`, in bit/s (0 if none);
   // solves first if starts are pending. Linear in the active transfers.
   double rate_bps(uint64_t id);
-  // Bytes that have crossed `resource` so far (as of the last start or
-  // finish). Linear in the active transfers.
+  // Bytes that have crossed `resource` up to now. Linear in the active
+  // transfers.
   double bytes_carried(int resource) const;
   // Rate solves so far (one per instant with a start or a finish).
   uint64_t solves() const { return solves_; }

@@ -1,8 +1,7 @@
 #include "flow/max_min_solver.h"
 
 #include <cassert>
-#include <queue>
-#include <utility>
+#include <algorithm>
 
 namespace aifabric {
 
@@ -47,8 +46,16 @@ void MaxMinSolver::RemoveFlow(int flow) {
 
 void MaxMinSolver::Solve() {
   const size_t n_res = capacity_.size();
-  users_.resize(n_res);
-  for (auto& u : users_) u.clear();
+  // Users of each resource in one array (CSR): user_start_[r] ..
+  // user_start_[r + 1] index users_, filled in flow-id order.
+  user_start_.assign(n_res + 1, 0);
+  for (const Flow& f : flows_) {
+    if (!f.active) continue;
+    for (int r : f.resources) ++user_start_[static_cast<size_t>(r) + 1];
+  }
+  for (size_t r = 0; r < n_res; ++r) user_start_[r + 1] += user_start_[r];
+  users_.resize(user_start_[n_res]);
+  fill_.assign(user_start_.begin(), user_start_.end() - 1);
   remaining_.assign(capacity_.begin(), capacity_.end());
   weight_sum_.assign(n_res, 0.0);
   frozen_.assign(flows_.size(), 0);
@@ -56,34 +63,48 @@ void MaxMinSolver::Solve() {
     const Flow& f = flows_[i];
     if (!f.active) continue;
     for (int r : f.resources) {
-      users_[static_cast<size_t>(r)].push_back(static_cast<int>(i));
+      users_[fill_[static_cast<size_t>(r)]++] = static_cast<int>(i);
       weight_sum_[static_cast<size_t>(r)] += f.weight;
     }
   }
-  // Min-heap of (level, resource); an entry is stale when the resource's
-  // level has changed since it was pushed (checked on pop).
-  using Entry = std::pair<double, int>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+  // Min-heap of (level, resource), ties by resource id. Levels only rise
+  // while flows freeze, so a resource's key may lag behind its level: on
+  // pop it is recomputed and pushed back if it has risen, and only a
+  // resource popped at its current level is a bottleneck (every other key,
+  // hence every other level, is at least as high). One push per resource
+  // and per lag, instead of one per change.
   auto level = [&](size_t r) { return remaining_[r] > 0 ? remaining_[r] / weight_sum_[r] : 0.0; };
+  auto later = [](const HeapEntry& a, const HeapEntry& b) {
+    return a.level > b.level || (a.level == b.level && a.resource > b.resource);
+  };
+  heap_.clear();
   for (size_t r = 0; r < n_res; ++r) {
-    if (weight_sum_[r] > 0) heap.emplace(level(r), static_cast<int>(r));
+    if (weight_sum_[r] > 0) heap_.push_back(HeapEntry{level(r), static_cast<int>(r)});
   }
-  while (!heap.empty()) {
-    const auto [s, r] = heap.top();
-    heap.pop();
-    const size_t ru = static_cast<size_t>(r);
-    if (weight_sum_[ru] <= 0 || s != level(ru)) continue;  // drained or stale
-    for (int fid : users_[ru]) {
-      if (frozen_[static_cast<size_t>(fid)]) continue;
-      Flow& f = flows_[static_cast<size_t>(fid)];
-      frozen_[static_cast<size_t>(fid)] = 1;
+  std::make_heap(heap_.begin(), heap_.end(), later);
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const HeapEntry top = heap_.back();
+    heap_.pop_back();
+    const size_t ru = static_cast<size_t>(top.resource);
+    if (weight_sum_[ru] <= 0) continue;  // all its flows froze elsewhere
+    const double s = level(ru);
+    if (s != top.level) {
+      heap_.push_back(HeapEntry{s, top.resource});
+      std::push_heap(heap_.begin(), heap_.end(), later);
+      continue;
+    }
+    for (uint32_t u = user_start_[ru]; u < user_start_[ru + 1]; ++u) {
+      const size_t fid = static_cast<size_t>(users_[u]);
+      if (frozen_[fid]) continue;
+      Flow& f = flows_[fid];
+      frozen_[fid] = 1;
       f.rate = f.weight * s;
       for (int other : f.resources) {
         const size_t o = static_cast<size_t>(other);
         remaining_[o] -= f.rate;
         weight_sum_[o] -= f.weight;
         if (weight_sum_[o] < 1e-12) weight_sum_[o] = 0;
-        if (o != ru && weight_sum_[o] > 0) heap.emplace(level(o), other);
       }
     }
   }

@@ -12,8 +12,9 @@
 //     s_r = (C_r - sum of frozen flows' rates on r) / (sum of unfrozen weights on r),
 // is a bottleneck of all its unfrozen flows: freeze them at w_f * s_r and
 // repeat until every flow is frozen. Levels only rise from one step to the
-// next, so a heap of s_r with lazy deletion visits each resource at most
-// once per change of its level: O((F·|R_f| + R) log R) per Solve.
+// next, so a heap of s_r whose keys may lag (a popped resource whose level
+// has risen is pushed back) finds each bottleneck: O(F·|R_f| + P log R) per
+// Solve, P the pops (about the resources in use).
 //
 // Flows and resources are dense integer ids; removed flow ids are reused.
 #pragma once
@@ -55,8 +56,15 @@ class MaxMinSolver {
   std::vector<Flow> flows_;
   std::vector<int> free_ids_;
   size_t active_ = 0;
+  struct HeapEntry {
+    double level;
+    int resource;
+  };
   // Scratch, kept between calls to avoid reallocating.
-  std::vector<std::vector<int>> users_;   // resource -> active flows crossing it
+  std::vector<uint32_t> user_start_;  // resource -> first index in users_ (CSR)
+  std::vector<uint32_t> fill_;
+  std::vector<int> users_;            // active flows crossing each resource
+  std::vector<HeapEntry> heap_;
   std::vector<double> remaining_;
   std::vector<double> weight_sum_;
   std::vector<uint8_t> frozen_;
