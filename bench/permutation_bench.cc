@@ -6,8 +6,9 @@
 // + HPCC), ib (InfiniBand credits, RC, OpenSM min-hop routes), ib_ar (the
 // same with adaptive routing and selective repeat), and flow (the plain
 // scenario on the flow-level model, FlowNetwork). Prints wall time (the
-// run: starting the flows, simulating, ideal FCTs), setup time (topology,
-// routes, flows, network), events, events/s and peak memory for each. Usage:
+// run: starting the flows, simulating, ideal FCTs), its CPU time, setup time
+// (topology, routes, flows, network), events, events/s and peak memory for
+// each. Usage:
 //   permutation_bench [k ...]     (default: 8 16)
 //   MODE=plain permutation_bench 16        runs one mode only
 //   MODE=plain,flow permutation_bench 16   runs the modes listed
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -48,6 +50,7 @@ const Mode kModes[] = {
 // What one run measured.
 struct Measured {
   double wall_s = 0;   // the run: start flows, simulate, ideal FCTs
+  double cpu_s = 0;    // the same run in process CPU time (steadier on a busy machine)
   double setup_s = 0;  // topology, routes, flows, network model
   uint64_t events = 0;
   double sim_time_us = 0;
@@ -68,7 +71,9 @@ bool RunPacket(const aifabric::Scenario& scenario, Measured& m) {
     return false;
   }
   m.setup_s = SecondsSince(setup_start);
+  const std::clock_t cpu_start = std::clock();
   (*run)->Execute();
+  m.cpu_s = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   for (const auto& f : (*run)->flows()) m.completed += !(*run)->finish(f.id).IsInfinite();
   m.wall_s = (*run)->wall_seconds();
   m.events = (*run)->sim().events_processed();
@@ -119,12 +124,14 @@ bool RunFlow(const aifabric::Scenario& scenario, Measured& m) {
   m.setup_s = SecondsSince(setup_start);
 
   const auto wall_start = std::chrono::steady_clock::now();
+  const std::clock_t cpu_start = std::clock();
   injector.Start();
   sim.Run(scenario.until);
   std::vector<Time> ideal;
   ideal.reserve(flows->size());
   for (const FlowSpec& f : *flows) ideal.push_back(network.IdealFct(TrafficInjector::RequestFor(f)));
   m.wall_s = SecondsSince(wall_start);
+  m.cpu_s = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   m.completed = counter.done;
   m.events = sim.events_processed();
   m.sim_time_us = sim.Now().us_f();
@@ -171,8 +178,8 @@ int main(int argc, char** argv) {
   std::vector<int> ks;
   for (int i = 1; i < argc; ++i) ks.push_back(std::atoi(argv[i]));
   if (ks.empty()) ks = {8, 16};
-  std::printf("%-6s %-4s %6s %10s %10s %12s %14s %12s %10s %14s\n", "mode", "k", "hosts", "wall_s", "setup_s",
-              "events", "events_per_s", "sim_time_us", "completed", "peak_rss_MiB");
+  std::printf("%-6s %-4s %6s %10s %10s %10s %12s %14s %12s %10s %14s\n", "mode", "k", "hosts", "wall_s", "cpu_s",
+              "setup_s", "events", "events_per_s", "sim_time_us", "completed", "peak_rss_MiB");
   const char* only = std::getenv("MODE");
   for (int k : ks) {
    for (const Mode& mode : kModes) {
@@ -185,8 +192,8 @@ int main(int argc, char** argv) {
     Measured m;
     const bool flow = std::string(mode.name) == "flow";
     if (!(flow ? RunFlow(*scenario, m) : RunPacket(*scenario, m))) return 2;
-    std::printf("%-6s %-4d %6zu %10.4f %10.4f %12llu %14.0f %12.1f %10zu %14.1f\n", mode.name, k, m.hosts,
-                m.wall_s, m.setup_s, static_cast<unsigned long long>(m.events),
+    std::printf("%-6s %-4d %6zu %10.4f %10.4f %10.4f %12llu %14.0f %12.1f %10zu %14.1f\n", mode.name, k, m.hosts,
+                m.wall_s, m.cpu_s, m.setup_s, static_cast<unsigned long long>(m.events),
                 static_cast<double>(m.events) / m.wall_s, m.sim_time_us, m.completed,
                 static_cast<double>(PeakRssKib()) / 1024.0);
    }
