@@ -70,19 +70,7 @@ struct Harness {
 
 // h0 -100G- leaf0 -400G- spine -400G- leaf1 -100G- h1, 500 ns cables,
 // 400 ns switches (the packet model's OneFlowOnIdlePath topology).
-Topology FourHopPath() {
-  Topology t;
-  const NodeId h0 = t.AddHost("h0"), h1 = t.AddHost("h1");
-  const int spec = t.AddSwitchSpec(TestSwitch());
-  const NodeId l0 = t.AddSwitch("leaf0", 1, spec), l1 = t.AddSwitch("leaf1", 1, spec);
-  const NodeId sp = t.AddSwitch("spine0", 2, spec);
-  const Time cable = Time::FromNs(500);
-  t.AddLink(h0, l0, DataRate::Gbps(100), cable);
-  t.AddLink(l0, sp, DataRate::Gbps(400), cable);
-  t.AddLink(sp, l1, DataRate::Gbps(400), cable);
-  t.AddLink(l1, h1, DataRate::Gbps(100), cable);
-  return t;
-}
+Topology FourHopPath() { return fabric_testing::FourHopPath(TestSwitch()); }
 
 TEST(FlowNetwork, OneFlowOnIdlePathTakesLatencyPlusBytesOverPayloadRate) {
   // 40,960 B = 10 full packets. Fluid: 40,960 * 8 / (100e9 * 4096/4178) s
