@@ -65,6 +65,22 @@ inline Topology LeafSpine4x4() {
   return std::move(t).value();
 }
 
+// One path of four hops, every switch of `spec`, 500 ns cables:
+// h0 (id 0) -100G- leaf0 -400G- spine0 -400G- leaf1 -100G- h1 (id 1).
+inline Topology FourHopPath(const SwitchSpec& spec) {
+  Topology t;
+  const NodeId h0 = t.AddHost("h0"), h1 = t.AddHost("h1");
+  const int s = t.AddSwitchSpec(spec);
+  const NodeId l0 = t.AddSwitch("leaf0", 1, s), l1 = t.AddSwitch("leaf1", 1, s);
+  const NodeId sp = t.AddSwitch("spine0", 2, s);
+  const Time cable = Time::FromNs(500);
+  t.AddLink(h0, l0, DataRate::Gbps(100), cable);
+  t.AddLink(l0, sp, DataRate::Gbps(400), cable);
+  t.AddLink(sp, l1, DataRate::Gbps(400), cable);
+  t.AddLink(l1, h1, DataRate::Gbps(100), cable);
+  return t;
+}
+
 // An irregular 2-tier fabric (all links 100G):
 //   leaf0 (id 9):  h0 h1        up: spine0, spine1, spine2
 //   leaf1 (id 10): h2 h3 h4 h5  up: spine0, spine1

@@ -1,9 +1,11 @@
 // FluidNetwork moves transfers as fluids over capacity-limited resources:
 // at every moment each active transfer runs at its weighted max-min fair
 // rate (MaxMinSolver), and rates are re-solved only when a transfer starts
-// or finishes. It keeps one pending event in the simulator (the next
-// finish). A transfer is done when its last byte has drained plus its fixed
-// latency (pipe delay). Used for the links inside a server (NVLink ports),
+// or finishes: once per instant, so a thousand transfers starting together
+// cost one solve (starts mark the rates stale and schedule one solve event
+// at the same time, which runs after them). It keeps one live event in the
+// simulator (the next finish or that solve). A transfer is done when its
+// last byte has drained plus its fixed latency (pipe delay). Used for the links inside a server (NVLink ports),
 // and as the core of the flow-level network model. Lives in one Simulator;
 // not thread-safe.
 #pragma once
@@ -31,15 +33,22 @@ class FluidNetwork final : public EventHandler {
 
   // REQUIRES: rate > 0.
   int AddResource(DataRate capacity);
+  // A capacity in bit/s that need not be whole (e.g. a link rate times the
+  // payload efficiency of its packets). REQUIRES: capacity_bps > 0.
+  int AddResource(double capacity_bps);
   // Starts `bytes` now over `resources` (each an AddResource id; non-empty).
   // A zero-byte transfer completes after `latency` alone.
   void Start(uint64_t id, uint64_t bytes, std::span<const int> resources, Time latency, double weight = 1.0);
 
   size_t active() const { return active_.size(); }
-  // Current rate of the active transfer with `id`, in bit/s (0 if none).
-  double rate_bps(uint64_t id) const;
-  // Bytes that have crossed `resource` so far (updated at each re-solve).
-  double bytes_carried(int resource) const { return carried_[static_cast<size_t>(resource)]; }
+  // Current rate of the active transfer with `id`, in bit/s (0 if none);
+  // solves first if starts are pending. Linear in the active transfers.
+  double rate_bps(uint64_t id);
+  // Bytes that have crossed `resource` up to now. Linear in the active
+  // transfers.
+  double bytes_carried(int resource) const;
+  // Rate solves so far (one per instant with a start or a finish).
+  uint64_t solves() const { return solves_; }
 
   void OnEvent(uint64_t tag) override;
 
@@ -47,9 +56,11 @@ class FluidNetwork final : public EventHandler {
   struct Active {
     uint64_t id;
     int flow;               // MaxMinSolver flow id
+    double bytes;           // the transfer's size
     double remaining_bytes;
     Time latency;
   };
+  static constexpr uint64_t kSolveTag = ~uint64_t{0};
   // Drains every active transfer at its current rate from last_update_ to now.
   void Advance();
   // Re-solves the rates and schedules the earliest finish.
@@ -60,9 +71,13 @@ class FluidNetwork final : public EventHandler {
   DoneCallback done_;
   MaxMinSolver solver_;
   std::vector<Active> active_;
-  std::vector<double> carried_;
+  // Per resource: bytes of the finished transfers that crossed it (active
+  // ones are added on demand by bytes_carried).
+  std::vector<double> carried_done_;
   Time last_update_;
   uint64_t generation_ = 0;   // tags the one live finish event
+  bool solve_pending_ = false;  // a start left the rates stale
+  uint64_t solves_ = 0;
 };
 
 }  // namespace aifabric

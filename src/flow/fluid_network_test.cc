@@ -58,6 +58,19 @@ TEST(FluidNetwork, ATransferRunsAtItsTightestResource) {
   EXPECT_EQ(run.net.active(), 0u);
 }
 
+TEST(FluidNetwork, StartsAtOneInstantCostOneSolve) {
+  // 100 transfers of 1,000 B on one 1 Gb/s link, all started at t = 0:
+  // one solve for the starts, one for their common finish at 100 * 8,000
+  // bits / 1e9 = 800 us.
+  FluidRun run;
+  const int link = run.net.AddResource(DataRate::Gbps(1));
+  for (uint64_t i = 0; i < 100; ++i) run.net.Start(i, 1'000, std::vector<int>{link}, Time::Zero());
+  run.sim.Run();
+  EXPECT_EQ(run.net.solves(), 2u);
+  ASSERT_EQ(run.done.size(), 100u);
+  for (const auto& [id, at] : run.done) EXPECT_EQ(at, Time::FromUs(800)) << id;
+}
+
 TEST(FluidNetwork, AnEmptyTransferTakesOnlyItsLatency) {
   FluidRun run;
   const int link = run.net.AddResource(DataRate::Gbps(1));

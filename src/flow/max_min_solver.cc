@@ -1,14 +1,17 @@
 #include "flow/max_min_solver.h"
 
+#include <algorithm>
 #include <cassert>
-#include <queue>
-#include <utility>
 
 namespace aifabric {
 
 int MaxMinSolver::AddResource(double capacity) {
   assert(capacity > 0);
   capacity_.push_back(capacity);
+  users_.emplace_back();
+  remaining_.push_back(0);
+  weight_sum_.push_back(0);
+  resource_seen_.push_back(0);
   return static_cast<int>(capacity_.size()) - 1;
 }
 
@@ -26,8 +29,9 @@ int MaxMinSolver::AddFlow(std::span<const int> resources, double weight) {
   f.resources.assign(resources.begin(), resources.end());
   for (int r : f.resources) {
     assert(r >= 0 && static_cast<size_t>(r) < capacity_.size());
-    (void)r;
+    users_[static_cast<size_t>(r)].push_back(id);
   }
+  changed_.push_back(f.resources.front());  // reaches the flow, then all its resources
   f.weight = weight;
   f.rate = 0;
   f.active = true;
@@ -38,6 +42,11 @@ int MaxMinSolver::AddFlow(std::span<const int> resources, double weight) {
 void MaxMinSolver::RemoveFlow(int flow) {
   Flow& f = flows_[static_cast<size_t>(flow)];
   assert(f.active);
+  for (int r : f.resources) {
+    std::vector<int>& u = users_[static_cast<size_t>(r)];
+    u.erase(std::find(u.begin(), u.end(), flow));  // keeps the others in order
+    changed_.push_back(r);  // the flows left on each may speed up
+  }
   f.active = false;
   f.rate = 0;
   f.resources.clear();
@@ -46,44 +55,74 @@ void MaxMinSolver::RemoveFlow(int flow) {
 }
 
 void MaxMinSolver::Solve() {
-  const size_t n_res = capacity_.size();
-  users_.resize(n_res);
-  for (auto& u : users_) u.clear();
-  remaining_.assign(capacity_.begin(), capacity_.end());
-  weight_sum_.assign(n_res, 0.0);
-  frozen_.assign(flows_.size(), 0);
-  for (size_t i = 0; i < flows_.size(); ++i) {
-    const Flow& f = flows_[i];
-    if (!f.active) continue;
-    for (int r : f.resources) {
-      users_[static_cast<size_t>(r)].push_back(static_cast<int>(i));
-      weight_sum_[static_cast<size_t>(r)] += f.weight;
+  // The component of the changes: every resource and flow reachable from a
+  // changed flow's resources through shared resources (breadth first).
+  // Nothing outside it shares a resource with it, so its rates stand.
+  ++epoch_;
+  component_resources_.clear();
+  if (flow_seen_.size() < flows_.size()) flow_seen_.resize(flows_.size(), 0);
+  if (frozen_.size() < flows_.size()) frozen_.resize(flows_.size(), 0);
+  for (int r : changed_) {
+    if (resource_seen_[static_cast<size_t>(r)] == epoch_) continue;
+    resource_seen_[static_cast<size_t>(r)] = epoch_;
+    component_resources_.push_back(r);
+  }
+  changed_.clear();
+  for (size_t i = 0; i < component_resources_.size(); ++i) {
+    for (int fid : users_[static_cast<size_t>(component_resources_[i])]) {
+      if (flow_seen_[static_cast<size_t>(fid)] == epoch_) continue;
+      flow_seen_[static_cast<size_t>(fid)] = epoch_;
+      for (int r : flows_[static_cast<size_t>(fid)].resources) {
+        if (resource_seen_[static_cast<size_t>(r)] == epoch_) continue;
+        resource_seen_[static_cast<size_t>(r)] = epoch_;
+        component_resources_.push_back(r);
+      }
     }
   }
-  // Min-heap of (level, resource); an entry is stale when the resource's
-  // level has changed since it was pushed (checked on pop).
-  using Entry = std::pair<double, int>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
-  auto level = [&](size_t r) { return remaining_[r] > 0 ? remaining_[r] / weight_sum_[r] : 0.0; };
-  for (size_t r = 0; r < n_res; ++r) {
-    if (weight_sum_[r] > 0) heap.emplace(level(r), static_cast<int>(r));
-  }
-  while (!heap.empty()) {
-    const auto [s, r] = heap.top();
-    heap.pop();
+  for (int r : component_resources_) {
     const size_t ru = static_cast<size_t>(r);
-    if (weight_sum_[ru] <= 0 || s != level(ru)) continue;  // drained or stale
+    remaining_[ru] = capacity_[ru];
+    double w = 0;
+    for (int fid : users_[ru]) w += flows_[static_cast<size_t>(fid)].weight;
+    weight_sum_[ru] = w;
+  }
+  // Progressive filling over the component. Min-heap of (level, resource),
+  // ties by resource id. Levels only rise while flows freeze, so a
+  // resource's key may lag behind its level: on pop it is recomputed and
+  // pushed back if it has risen, and only a resource popped at its current
+  // level is a bottleneck (every other key, hence every other level, is at
+  // least as high). One push per resource and per lag, not per change.
+  auto level = [&](size_t r) { return remaining_[r] > 0 ? remaining_[r] / weight_sum_[r] : 0.0; };
+  auto later = [](const HeapEntry& a, const HeapEntry& b) {
+    return a.level > b.level || (a.level == b.level && a.resource > b.resource);
+  };
+  heap_.clear();
+  for (int r : component_resources_) {
+    if (weight_sum_[static_cast<size_t>(r)] > 0) heap_.push_back(HeapEntry{level(static_cast<size_t>(r)), r});
+  }
+  std::make_heap(heap_.begin(), heap_.end(), later);
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const HeapEntry top = heap_.back();
+    heap_.pop_back();
+    const size_t ru = static_cast<size_t>(top.resource);
+    if (weight_sum_[ru] <= 0) continue;  // all its flows froze elsewhere
+    const double s = level(ru);
+    if (s != top.level) {
+      heap_.push_back(HeapEntry{s, top.resource});
+      std::push_heap(heap_.begin(), heap_.end(), later);
+      continue;
+    }
     for (int fid : users_[ru]) {
-      if (frozen_[static_cast<size_t>(fid)]) continue;
+      if (frozen_[static_cast<size_t>(fid)] == epoch_) continue;
       Flow& f = flows_[static_cast<size_t>(fid)];
-      frozen_[static_cast<size_t>(fid)] = 1;
+      frozen_[static_cast<size_t>(fid)] = epoch_;
       f.rate = f.weight * s;
       for (int other : f.resources) {
         const size_t o = static_cast<size_t>(other);
         remaining_[o] -= f.rate;
         weight_sum_[o] -= f.weight;
         if (weight_sum_[o] < 1e-12) weight_sum_[o] = 0;
-        if (o != ru && weight_sum_[o] > 0) heap.emplace(level(o), other);
       }
     }
   }

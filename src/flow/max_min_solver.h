@@ -12,8 +12,14 @@
 //     s_r = (C_r - sum of frozen flows' rates on r) / (sum of unfrozen weights on r),
 // is a bottleneck of all its unfrozen flows: freeze them at w_f * s_r and
 // repeat until every flow is frozen. Levels only rise from one step to the
-// next, so a heap of s_r with lazy deletion visits each resource at most
-// once per change of its level: O((F·|R_f| + R) log R) per Solve.
+// next, so a heap of s_r whose keys may lag (a popped resource whose level
+// has risen is pushed back) finds each bottleneck.
+//
+// Only what changed is re-solved (SimGrid's selective update): flows that
+// share no resource, even transitively, with an added or removed flow keep
+// their rates, since max-min allocations of disjoint components are
+// independent. Solve costs O(E + P log P) over the component of the
+// changes, E its (flow, resource) pairs, P its resources.
 //
 // Flows and resources are dense integer ids; removed flow ids are reused.
 #pragma once
@@ -32,7 +38,8 @@ class MaxMinSolver {
   int AddFlow(std::span<const int> resources, double weight = 1.0);
   // REQUIRES: `flow` is active.
   void RemoveFlow(int flow);
-  // Recomputes every active flow's rate.
+  // Recomputes the rates of every active flow connected (through shared
+  // resources) to a flow added or removed since the last Solve.
   void Solve();
 
   // Valid after Solve() until the next Add/Remove.
@@ -52,14 +59,25 @@ class MaxMinSolver {
     bool active = false;
   };
   std::vector<double> capacity_;
+  std::vector<std::vector<int>> users_;  // resource -> active flows crossing it, in arrival order
   std::vector<Flow> flows_;
   std::vector<int> free_ids_;
   size_t active_ = 0;
-  // Scratch, kept between calls to avoid reallocating.
-  std::vector<std::vector<int>> users_;   // resource -> active flows crossing it
+  std::vector<int> changed_;  // resources whose flows changed since the last Solve
+  struct HeapEntry {
+    double level;
+    int resource;
+  };
+  // Scratch, kept between calls to avoid reallocating. "Seen" and "frozen"
+  // hold the epoch (Solve call) that last marked the resource or flow.
+  uint32_t epoch_ = 0;
+  std::vector<uint32_t> resource_seen_;
+  std::vector<uint32_t> flow_seen_;
+  std::vector<uint32_t> frozen_;
+  std::vector<int> component_resources_;
   std::vector<double> remaining_;
   std::vector<double> weight_sum_;
-  std::vector<uint8_t> frozen_;
+  std::vector<HeapEntry> heap_;
 };
 
 }  // namespace aifabric

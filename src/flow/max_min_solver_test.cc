@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace aifabric {
@@ -72,6 +73,88 @@ TEST(MaxMinSolver, RemovedIdsAreReused) {
   s.RemoveFlow(f);
   EXPECT_EQ(s.active_flows(), 0u);
   EXPECT_EQ(s.AddFlow(std::vector<int>{link}), f);
+}
+
+// Progressive filling the slow, obvious way: find the resource with the
+// lowest level among those with unfrozen flows, freeze its flows, repeat.
+std::vector<double> ReferenceRates(const std::vector<double>& capacity, const std::vector<std::vector<int>>& paths,
+                                   const std::vector<double>& weight) {
+  std::vector<double> rate(paths.size(), 0);
+  std::vector<bool> frozen(paths.size(), false);
+  for (;;) {
+    int best = -1;
+    double best_level = 0;
+    for (size_t r = 0; r < capacity.size(); ++r) {
+      double used = 0, w = 0;
+      for (size_t f = 0; f < paths.size(); ++f) {
+        for (int x : paths[f]) {
+          if (x != static_cast<int>(r)) continue;
+          if (frozen[f]) used += rate[f];
+          else w += weight[f];
+        }
+      }
+      if (w == 0) continue;
+      const double level = (capacity[r] - used) / w;
+      if (best < 0 || level < best_level) {
+        best = static_cast<int>(r);
+        best_level = level;
+      }
+    }
+    if (best < 0) return rate;
+    for (size_t f = 0; f < paths.size(); ++f) {
+      if (frozen[f]) continue;
+      for (int x : paths[f]) {
+        if (x == best) {
+          frozen[f] = true;
+          rate[f] = weight[f] * best_level;
+          break;
+        }
+      }
+    }
+  }
+}
+
+TEST(MaxMinSolver, AgreesWithTheObviousAlgorithmAcrossStartsAndRemovals) {
+  // Random instances (a fixed generator, so the test is reproducible): 30
+  // resources of capacity 1..4, flows over 1-4 of them with weight 1-3;
+  // after each Solve a few flows leave and a few arrive.
+  uint64_t x = 12345;
+  auto next = [&x](uint64_t n) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return (x >> 33) % n;
+  };
+  MaxMinSolver s;
+  std::vector<double> capacity;
+  for (int r = 0; r < 30; ++r) capacity.push_back(static_cast<double>(1 + next(4)));
+  for (double c : capacity) s.AddResource(c);
+  std::vector<int> ids;
+  std::vector<std::vector<int>> paths;
+  std::vector<double> weights;
+  auto add = [&] {
+    std::vector<int> path;
+    for (uint64_t h = 1 + next(4); h > 0; --h) {
+      const int r = static_cast<int>(next(30));
+      if (std::find(path.begin(), path.end(), r) == path.end()) path.push_back(r);
+    }
+    const double w = static_cast<double>(1 + next(3));
+    ids.push_back(s.AddFlow(path, w));
+    paths.push_back(path);
+    weights.push_back(w);
+  };
+  for (int i = 0; i < 40; ++i) add();
+  for (int round = 0; round < 30; ++round) {
+    s.Solve();
+    const std::vector<double> expected = ReferenceRates(capacity, paths, weights);
+    for (size_t f = 0; f < ids.size(); ++f) EXPECT_NEAR(s.rate(ids[f]), expected[f], 1e-9) << round << " " << f;
+    for (int k = 0; k < 3 && !ids.empty(); ++k) {
+      const size_t victim = next(ids.size());
+      s.RemoveFlow(ids[victim]);
+      ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(victim));
+      paths.erase(paths.begin() + static_cast<std::ptrdiff_t>(victim));
+      weights.erase(weights.begin() + static_cast<std::ptrdiff_t>(victim));
+    }
+    for (uint64_t k = next(4); k > 0; --k) add();
+  }
 }
 
 }  // namespace

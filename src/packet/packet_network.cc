@@ -7,23 +7,6 @@
 #include "packet/switch_node.h"
 
 namespace aifabric {
-namespace {
-
-// Fills in the source port (the host-side entropy) when the caller left it 0.
-TransferRequest WithSourcePort(TransferRequest r) {
-  if (r.sport == 0) r.sport = static_cast<uint16_t>(10000 + r.id % 50000);
-  return r;
-}
-
-// The ECMP hash of a flow's 5-tuple (src, dst, sport, dport, UDP=17).
-uint32_t FlowHash(const TransferRequest& r) {
-  const uint64_t addresses = static_cast<uint64_t>(r.src) << 32 | static_cast<uint32_t>(r.dst);
-  const uint64_t ports = static_cast<uint64_t>(r.sport) << 16 | r.dport;
-  return MixHash(addresses ^ (ports * 0x9E3779B97F4A7C15ull) ^ 17);
-}
-
-}  // namespace
-
 PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const RoutingTable& routes,
                              const PacketConfig& config, Transport* transport)
     : sim_(sim),
@@ -41,7 +24,7 @@ PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const Rou
     for (size_t i = 0; i < node.ports.size(); ++i) local_port_index_[node.ports[i]] = static_cast<int>(i);
   }
   for (const Node& node : topology.nodes()) {
-    switch_salt_[node.id] = MixHash(config.ecmp_seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(node.id));
+    switch_salt_[node.id] = EcmpSalt(config.ecmp_seed, node.id);
     if (node.kind == NodeKind::kSwitch) {
       switches_[node.id] = std::make_unique<SwitchNode>(*this, topology, node.id, config_);
     } else {
@@ -80,33 +63,17 @@ PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const Rou
 PacketNetwork::~PacketNetwork() = default;
 
 PortId PacketNetwork::NextHop(NodeId node, NodeId dst, uint32_t hash) const {
-  const std::span<const PortId> hops = routes_.NextHops(node, dst);
-  assert(!hops.empty());
-  if (hops.size() == 1) return hops[0];
-  return hops[MixHash(hash ^ switch_salt_[node]) % hops.size()];
+  return EcmpNextHop(routes_, switch_salt_, node, dst, hash);
 }
 
 void PacketNetwork::StartTransfer(const TransferRequest& request) {
   assert(request.bytes > 0 && request.src != request.dst);
   assert(routes_.Distance(request.src, request.dst) > 0);
   const uint32_t transfer = static_cast<uint32_t>(transfers_.size());
-  // Several queue pairs per connection: the message is split over them in
-  // whole MTU packets (the first ones get the remainder), each with its own
-  // UDP source port so ECMP sees distinct 5-tuples.
-  const uint64_t packets = (request.bytes + config_.mtu_bytes - 1) / config_.mtu_bytes;
-  const uint32_t qps = static_cast<uint32_t>(std::min<uint64_t>(config_.qps_per_transfer, packets));
-  transfers_.push_back(Transfer{request.id, qps});
-  const TransferRequest base = WithSourcePort(request);
-  uint64_t offset_packets = 0;
-  for (uint32_t q = 0; q < qps; ++q) {
-    TransferRequest part = base;
-    const uint64_t part_packets = packets / qps + (q < packets % qps ? 1 : 0);
-    const uint64_t first = offset_packets * config_.mtu_bytes;
-    part.bytes = std::min<uint64_t>(request.bytes, (offset_packets + part_packets) * config_.mtu_bytes) - first;
-    offset_packets += part_packets;
-    if (q > 0) part.sport = static_cast<uint16_t>(base.sport + q * 7919u);  // a prime stride
-    StartQueuePair(part, transfer);
-  }
+  // Several queue pairs per connection, each with its own UDP source port.
+  const std::vector<TransferRequest> parts = SplitIntoQueuePairs(request, config_.mtu_bytes, config_.qps_per_transfer);
+  transfers_.push_back(Transfer{request.id, static_cast<uint32_t>(parts.size())});
+  for (const TransferRequest& part : parts) StartQueuePair(part, transfer);
 }
 
 void PacketNetwork::StartQueuePair(const TransferRequest& request, uint32_t transfer) {
@@ -320,14 +287,16 @@ PayloadTotals PacketNetwork::totals() const {
 }
 
 std::vector<PortId> PacketNetwork::PathPorts(NodeId src, NodeId dst, uint32_t hash) const {
-  std::vector<PortId> path;
-  NodeId at = src;
-  while (at != dst) {
-    const PortId p = NextHop(at, dst, hash);
-    path.push_back(p);
-    at = topology_.port(p).peer;
+  return EcmpPath(topology_, routes_, switch_salt_, src, dst, hash);
+}
+
+std::vector<PortId> PacketNetwork::path(uint32_t flow_index) const {
+  const FlowState& flow = flows_[flow_index];
+  std::vector<PortId> ports;
+  for (uint32_t i = flow.route_offset; ports.empty() || topology_.port(ports.back()).peer != flow.request.dst; ++i) {
+    ports.push_back(route_arena_[i]);
   }
-  return path;
+  return ports;
 }
 
 Time PacketNetwork::IdealFct(const TransferRequest& request) const {

@@ -14,6 +14,7 @@
 
 #include "core/time.h"
 #include "engine/simulator.h"
+#include "fabric/ecmp_path.h"
 #include "fabric/network_model.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
@@ -57,6 +58,9 @@ class PacketNetwork final : public NetworkModel, public TransportHost, private E
   // Results, valid during and after the run: one FlowState per queue pair
   // (per transfer unless PacketConfig::qps_per_transfer > 1).
   const std::vector<FlowState>& flows() const { return flows_; }
+  // The ports a flow's data packets take, source to destination (its cached
+  // ECMP path; EcmpPath in fabric/ecmp_path.h chose it).
+  std::vector<PortId> path(uint32_t flow_index) const;
   const EgressPort& egress(PortId id) const { return *ports_[id]; }
   // Peak shared-buffer occupancy of a switch (0 for hosts).
   uint64_t buffer_peak_bytes(NodeId id) const;
@@ -156,15 +160,5 @@ class PacketNetwork final : public NetworkModel, public TransportHost, private E
   bool in_deadlock_ = false;
   uint64_t pfc_deadlocks_ = 0;
 };
-
-// Mixes a 32-bit value (a finalizer from MurmurHash3): ECMP hashing.
-inline uint32_t MixHash(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return static_cast<uint32_t>(x);
-}
 
 }  // namespace aifabric

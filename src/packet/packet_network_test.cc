@@ -8,6 +8,7 @@
 #include <map>
 
 #include "engine/simulator.h"
+#include "fabric/fabric_test_util.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
 
@@ -52,21 +53,6 @@ struct Harness {
   Finishes finishes;
 };
 
-// h0 -100G- leaf0 -400G- spine -400G- leaf1 -100G- h1, 500 ns cables.
-Topology FourHopPath() {
-  Topology t;
-  const NodeId h0 = t.AddHost("h0"), h1 = t.AddHost("h1");
-  const int spec = t.AddSwitchSpec(TestSwitch());
-  const NodeId l0 = t.AddSwitch("leaf0", 1, spec), l1 = t.AddSwitch("leaf1", 1, spec);
-  const NodeId sp = t.AddSwitch("spine0", 2, spec);
-  const Time cable = Time::FromNs(500);
-  t.AddLink(h0, l0, DataRate::Gbps(100), cable);
-  t.AddLink(l0, sp, DataRate::Gbps(400), cable);
-  t.AddLink(sp, l1, DataRate::Gbps(400), cable);
-  t.AddLink(l1, h1, DataRate::Gbps(100), cable);
-  return t;
-}
-
 TEST(PacketNetwork, OneFlowOnIdlePathMatchesClosedFormToThePicosecond) {
   // 10 packets of 4096 B payload + 82 B RoCEv2 overhead = 4178 B on the wire.
   // Serialization: 100G: 4178*8/100e9 s = 334,240 ps; 400G: 83,560 ps.
@@ -78,7 +64,7 @@ TEST(PacketNetwork, OneFlowOnIdlePathMatchesClosedFormToThePicosecond) {
   //                                         = 4,035,600
   // The other 9 packets follow at the 100G bottleneck: 9 * 334,240 = 3,008,160.
   // FCT = 7,043,760 ps.
-  Topology t = FourHopPath();
+  Topology t = fabric_testing::FourHopPath(TestSwitch());
   Harness run(t);
   run.Start(1, 0, 1, 10 * 4096);
   run.sim.Run();

@@ -1,0 +1,94 @@
+#include "flow/flow_network.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "fabric/ecmp_path.h"
+
+namespace aifabric {
+
+FlowNetwork::FlowNetwork(Simulator& sim, const Topology& topology, const RoutingTable& routes,
+                         const FlowConfig& config)
+    : sim_(sim),
+      topology_(topology),
+      routes_(routes),
+      config_(config),
+      salts_(EcmpSalts(topology, config.ecmp_seed)),
+      fluid_(sim, [this](uint64_t index, Time at) { OnQueuePairDone(static_cast<uint32_t>(index), at); }) {
+  assert(config.mtu_bytes > 0 && config.qps_per_transfer >= 1);
+  for (const Port& port : topology.ports()) {
+    const int id = fluid_.AddResource(payload_capacity_bps(port.id));
+    assert(id == port.id);
+    (void)id;
+  }
+}
+
+double FlowNetwork::payload_capacity_bps(PortId port) const {
+  return static_cast<double>(topology_.port(port).rate.bps()) * config_.mtu_bytes /
+         (config_.mtu_bytes + config_.wire_overhead_bytes);
+}
+
+std::span<const PortId> FlowNetwork::path(uint32_t flow_index) const {
+  const QueuePair& qp = flows_[flow_index];
+  return std::span<const PortId>(path_arena_).subspan(qp.path_offset, qp.path_length);
+}
+
+void FlowNetwork::StartTransfer(const TransferRequest& request) {
+  assert(request.bytes > 0 && request.src != request.dst);
+  assert(routes_.Distance(request.src, request.dst) > 0);
+  const uint32_t transfer = static_cast<uint32_t>(transfers_.size());
+  const std::vector<TransferRequest> parts = SplitIntoQueuePairs(request, config_.mtu_bytes, config_.qps_per_transfer);
+  transfers_.push_back(Transfer{request.id, static_cast<uint32_t>(parts.size())});
+  for (const TransferRequest& part : parts) StartQueuePair(part, transfer);
+}
+
+void FlowNetwork::StartQueuePair(const TransferRequest& request, uint32_t transfer) {
+  const std::vector<PortId> ports = EcmpPath(topology_, routes_, salts_, request.src, request.dst, FlowHash(request));
+  QueuePair qp;
+  qp.request = request;
+  qp.transfer = transfer;
+  qp.path_offset = static_cast<uint32_t>(path_arena_.size());
+  qp.path_length = static_cast<uint32_t>(ports.size());
+  qp.latency = PathLatency(ports, request.bytes);
+  qp.start = sim_.Now();
+  path_arena_.insert(path_arena_.end(), ports.begin(), ports.end());
+  const uint32_t index = static_cast<uint32_t>(flows_.size());
+  flows_.push_back(qp);
+  resources_.assign(ports.begin(), ports.end());
+  fluid_.Start(index, request.bytes, resources_, qp.latency, config_.priority_weight[request.priority & 7]);
+}
+
+void FlowNetwork::OnQueuePairDone(uint32_t flow_index, Time finish) {
+  QueuePair& qp = flows_[flow_index];
+  qp.finish = finish;
+  Transfer& t = transfers_[qp.transfer];
+  if (--t.open_queue_pairs == 0 && observer_ != nullptr) observer_->OnTransferDone(t.id, finish);
+}
+
+Time FlowNetwork::PathLatency(std::span<const PortId> path, uint64_t bytes) const {
+  const uint64_t first_wire = std::min<uint64_t>(bytes, config_.mtu_bytes) + config_.wire_overhead_bytes;
+  Time latency;
+  DataRate bottleneck = topology_.port(path.front()).rate;
+  for (PortId id : path) {
+    const Port& port = topology_.port(id);
+    bottleneck = Min(bottleneck, port.rate);
+    latency += port.latency + port.rate.TransmitTime(first_wire);
+    const Node& peer = topology_.node(port.peer);
+    if (peer.kind == NodeKind::kSwitch) latency += topology_.switch_specs()[peer.switch_spec].latency;
+  }
+  return latency - bottleneck.TransmitTime(first_wire);
+}
+
+Time FlowNetwork::IdealFct(const TransferRequest& request) const {
+  const TransferRequest r = WithSourcePort(request);
+  const std::vector<PortId> ports = EcmpPath(topology_, routes_, salts_, r.src, r.dst, FlowHash(r));
+  DataRate bottleneck = topology_.port(ports.front()).rate;
+  for (PortId id : ports) bottleneck = Min(bottleneck, topology_.port(id).rate);
+  // bytes * 8 / (rate * mtu / (mtu + overhead)) seconds, in whole ps rounded up.
+  const unsigned __int128 num = static_cast<unsigned __int128>(r.bytes) * 8u * 1000000000000ull *
+                                (config_.mtu_bytes + config_.wire_overhead_bytes);
+  const unsigned __int128 den = static_cast<unsigned __int128>(bottleneck.bps()) * config_.mtu_bytes;
+  return PathLatency(ports, r.bytes) + Time::FromPs(static_cast<int64_t>((num + den - 1) / den));
+}
+
+}  // namespace aifabric

@@ -1,0 +1,109 @@
+// FlowNetwork is the flow-level NetworkModel: every directed link (port) is
+// a resource whose capacity is its payload rate, rate * mtu / (mtu +
+// overhead), and every transfer is a fluid over the ports of its ECMP path
+// (FluidNetwork: weighted max-min fair rates, re-solved once per instant
+// with a start or a finish). A transfer is done when its fluid has drained
+// plus its path latency:
+//   sum over hops of (cable latency + the latency of the switch it enters)
+//   + store-and-forward of the first packet: its serialization at every
+//     hop's rate, less the one at the path's bottleneck rate (the fluid
+//     already counts that one),
+// where the first packet is min(bytes, mtu) + overhead wire bytes. That is
+// the packet model's pipeline: one full packet per switch hop at the rate of
+// the link leaving it when the first link is the bottleneck, and for
+// messages of whole packets alone on an idle path the flow model's FCT
+// equals PacketNetwork::IdealFct.
+//
+// Paths are the packet model's (fabric/ecmp_path.h): same 5-tuple hash,
+// per-switch salt and queue-pair split, so both models route every flow
+// identically. No queues, no drops, no PFC/ECN/congestion control: see
+// docs/models.md. Owns the fluid state; lives inside one Simulator; not
+// thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/time.h"
+#include "engine/simulator.h"
+#include "fabric/network_model.h"
+#include "fabric/routing_table.h"
+#include "fabric/topology.h"
+#include "flow/flow_config.h"
+#include "flow/fluid_network.h"
+
+namespace aifabric {
+
+class FlowNetwork final : public NetworkModel {
+ public:
+  // One queue pair of a transfer (a whole transfer unless
+  // FlowConfig::qps_per_transfer > 1): the fluid unit.
+  struct QueuePair {
+    TransferRequest request;  // its share of the transfer, its source port
+    uint32_t transfer = 0;    // index of the transfer it belongs to
+    uint32_t path_offset = 0;
+    uint32_t path_length = 0;
+    Time latency;             // path latency added after the fluid drains
+    Time start;
+    Time finish = Time::Infinite();  // when its last payload byte arrived
+    bool done() const { return !finish.IsInfinite(); }
+  };
+
+  // The topology and routes must outlive the network.
+  FlowNetwork(Simulator& sim, const Topology& topology, const RoutingTable& routes, const FlowConfig& config);
+  FlowNetwork(const FlowNetwork&) = delete;
+  FlowNetwork& operator=(const FlowNetwork&) = delete;
+
+  // NetworkModel. REQUIRES: src != dst, both hosts, dst reachable; bytes > 0.
+  void StartTransfer(const TransferRequest& request) override;
+  void SetObserver(TransferObserver* observer) override { observer_ = observer; }
+  const char* name() const override { return "flow"; }
+
+  // Results, valid during and after the run, one entry per queue pair in
+  // start order (as PacketNetwork::flows()).
+  const std::vector<QueuePair>& flows() const { return flows_; }
+  // The ports a queue pair crosses, source to destination.
+  std::span<const PortId> path(uint32_t flow_index) const;
+  // Current payload rate of an unfinished queue pair in bit/s (0 once done).
+  // Solves first if starts at this instant are pending.
+  double rate_bps(uint32_t flow_index) { return fluid_.rate_bps(flow_index); }
+  // Payload bytes that have crossed a port up to now. Linear in the active
+  // queue pairs.
+  double bytes_carried(PortId port) const { return fluid_.bytes_carried(port); }
+  // A port's capacity for payload, bit/s.
+  double payload_capacity_bps(PortId port) const;
+  // Rate solves so far (one per instant with a start or a finish).
+  uint64_t solves() const { return fluid_.solves(); }
+
+  // Completion time of a transfer alone on an idle fabric along the path its
+  // ECMP hash selects: its path latency + ceil(bytes * 8 / bottleneck payload
+  // rate) ps. What this model gives such a transfer, to the picosecond.
+  Time IdealFct(const TransferRequest& request) const;
+
+ private:
+  // The path latency above, for a message of `bytes` over `path`.
+  Time PathLatency(std::span<const PortId> path, uint64_t bytes) const;
+  void StartQueuePair(const TransferRequest& request, uint32_t transfer);
+  void OnQueuePairDone(uint32_t flow_index, Time finish);
+
+  // Fixed at construction.
+  Simulator& sim_;
+  const Topology& topology_;
+  const RoutingTable& routes_;
+  const FlowConfig config_;
+  const std::vector<uint64_t> salts_;   // per node: ECMP hash salt
+
+  FluidNetwork fluid_;  // resource id == PortId
+  struct Transfer {
+    FlowId id;
+    uint32_t open_queue_pairs;
+  };
+  std::vector<Transfer> transfers_;
+  std::vector<QueuePair> flows_;
+  std::vector<PortId> path_arena_;  // every queue pair's path, back to back
+  std::vector<int> resources_;      // scratch: a path as resource ids
+  TransferObserver* observer_ = nullptr;
+};
+
+}  // namespace aifabric
