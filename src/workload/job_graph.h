@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -47,6 +48,10 @@ struct JobNode {
   uint64_t bytes = 0;      // collective: S as nccl-tests counts it; transfer: payload
   Time duration;           // compute
   double flops = 0;        // compute: useful model FLOPs (for MFU); 0 if not counted
+  // collective: fixed cost per algorithm step (CollectiveOptions::
+  // step_latency); unset: the protocol's. A node that stands for k
+  // back-to-back collectives (k layers folded into one) sets k times it.
+  std::optional<Time> step_latency;
 };
 
 class JobGraph {
@@ -89,6 +94,8 @@ class JobGraphBuilder {
   JobNodeIndex AddCollective(CollectiveOp op, uint32_t group, uint64_t bytes, CommDimension dimension,
                              uint32_t label, CollectiveAlgorithm algorithm = CollectiveAlgorithm::kDefault);
   JobNodeIndex AddTransfer(GpuId src, GpuId dst, uint64_t bytes, CommDimension dimension, uint32_t label);
+  // REQUIRES: `collective` is a collective node of this builder.
+  void SetStepLatency(JobNodeIndex collective, Time latency);
   // `before` finishes before `after` starts; kNoJobNode for either is ignored.
   void AddEdge(JobNodeIndex before, JobNodeIndex after);
 
