@@ -162,7 +162,10 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
   o.chunk_bytes = options_.chunk_bytes != 0 ? options_.chunk_bytes : NcclChunkBytes(n.op, n.algorithm, ranks);
   o.protocol = options_.protocol;
   o.pxn = options_.pxn && ranks > per_server;
-  o.step_latency = n.step_latency;
+  if (n.fold > 1) {
+    o.step_latency = GetProtocolSpec(o.protocol).step_latency * n.fold;
+    o.chunk_bytes *= n.fold;
+  }
   Result<CollectiveDag> dag = BuildCollective(o);
   // The group was checked at Start and the options come from it, so only a
   // bad algorithm choice (e.g. halving-doubling on 6 ranks) can fail here;

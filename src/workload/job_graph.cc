@@ -91,9 +91,9 @@ JobNodeIndex JobGraphBuilder::AddTransfer(GpuId src, GpuId dst, uint64_t bytes, 
   return static_cast<JobNodeIndex>(nodes_.size() - 1);
 }
 
-void JobGraphBuilder::SetStepLatency(JobNodeIndex collective, Time latency) {
-  assert(collective < nodes_.size() && nodes_[collective].kind == JobNodeKind::kCollective);
-  nodes_[collective].step_latency = latency;
+void JobGraphBuilder::SetFold(JobNodeIndex collective, uint32_t fold) {
+  assert(collective < nodes_.size() && nodes_[collective].kind == JobNodeKind::kCollective && fold >= 1);
+  nodes_[collective].fold = fold;
 }
 
 void JobGraphBuilder::AddEdge(JobNodeIndex before, JobNodeIndex after) {

@@ -11,6 +11,7 @@
 
 #include "workload/alpha_beta_network.h"
 #include "workload/job_executor.h"
+#include "workload/test_topology.h"
 
 namespace aifabric {
 namespace {
@@ -48,20 +49,8 @@ TEST(TransferDispatcher, BlocksAreDisjointAndCompletionsReachTheirOwner) {
   EXPECT_EQ(d.Reserve(1, &b), 116);
 }
 
-// Two servers of two GPUs.
-ClusterLayout Layout() {
-  Topology t;
-  for (int s = 0; s < 2; ++s) {
-    for (int r = 0; r < 2; ++r) {
-      std::string name = "h";
-      name += std::to_string(t.num_nodes());
-      t.AddHost(std::move(name), s, r);
-    }
-  }
-  ServerSpec spec;
-  spec.gpus_per_server = 2;
-  return ClusterLayout::Build(t, spec).value();
-}
+// 2 servers of 2 GPUs.
+ClusterLayout Layout() { return testing_topology::GpuServers(2, 2); }
 
 TEST(TransferDispatcher, TwoJobExecutorsShareOneNetwork) {
   // Executor A: a 1 MB transfer 0 -> 2 at t = 0 (1 us + 80 us at 100 Gb/s)
