@@ -298,6 +298,22 @@ TEST(InferenceIteration, MoeLayersAddDispatchAndCombineAllToAlls) {
   EXPECT_EQ(gathers, 1);      // after the combine
 }
 
+TEST(InferenceServer, MoeModelsServeAcrossServers) {
+  // The toy model with an MoE second layer at tp 4 over both servers: the
+  // all-to-alls and all-reduces cross the fabric, and decode pays them too.
+  InferenceSpec s = OneRequest(100, 3);
+  s.model.experts = 8;
+  s.model.top_k = 2;
+  s.model.expert_ffn = 512;
+  s.model.dense_layers = 1;
+  s.tp = 4;
+  ServingRun moe(s);
+  ASSERT_TRUE(moe.result.ok()) << moe.result.error().message;
+  EXPECT_EQ(moe.result->summary.iterations, 3u);
+  EXPECT_GT(moe.result->requests[0].first_token, Time::Zero());
+  EXPECT_GT(moe.net.ids.size(), 0u);
+}
+
 TEST(InferenceModel, Llama3_70BSizes) {
   // 70.6 B parameters; KV cache 2 * 80 * 8 * 128 * 2 B = 320 KiB per token.
   const InferenceModel m = Llama3_70B();
