@@ -87,6 +87,10 @@ Status JobExecutor::Start() {
     if (waiting_[i] == 0) roots.push_back(i);
   }
   for (JobNodeIndex i : roots) Ready(i);
+  if (n == 0 && options_.on_done) {
+    reported_done_ = true;
+    options_.on_done();
+  }
   return Status::Ok();
 }
 
@@ -158,6 +162,14 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
   o.chunk_bytes = options_.chunk_bytes != 0 ? options_.chunk_bytes : NcclChunkBytes(n.op, n.algorithm, ranks);
   o.protocol = options_.protocol;
   o.pxn = options_.pxn && ranks > per_server;
+  if (n.fold > 1) {
+    // k collectives in one: k times every latency the protocol adds.
+    const ProtocolSpec spec = GetProtocolSpec(o.protocol);
+    o.step_latency = spec.step_latency * n.fold;
+    o.net_step_latency = spec.net_step_latency * n.fold;
+    o.base_latency = spec.base_latency * n.fold;
+    o.chunk_bytes *= n.fold;
+  }
   Result<CollectiveDag> dag = BuildCollective(o);
   // The group was checked at Start and the options come from it, so only a
   // bad algorithm choice (e.g. halving-doubling on 6 ranks) can fail here;
@@ -219,6 +231,10 @@ void JobExecutor::Finish(JobNodeIndex i) {
     }
   }
   draining_ = false;
+  if (done() && !reported_done_ && options_.on_done) {
+    reported_done_ = true;
+    options_.on_done();
+  }
 }
 
 }  // namespace aifabric

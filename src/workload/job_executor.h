@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <vector>
@@ -34,6 +35,10 @@ struct JobExecutorOptions {
   DataRate reduce_rate;        // GPU reduction throughput; zero = free
   uint8_t priority = 3;        // traffic class of every transfer
   FlowId first_flow_id = 0;    // ids from here on are this executor's
+  // Called once, when the last node has finished (at Start for an empty
+  // graph); may be empty. It runs inside the executor's own event, so it
+  // must not destroy the executor (defer that, e.g. to a callback at Now()).
+  std::function<void()> on_done;
 };
 
 class JobExecutor final : public TransferObserver, public EventHandler {
@@ -55,6 +60,8 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   const std::vector<Time>& node_start() const { return start_; }
   const std::vector<Time>& node_finish() const { return finish_; }
   const JobGraph& graph() const { return graph_; }
+  // Flow ids used so far: first_flow_id .. first_flow_id + flow_ids_used() - 1.
+  FlowId flow_ids_used() const { return next_flow_id_ - options_.first_flow_id; }
 
   void OnTransferDone(FlowId id, Time finish) override;
   void OnEvent(uint64_t tag) override;  // a compute node finished (tag = node)
@@ -100,6 +107,7 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   std::vector<JobNodeIndex> finished_pending_;
   bool draining_ = false;
   bool started_ = false;
+  bool reported_done_ = false;
 };
 
 }  // namespace aifabric

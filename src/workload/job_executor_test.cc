@@ -9,6 +9,7 @@
 #include <string>
 
 #include "workload/alpha_beta_network.h"
+#include "workload/test_topology.h"
 #include "workload/job_metrics.h"
 
 namespace aifabric {
@@ -19,20 +20,8 @@ using testing::AlphaBetaNetwork;
 constexpr Time kAlpha = Time::FromUs(1);
 constexpr DataRate kRate = DataRate::Gbps(100);  // 80 ps per byte
 
-// Two servers of four GPUs (one NIC each).
-ClusterLayout Layout() {
-  Topology t;
-  for (int s = 0; s < 2; ++s) {
-    for (int r = 0; r < 4; ++r) {
-      std::string name = "h";
-      name += std::to_string(t.num_nodes());
-      t.AddHost(std::move(name), s, r);
-    }
-  }
-  ServerSpec spec;
-  spec.gpus_per_server = 4;
-  return ClusterLayout::Build(t, spec).value();
-}
+// 2 servers of 4 GPUs.
+ClusterLayout Layout() { return testing_topology::GpuServers(2, 4); }
 
 struct JobRun {
   explicit JobRun(JobGraph g, JobExecutorOptions options = {}) : graph(std::move(g)) {

@@ -1,6 +1,7 @@
 #include "workload/job_graph.h"
 
 #include <algorithm>
+#include <cassert>
 #include <set>
 
 #include "workload/dependency_csr.h"
@@ -88,6 +89,11 @@ JobNodeIndex JobGraphBuilder::AddTransfer(GpuId src, GpuId dst, uint64_t bytes, 
   n.label = label;
   nodes_.push_back(n);
   return static_cast<JobNodeIndex>(nodes_.size() - 1);
+}
+
+void JobGraphBuilder::SetFold(JobNodeIndex collective, uint32_t fold) {
+  assert(collective < nodes_.size() && nodes_[collective].kind == JobNodeKind::kCollective && fold >= 1);
+  nodes_[collective].fold = fold;
 }
 
 void JobGraphBuilder::AddEdge(JobNodeIndex before, JobNodeIndex after) {

@@ -47,6 +47,12 @@ struct JobNode {
   uint64_t bytes = 0;      // collective: S as nccl-tests counts it; transfer: payload
   Time duration;           // compute
   double flops = 0;        // compute: useful model FLOPs (for MFU); 0 if not counted
+  // collective: the node stands for `fold` back-to-back collectives of
+  // bytes / fold each (k layers simulated as one): it runs as one
+  // collective of `bytes` whose step latency and pipeline chunk are `fold`
+  // times one's, so it has one's steps and chunks, each `fold` times
+  // longer.
+  uint32_t fold = 1;
 };
 
 class JobGraph {
@@ -89,6 +95,8 @@ class JobGraphBuilder {
   JobNodeIndex AddCollective(CollectiveOp op, uint32_t group, uint64_t bytes, CommDimension dimension,
                              uint32_t label, CollectiveAlgorithm algorithm = CollectiveAlgorithm::kDefault);
   JobNodeIndex AddTransfer(GpuId src, GpuId dst, uint64_t bytes, CommDimension dimension, uint32_t label);
+  // REQUIRES: `collective` is a collective node of this builder; fold >= 1.
+  void SetFold(JobNodeIndex collective, uint32_t fold);
   // `before` finishes before `after` starts; kNoJobNode for either is ignored.
   void AddEdge(JobNodeIndex before, JobNodeIndex after);
 

@@ -6,6 +6,7 @@
 
 #include "core/data_rate.h"
 #include "core/time.h"
+#include "fabric/cluster_layout.h"
 #include "fabric/topology.h"
 
 namespace aifabric::testing_topology {
@@ -41,6 +42,19 @@ inline Topology Interleaved(int hosts, DataRate rate = DataRate::Gbps(100)) {
     t.AddSwitch(Name("sw", i + 1), 1, -1);
   }
   return t;
+}
+
+// `servers` servers of `gpus_per_server` GPUs, one NIC (host) each on its
+// own rail, no links: all a network that ignores the fabric (the
+// AlphaBetaNetwork) needs.
+inline ClusterLayout GpuServers(int servers, int gpus_per_server) {
+  Topology t;
+  for (int s = 0; s < servers; ++s) {
+    for (int r = 0; r < gpus_per_server; ++r) t.AddHost(Name("h", t.num_nodes()), s, r);
+  }
+  ServerSpec spec;
+  spec.gpus_per_server = gpus_per_server;
+  return ClusterLayout::Build(t, spec).value();
 }
 
 }  // namespace aifabric::testing_topology
