@@ -7,6 +7,7 @@ PACKAGES=(
   build-essential cmake pkg-config
   libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libprotobuf-dev protobuf-compiler
   opensm ibsim-utils infiniband-diags
 )
 
