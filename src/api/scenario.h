@@ -13,7 +13,9 @@
 #include "fabric/topology_spec.h"
 #include "packet/packet_config.h"
 #include "transport/transport_config.h"
+#include "workload/model_catalog.h"
 #include "workload/traffic_spec.h"
+#include "workload/training_step.h"
 
 namespace aifabric {
 
@@ -52,11 +54,19 @@ struct Scenario {
   IbRouting ib_routing;
   // fabric.load_balancing (ecmp only, for now)
 
-  // workload: one entry per list item, in file order.
+  // workload: one entry per list item, in file order (flows of all kinds).
   std::vector<TrafficSpec> workload;
+  // workload `training` entries: one LLM training step each.
+  struct Training {
+    ModelSpec model;
+    ParallelismSpec parallelism;
+    TrainingSpec training;
+    std::string path;  // "workload.N.training", for messages
+  };
+  std::vector<Training> trainings;
 
   // simulation.*
-  std::string model = "packet"; // packet (flow and analytic arrive later)
+  std::string model = "packet"; // packet | flow (analytic arrives later)
   Time until = Time::Infinite();
 };
 

@@ -689,7 +689,56 @@ PoissonSpec ReadPoisson(const Context& c, const MapReader& m) {
   return spec;
 }
 
-constexpr const char* kWorkloadKinds = "flows, permutation, incast, all_to_all, poisson";
+constexpr const char* kWorkloadKinds = "flows, permutation, incast, all_to_all, poisson, training";
+
+// workload: - training: {model, tp, pp, dp, ...}: one LLM training step
+// (workload/training_step.h; docs/training.md). GPU peak and HBM come from
+// cluster.gpu.
+void ReadTraining(const Context& c, const YAML::Node& value, const std::string& path, Scenario& s) {
+  const MapReader m(c.d, value, path);
+  m.AllowOnly({"model", "tp", "pp", "dp", "ep", "sequence_parallel", "distributed_optimizer", "bucket", "overlap",
+               "global_batch", "micro_batch", "seq_len", "recompute", "compute_efficiency", "layers_per_node"});
+  Require(m, {"model", "global_batch"});
+  if (!c.d.ok()) return;
+  Scenario::Training t;
+  t.path = path;
+  const YAML::Node model = value["model"];
+  if (model.IsMap()) {
+    Result<ModelSpec> spec = ReadModelSpec(model, c.d.origin(), m.Path("model"));
+    if (!spec.ok()) {
+      c.d.FailWith(spec.error());
+      return;
+    }
+    t.model = *spec;
+  } else {
+    Result<ModelSpec> spec = FindModel(m.String("model", ""));
+    if (!spec.ok()) {
+      m.FailAt("model", spec.error().message);
+      return;
+    }
+    t.model = *spec;
+  }
+  ParallelismSpec& p = t.parallelism;
+  p.tp = static_cast<int>(m.Int("tp", 1, 1, 1 << 20));
+  p.pp = static_cast<int>(m.Int("pp", 1, 1, 1 << 20));
+  p.dp = static_cast<int>(m.Int("dp", 1, 1, 1 << 24));
+  p.ep = static_cast<int>(m.Int("ep", 1, 1, 1 << 20));
+  p.sequence_parallel = m.Bool("sequence_parallel", false);
+  p.distributed_optimizer = m.Bool("distributed_optimizer", false);
+  p.bucket_bytes = m.Size("bucket", p.bucket_bytes, 1, kMaxBytes);
+  p.overlap_grad_reduce = m.Bool("overlap", true);
+  p.layers_per_node = static_cast<int>(m.Int("layers_per_node", 1, 1, 1 << 20));
+  TrainingSpec& tr = t.training;
+  tr.global_batch = static_cast<int>(m.Int("global_batch", 0, 1, 1 << 28));
+  tr.micro_batch = static_cast<int>(m.Int("micro_batch", 1, 1, 1 << 20));
+  tr.seq_len = static_cast<int>(m.Int("seq_len", 0, 0, 1 << 24));
+  tr.recompute = m.Bool("recompute", false);
+  tr.compute_efficiency =
+      m.Number("compute_efficiency", 0, [](double x) { return x >= 0 && x <= 1; }, "a number in [0, 1] (0: the calibration file's)");
+  tr.gpu_peak_tflops = s.gpu.bf16_dense_tflops;
+  tr.hbm_bytes_per_s = s.gpu.hbm_tbps * 1e12;
+  if (c.d.ok()) s.trainings.push_back(std::move(t));
+}
 
 // "2 keys (permutation, incast)", or how a non-map is described.
 std::string DescribeKeys(const YAML::Node& node) {
@@ -699,8 +748,8 @@ std::string DescribeKeys(const YAML::Node& node) {
   return std::to_string(node.size()) + " keys" + (keys.empty() ? "" : " (" + keys + ")");
 }
 
-std::optional<TrafficSpec> ReadWorkloadItem(const Context& c, const MapReader& item) {
-  item.AllowOnly({"flows", "permutation", "incast", "all_to_all", "poisson"});
+std::optional<TrafficSpec> ReadWorkloadItem(const Context& c, const MapReader& item, Scenario& s) {
+  item.AllowOnly({"flows", "permutation", "incast", "all_to_all", "poisson", "training"});
   if (!c.d.ok()) return std::nullopt;
   const YAML::Node& node = item.node();
   if (!node.IsMap() || node.size() != 1) {
@@ -712,6 +761,10 @@ std::optional<TrafficSpec> ReadWorkloadItem(const Context& c, const MapReader& i
   const YAML::Node value = node.begin()->second;
   const std::string path = item.Path(kind);
   if (kind == "flows") return ReadFlows(c, value, path);
+  if (kind == "training") {
+    ReadTraining(c, value, path, s);
+    return std::nullopt;
+  }
   const MapReader m(c.d, value, path);
   if (kind == "permutation") return ReadPermutation(c, m);
   if (kind == "incast") return ReadIncast(c, m);
@@ -730,7 +783,7 @@ void ReadWorkload(const Context& c, const MapReader& top, Scenario& s) {
   }
   for (size_t i = 0; i < list->size() && c.d.ok(); ++i) {
     MapReader item(c.d, (*list)[i], "workload." + std::to_string(i));
-    std::optional<TrafficSpec> spec = ReadWorkloadItem(c, item);
+    std::optional<TrafficSpec> spec = ReadWorkloadItem(c, item, s);
     if (spec) s.workload.push_back(std::move(*spec));
   }
 }
@@ -739,8 +792,7 @@ void ReadWorkload(const Context& c, const MapReader& top, Scenario& s) {
 
 void ReadSimulation(const MapReader& sim, Scenario& s) {
   sim.AllowOnly({"model", "until"});
-  sim.Enum<int>("model", 0, {{"packet", 0}}, {"flow", "analytic"});
-  s.model = "packet";
+  s.model = sim.Enum<std::string>("model", "packet", {{"packet", "packet"}, {"flow", "flow"}}, {"analytic"});
   s.until = sim.TimeValue("until", Time::Infinite());
   if (sim.Has("until") && s.until == Time::Zero()) sim.FailAt("until", "expected a time > 0, got 0");
 }

@@ -34,9 +34,16 @@ class Diagnostics {
   // Records an error located at an exception's mark (0-based line/column).
   void FailAt(const YAML::Mark& mark, const std::string& what);
 
+  // Records an error whose message already names its place (e.g. from a
+  // reader that knows the origin and line itself).
+  void FailWith(const Error& error) {
+    if (!first_) first_ = error;
+  }
+
   bool ok() const { return !first_.has_value(); }
   // REQUIRES: !ok()
   const Error& error() const { return *first_; }
+  const std::string& origin() const { return origin_; }
 
  private:
   bool FromSet(const std::string& path) const;

@@ -5,8 +5,11 @@
 
 namespace aifabric {
 
-GpuNetwork::GpuNetwork(Simulator& sim, const ClusterLayout& layout, NetworkModel& fabric)
-    : layout_(layout), fabric_(fabric), nvlink_(sim, [this](uint64_t id, Time at) { Done(id, at); }) {
+GpuNetwork::GpuNetwork(Simulator& sim, const ClusterLayout& layout, NetworkModel& fabric, FlowId first_fabric_id)
+    : layout_(layout),
+      fabric_(fabric),
+      nvlink_(sim, [this](uint64_t id, Time at) { Done(id, at); }),
+      next_fabric_id_(first_fabric_id) {
   for (GpuId g = 0; g < layout.gpus(); ++g) {
     nvlink_.AddResource(layout.spec().nvlink_per_dir);  // 2g: out of the GPU
     nvlink_.AddResource(layout.spec().nvlink_per_dir);  // 2g + 1: into it

@@ -22,10 +22,13 @@
 
 namespace aifabric {
 
-class GpuNetwork final : public NetworkModel, private TransferObserver {
+class GpuNetwork final : public NetworkModel, public TransferObserver {
  public:
-  // `layout` and `fabric` outlive this; this becomes `fabric`'s observer.
-  GpuNetwork(Simulator& sim, const ClusterLayout& layout, NetworkModel& fabric);
+  // `layout` and `fabric` outlive this; this becomes `fabric`'s observer
+  // (a caller sharing the fabric may observe it instead and pass the
+  // completions of ids from `first_fabric_id` on to OnTransferDone). The
+  // fabric transfers get ids first_fabric_id, first_fabric_id + 1, ...
+  GpuNetwork(Simulator& sim, const ClusterLayout& layout, NetworkModel& fabric, FlowId first_fabric_id = 0);
   GpuNetwork(const GpuNetwork&) = delete;
   GpuNetwork& operator=(const GpuNetwork&) = delete;
 
@@ -36,6 +39,9 @@ class GpuNetwork final : public NetworkModel, private TransferObserver {
   void SetObserver(TransferObserver* observer) override { observer_ = observer; }
   const char* name() const override { return fabric_.name(); }
 
+  // A fabric transfer of this network finished.
+  void OnTransferDone(FlowId id, Time finish) override;
+
   const ClusterLayout& layout() const { return layout_; }
   GpuId nvswitch(int server) const { return layout_.gpus() + server; }
   // Bytes that have left GPU `gpu` over NVLink so far.
@@ -44,7 +50,6 @@ class GpuNetwork final : public NetworkModel, private TransferObserver {
  private:
   int TxPort(GpuId gpu) const { return 2 * gpu; }
   int RxPort(GpuId gpu) const { return 2 * gpu + 1; }
-  void OnTransferDone(FlowId id, Time finish) override;  // from the fabric
   void Done(FlowId id, Time finish);
 
   const ClusterLayout& layout_;
