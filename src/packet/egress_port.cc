@@ -24,6 +24,7 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       stamp_int_(config.int_telemetry && wiring.owner_switch != nullptr),
       credit_fc_(wiring.vl_credit_bytes != 0),
       ecn_enabled_(config.ecn.enabled),
+      flow_control_(config.pfc.enabled || credit_fc_),
       ecn_(config.ecn),
       pause_quanta_time_(wiring.rate.TransmitTime(kMaxPauseQuanta * kBitsPerQuantum / 8)),
       watchdog_detection_(config.pfc.watchdog_detection),
@@ -31,7 +32,7 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       max_packet_blocks_(CreditBlocks(config.mtu_bytes + config.wire_overhead_bytes)),
       weighted_high_(config.weighted_high),
       high_limit_bytes_(config.high_limit_bytes) {
-  if (config.pfc.enabled || credit_fc_) {
+  if (flow_control_) {
     fc_ = std::make_unique<FlowControl>();
     fc_->credits.fill(wiring.vl_credit_bytes / kIbCreditBlockBytes);
   }
@@ -77,7 +78,7 @@ void EgressPort::OnFlowControlFrame(uint64_t tag) {
 }
 
 uint8_t EgressPort::FlowControlMask(Time now) {
-  // Fast path: nothing is paused (always so without PFC).
+  // Fast path: nothing is paused.
   uint8_t allowed = now < pause_horizon_ ? UnpausedMask() : kAllPriorities;
   if (credit_fc_) allowed &= CreditMask();  // a credit return will call TrySend
   return allowed;
@@ -170,7 +171,8 @@ void EgressPort::WakeWhenFree() { ScheduleWakeup(busy_until_); }
 
 void EgressPort::SendNext() {
   const Time now = sim_.Now();
-  const uint8_t allowed = fc_ != nullptr ? FlowControlMask(now) : kAllPriorities;
+  // flow_control_, not fc_, so the plain path reads no cold cache line.
+  const uint8_t allowed = flow_control_ ? FlowControlMask(now) : kAllPriorities;
   Packet* p = Dequeue(allowed);
   if (p != nullptr) {
     if (ecn_enabled_) {

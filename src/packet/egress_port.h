@@ -120,7 +120,8 @@ class EgressPort final : public EventHandler {
   void OnFlowControlFrame(uint64_t tag);
   void OnPfcFrame(int priority, bool pause);
   // Priorities that may send now under PFC and credits. REQUIRES: fc_.
-  uint8_t FlowControlMask(Time now);
+  // Out of line: inlined, it crowds the plain path, which never calls it.
+  [[gnu::noinline]] uint8_t FlowControlMask(Time now);
   // Priorities not paused now; schedules a wake-up at the earliest expiry
   // when some are.
   uint8_t UnpausedMask();
@@ -163,6 +164,7 @@ class EgressPort final : public EventHandler {
   const bool stamp_int_;                        // a switch port with INT on
   const bool credit_fc_;                        // InfiniBand credit flow control
   const bool ecn_enabled_;
+  const bool flow_control_;                     // PFC or credits: fc_ is allocated
   bool wakeup_pending_ = false;
   uint8_t deficit_dirty_ = 0;                   // bit p set: deficit_[p] may be non-zero
   uint8_t nonempty_mask_ = 0;
