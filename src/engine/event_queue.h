@@ -78,6 +78,13 @@ class EventQueue {
     return buckets_[0][head0_];
   }
 
+  // The event `ahead` places after top(), if it is already known (queued
+  // at the same time as top()), else nullptr; for prefetching. O(1).
+  // REQUIRES: top() was called since the last pop().
+  const Event* known_ahead(size_t ahead) const {
+    return head0_ + ahead < buckets_[0].size() ? &buckets_[0][head0_ + ahead] : nullptr;
+  }
+
   // REQUIRES: !empty()
   void pop() {
     if (head0_ == buckets_[0].size()) Refill();
