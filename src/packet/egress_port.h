@@ -103,7 +103,11 @@ class EgressPort final : public EventHandler {
   // Takes the head of queue `prio` and updates the queue bookkeeping.
   Packet* PopHead(int prio) {
     Packet* p = queues_[prio].Pop();
-    if (queues_[prio].empty()) {
+    if (!queues_[prio].empty()) {
+      // The new head leaves next, a serialization time from now; queued a
+      // while, it has likely left the cache: start loading it.
+      __builtin_prefetch(queues_[prio].head());
+    } else {
       nonempty_mask_ &= static_cast<uint8_t>(~(1u << prio));
       // Only DWRR among several queues leaves a deficit; the cold array is
       // not touched otherwise.
