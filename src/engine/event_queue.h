@@ -41,11 +41,11 @@ struct Event {
 // A push goes straight to its bucket (O(1)). When bucket 0 is used up, the
 // first non-empty bucket is scanned for its minimum time, last_time_ moves
 // there and that bucket's events are redistributed: each lands in a strictly
-// lower bucket (those at the new time in bucket 0, sorted by sequence), so an
-// event moves at most 64 times and in practice a handful. Buckets keep their
-// capacity when emptied: after warm-up a bucket grows (geometrically) only
-// when it holds more events than ever before, so the queue does not allocate
-// per event.
+// lower bucket (those at the new time in bucket 0, still in sequence order),
+// so an event moves at most 64 times and in practice a handful. Buckets keep
+// their capacity when emptied: after warm-up a bucket grows (geometrically)
+// only when it holds more events than ever before, so the queue does not
+// allocate per event.
 class EventQueue {
  public:
   bool empty() const { return size_ == 0; }
@@ -78,6 +78,13 @@ class EventQueue {
     return buckets_[0][head0_];
   }
 
+  // The event `ahead` places after top(), if it is already known (queued
+  // at the same time as top()), else nullptr; for prefetching. O(1).
+  // REQUIRES: top() was called since the last pop().
+  const Event* known_ahead(size_t ahead) const {
+    return head0_ + ahead < buckets_[0].size() ? &buckets_[0][head0_ + ahead] : nullptr;
+  }
+
   // REQUIRES: !empty()
   void pop() {
     if (head0_ == buckets_[0].size()) Refill();
@@ -107,10 +114,12 @@ class EventQueue {
     last_time_ = static_cast<uint64_t>(min_time);
     for (const Event& e : from) buckets_[BucketOf(e.at)].push_back(e);
     from.clear();
-    std::vector<Event>& now = buckets_[0];
-    if (now.size() > 1) {
-      std::sort(now.begin(), now.end(), [](const Event& x, const Event& y) { return x.seq < y.seq; });
-    }
+    // No sort needed: every bucket is in sequence order. A push appends the
+    // largest sequence number yet, and a refill copies one bucket, in order,
+    // into buckets that were empty (bucket 0 was used up, and b is the first
+    // non-empty one).
+    assert(std::is_sorted(buckets_[0].begin(), buckets_[0].end(),
+                          [](const Event& x, const Event& y) { return x.seq < y.seq; }));
   }
 
   std::array<std::vector<Event>, kBuckets> buckets_;

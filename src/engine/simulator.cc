@@ -16,6 +16,16 @@ void Simulator::Run(Time until) {
     // Now() and the next event after Run returns.
     if (bounded && queue_.PeekTime() > until) break;
     const Event e = queue_.top();
+    // The objects an event touches first, its handler and (for packet
+    // arrivals) the packet its tag points to, have usually left the cache
+    // since it was scheduled. Start loading those of the event after next
+    // while this one runs (when it is known: events at the same time, common
+    // on fabrics of identical links). A tag that is not a pointer prefetches
+    // nothing useful but does no harm (a prefetch never faults).
+    if (const Event* ahead = queue_.known_ahead(2)) {
+      __builtin_prefetch(ahead->handler);
+      __builtin_prefetch(reinterpret_cast<const void*>(ahead->tag));
+    }
     queue_.pop();
     now_ = e.at;
     ++events_processed_;

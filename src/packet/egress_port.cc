@@ -24,6 +24,7 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       stamp_int_(config.int_telemetry && wiring.owner_switch != nullptr),
       credit_fc_(wiring.vl_credit_bytes != 0),
       ecn_enabled_(config.ecn.enabled),
+      flow_control_(config.pfc.enabled || credit_fc_),
       fecn_enabled_(wiring.fecn_threshold_bytes != 0 && wiring.vl_credit_bytes != 0),
       ecn_(config.ecn),
       pause_quanta_time_(wiring.rate.TransmitTime(kMaxPauseQuanta * kBitsPerQuantum / 8)),
@@ -34,7 +35,7 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       weighted_high_(config.weighted_high),
       high_limit_bytes_(config.high_limit_bytes),
       fecn_(config.ib.congestion_control) {
-  if (config.pfc.enabled || credit_fc_) {
+  if (flow_control_) {
     fc_ = std::make_unique<FlowControl>();
     fc_->credits.fill(wiring.vl_credit_bytes / kIbCreditBlockBytes);
   }
@@ -62,17 +63,34 @@ void EgressPort::Enqueue(Packet* p) {
 void EgressPort::Kick() { TrySend(); }
 
 void EgressPort::OnEvent(uint64_t tag) {
-  if (tag == kTxDoneTag) {
-    if (wakeup_pending_ && sim_.Now() >= wakeup_at_) wakeup_pending_ = false;
-    TrySend();
+  if (tag != kTxDoneTag) {
+    OnFlowControlFrame(tag);
     return;
   }
+  if (wakeup_pending_ && sim_.Now() >= wakeup_at_) wakeup_pending_ = false;
+  TrySend();
+}
+
+void EgressPort::OnFlowControlFrame(uint64_t tag) {
   if (tag & 0x20) {
     fc_->credits[(tag >> 6) & 7] += tag >> 9;
     TrySend();
     return;
   }
   OnPfcFrame(static_cast<int>((tag >> 1) & 7), (tag & 0x10) != 0);
+}
+
+uint8_t EgressPort::FlowControlMask(Time now) {
+  // Fast path: nothing is paused.
+  uint8_t allowed = now < pause_horizon_ ? UnpausedMask() : kAllPriorities;
+  if (credit_fc_) {
+    const uint8_t credited = CreditMask();  // a credit return will call TrySend
+    // A VL with packets waiting but no credits is a victim of congestion
+    // downstream (for FECN marking).
+    if (fecn_enabled_) credit_starved_ |= nonempty_mask_ & static_cast<uint8_t>(~credited);
+    allowed &= credited;
+  }
+  return allowed;
 }
 
 uint8_t EgressPort::CreditMask() const {
@@ -164,24 +182,32 @@ uint8_t EgressPort::UnpausedMask() {
 }
 
 void EgressPort::TrySend() {
-  const Time now = sim_.Now();
-  const bool may_have_more = nonempty_mask_ != 0 || wiring_.source != nullptr;
-  if (now < busy_until_) {
-    // Still serializing: come back when the transmitter frees.
-    if (may_have_more) WakeAt(busy_until_);
+  if (sim_.Now() < busy_until_) {
+    // Still serializing: come back when the transmitter frees, if more is
+    // (or may be) waiting. Usually that wake-up is already pending.
+    if ((nonempty_mask_ != 0 || wiring_.source != nullptr) && !WakeupBy(busy_until_)) WakeWhenFree();
     return;
   }
-  // Fast path: nothing is paused (always so without PFC).
-  uint8_t allowed = now < pause_horizon_ ? UnpausedMask() : kAllPriorities;
-  if (credit_fc_) {
-    const uint8_t credited = CreditMask();  // a credit return will call TrySend
-    // A VL with packets waiting but no credits is a victim of congestion
-    // downstream (for FECN marking).
-    if (fecn_enabled_) credit_starved_ |= nonempty_mask_ & static_cast<uint8_t>(~credited);
-    allowed &= credited;
-  }
+  SendNext();
+}
+
+void EgressPort::WakeWhenFree() { ScheduleWakeup(busy_until_); }
+
+void EgressPort::SendNext() {
+  const Time now = sim_.Now();
+  // flow_control_, not fc_, so the plain path reads no cold cache line.
+  const uint8_t allowed = flow_control_ ? FlowControlMask(now) : kAllPriorities;
   Packet* p = Dequeue(allowed);
-  if (p == nullptr && wiring_.source != nullptr) p = wiring_.source->Pull(wiring_.id, allowed);
+  if (p != nullptr) {
+    if (ecn_enabled_) {
+      const uint64_t queue_before = queues_[p->priority].bytes() + p->wire_bytes;
+      if (queue_before > ecn_kmin_) MaybeMarkEcn(p, queue_before);
+    }
+    // A switch frees the packet's buffer (inline for lossy traffic).
+    if (wiring_.owner_switch != nullptr) wiring_.owner_switch->OnDeparture(p);
+  } else if (wiring_.source != nullptr) {
+    p = wiring_.source->Pull(wiring_.id, allowed);
+  }
   if (p == nullptr) return;
   if (credit_fc_) {
     fc_->credits[p->priority] -= CreditBlocks(p->wire_bytes);
@@ -222,44 +248,28 @@ void EgressPort::Transmit(Packet* p) {
 Packet* EgressPort::Dequeue(uint8_t allowed) {
   const uint8_t ready = nonempty_mask_ & allowed;
   if (ready == 0) return nullptr;
-  int prio;
+  if ((ready & (ready - 1)) != 0 || (ready & strict_mask_) != 0) return DequeueArbitrated(ready);
+  // One backlogged queue, not strict: it gets the link; its deficit is moot.
+  if (strict_mask_ != 0) high_run_bytes_ = 0;  // only VL arbitration reads it
+  return PopHead(std::countr_zero(ready));
+}
+
+Packet* EgressPort::DequeueArbitrated(uint8_t ready) {
   const uint8_t strict_ready = ready & strict_mask_;
   const uint8_t low_ready = ready & static_cast<uint8_t>(~strict_mask_);
-  Packet* p;
+  int prio;
   if (strict_ready != 0 && (low_ready == 0 || high_run_bytes_ <= high_limit_bytes_)) {
     if (weighted_high_ && (strict_ready & (strict_ready - 1)) != 0) {
-      p = DequeueDwrr(strict_ready, high_cursor_);
-      prio = p->priority;
+      prio = DwrrPick(strict_ready, high_cursor_);
     } else {
       prio = 31 - std::countl_zero(static_cast<uint32_t>(strict_ready));
-      p = queues_[prio].Pop();
     }
-    high_run_bytes_ += p->wire_bytes;
-  } else if ((low_ready & (low_ready - 1)) == 0) {
-    // One backlogged DWRR queue: it gets the link; its deficit is moot.
-    prio = std::countr_zero(low_ready);
-    p = queues_[prio].Pop();
-    if (strict_mask_ != 0) high_run_bytes_ = 0;  // only VL arbitration reads it
+    high_run_bytes_ += queues_[prio].head()->wire_bytes;
   } else {
-    p = DequeueDwrr(low_ready, dwrr_cursor_);
-    prio = p->priority;
+    prio = (low_ready & (low_ready - 1)) == 0 ? std::countr_zero(low_ready) : DwrrPick(low_ready, dwrr_cursor_);
     if (strict_mask_ != 0) high_run_bytes_ = 0;  // only VL arbitration reads it
   }
-  const uint64_t queue_before = queues_[prio].bytes() + p->wire_bytes;
-  if (queues_[prio].empty()) {
-    nonempty_mask_ &= static_cast<uint8_t>(~(1u << prio));
-    // Only DWRR among several queues leaves a deficit; the cold array is not
-    // touched otherwise.
-    if (deficit_dirty_ & (1u << prio)) {
-      deficit_[prio] = 0;
-      deficit_dirty_ &= static_cast<uint8_t>(~(1u << prio));
-    }
-  }
-  queued_bytes_ -= p->wire_bytes;
-  if (ecn_enabled_ && queue_before > ecn_kmin_) MaybeMarkEcn(p, queue_before);
-  // A switch frees the packet's buffer (inline for lossy traffic).
-  if (wiring_.owner_switch != nullptr) wiring_.owner_switch->OnDeparture(p);
-  return p;
+  return PopHead(prio);
 }
 
 void EgressPort::MaybeMarkEcn(Packet* p, uint64_t queue_bytes) {
@@ -302,7 +312,7 @@ void EgressPort::MaybeMarkFecn(Packet* p) {
   counters_.ecn_marks++;
 }
 
-Packet* EgressPort::DequeueDwrr(uint8_t set, int& cursor) {
+int EgressPort::DwrrPick(uint8_t set, int& cursor) {
   // Classic DWRR (Shreedhar & Varghese): on arriving at a backlogged queue
   // add its quantum; send while the deficit covers the head packet; then
   // move on. Quanta are at least one packet, so this terminates.
@@ -310,10 +320,10 @@ Packet* EgressPort::DequeueDwrr(uint8_t set, int& cursor) {
   while (true) {
     const int q = cursor;
     if (set & (1u << q)) {
-      Packet* head = queues_[q].head();
+      const Packet* head = queues_[q].head();
       if (deficit_[q] >= static_cast<int64_t>(head->wire_bytes)) {
         deficit_[q] -= head->wire_bytes;
-        return queues_[q].Pop();
+        return q;
       }
     }
     cursor = (cursor + 1) % kNumPriorities;

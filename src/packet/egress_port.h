@@ -97,12 +97,43 @@ class EgressPort final : public EventHandler {
 
  private:
   // Picks the next packet by strict priority, then DWRR; nullptr if none.
-  Packet* Dequeue(uint8_t allowed);
-  // Deficit round robin among the queues in `set` (all backlogged).
-  Packet* DequeueDwrr(uint8_t set, int& cursor);
+  // Only a queue in `allowed` may send. Dequeue and Transmit are the
+  // per-packet steps of SendNext, their one caller, and inlined into it.
+  [[gnu::always_inline]] inline Packet* Dequeue(uint8_t allowed);
+  // Dequeue when several queues are ready or a strict one is (the common
+  // case, one lossy queue backlogged, never gets here).
+  Packet* DequeueArbitrated(uint8_t ready);
+  // Deficit round robin among the queues in `set` (all backlogged): the
+  // queue whose head goes next, its deficit already charged.
+  int DwrrPick(uint8_t set, int& cursor);
+  // Takes the head of queue `prio` and updates the queue bookkeeping.
+  Packet* PopHead(int prio) {
+    Packet* p = queues_[prio].Pop();
+    if (!queues_[prio].empty()) {
+      // The new head leaves next, a serialization time from now; queued a
+      // while, it has likely left the cache: start loading it.
+      __builtin_prefetch(queues_[prio].head());
+    } else {
+      nonempty_mask_ &= static_cast<uint8_t>(~(1u << prio));
+      // Only DWRR among several queues leaves a deficit; the cold array is
+      // not touched otherwise.
+      if (deficit_dirty_ & (1u << prio)) {
+        deficit_[prio] = 0;
+        deficit_dirty_ &= static_cast<uint8_t>(~(1u << prio));
+      }
+    }
+    queued_bytes_ -= p->wire_bytes;
+    return p;
+  }
+  // A PFC frame or a credit update arrived (OnEvent's tags other than
+  // kTxDoneTag).
+  void OnFlowControlFrame(uint64_t tag);
   void OnPfcFrame(int priority, bool pause);
   // The watchdog's drop action: drop everything queued on `priority`.
   void FlushQueue(int priority);
+  // Priorities that may send now under PFC and credits. REQUIRES: fc_.
+  // Out of line: inlined, it crowds the plain path, which never calls it.
+  [[gnu::noinline]] uint8_t FlowControlMask(Time now);
   // Priorities not paused now; schedules a wake-up at the earliest expiry
   // when some are.
   uint8_t UnpausedMask();
@@ -112,12 +143,23 @@ class EgressPort final : public EventHandler {
   // InfiniBand congestion control, for a packet just taken off its VL queue
   // (credits already taken).
   void MaybeMarkFecn(Packet* p);
-  void Transmit(Packet* p);
+  [[gnu::always_inline]] inline void Transmit(Packet* p);
+  // Sends the next packet if the transmitter is free, else makes sure a
+  // wake-up comes when it frees.
   void TrySend();
+  // The transmitter is free: dequeue (or pull) and transmit one packet.
+  void SendNext();
+  // ScheduleWakeup(busy_until_), kept out of line: TrySend, whose other
+  // paths are tail calls, then needs no stack frame (GCC hoists the
+  // register saves of an inlined Schedule to the function's entry).
+  [[gnu::noinline]] void WakeWhenFree();
   // Keeps one wake-up at the earliest time asked for; a later one left
   // behind by an earlier request fires harmlessly (TrySend is idempotent).
   void WakeAt(Time at) {
-    if (wakeup_pending_ && wakeup_at_ <= at) return;
+    if (!WakeupBy(at)) ScheduleWakeup(at);
+  }
+  bool WakeupBy(Time at) const { return wakeup_pending_ && wakeup_at_ <= at; }
+  void ScheduleWakeup(Time at) {
     wakeup_pending_ = true;
     wakeup_at_ = at;
     sim_.Schedule(at, this, kTxDoneTag);
@@ -137,6 +179,7 @@ class EgressPort final : public EventHandler {
   const bool stamp_int_;                        // a switch port with INT on
   const bool credit_fc_;                        // InfiniBand credit flow control
   const bool ecn_enabled_;
+  const bool flow_control_;                     // PFC or credits: fc_ is allocated
   const bool fecn_enabled_;
   bool wakeup_pending_ = false;
   uint8_t deficit_dirty_ = 0;                   // bit p set: deficit_[p] may be non-zero

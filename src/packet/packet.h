@@ -32,8 +32,10 @@ struct IntHop {
 };
 constexpr int kMaxIntHops = 5;
 
-struct Packet {
-  // 64 bytes, one cache line. Read at every hop first.
+// 64 bytes and aligned to 64 (the pool's chunks are too), so a packet sits
+// in exactly one cache line rather than straddling two.
+struct alignas(64) Packet {
+  // Read at every hop first.
   uint32_t route_offset = 0;  // the flow's path in PacketNetwork's route arena
   uint8_t hop = 0;            // index in that path of the port to take next
   uint8_t priority = 0;

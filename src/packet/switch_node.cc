@@ -57,6 +57,7 @@ SwitchNode::SwitchNode(PacketNetwork& network, const Topology& topology, NodeId 
       id_(id),
       pfc_(config.pfc),
       credit_fc_(config.kind == FabricKind::kIb),
+      flow_controlled_mask_(credit_fc_ ? 0xff : config.pfc.enabled ? config.pfc.lossless_mask : 0),
       load_balancing_(config.load_balancing),
       flowlet_gap_(config.flowlet_gap),
       spray_round_robin_(config.spray_round_robin),
@@ -81,36 +82,52 @@ uint64_t SwitchNode::XoffThreshold() const {
 
 void SwitchNode::OnEvent(uint64_t tag) {
   if (tag & 1) {
-    // PFC refresh: re-send PAUSE every half quanta period while in XOFF.
-    const size_t slot = tag >> 1;
-    Ingress& in = ingress_[slot];
-    const PortId port = ports_[slot / kNumPriorities];
-    const int priority = static_cast<int>(slot % kNumPriorities);
-    if (!in.xoff) {
-      in.refresh_pending = false;
-      return;
-    }
-    SendPfc(port, priority, true);
-    network_.sim().ScheduleIn(Time::FromPs(network_.port(port).PauseQuantaTime().ps() / 2), this, tag);
+    OnPfcRefresh(tag);
     return;
   }
   Packet* p = reinterpret_cast<Packet*>(tag);
-  EgressPort& out = network_.port(load_balancing_ == LoadBalancing::kEcmp ? network_.TakeNextHop(p)
-                                                                           : ChooseNextHop(p));
+  if (load_balancing_ != LoadBalancing::kEcmp) {
+    AdmitToChosenHop(p);
+    return;
+  }
+  Admit(p, network_.port(network_.TakeNextHop(p)));
+}
+
+void SwitchNode::AdmitToChosenHop(Packet* p) { Admit(p, network_.port(ChooseNextHop(p))); }
+
+void SwitchNode::Admit(Packet* p, EgressPort& out) {
+  if (FlowControlled(p->priority)) {
+    AdmitFlowControlled(p, out);
+    return;
+  }
+  // Lossy: the shared buffer's dynamic threshold, else tail drop.
+  if (!buffer_.TryAdmit(out.queue_bytes(p->priority), p->wire_bytes)) {
+    network_.OnDropped(p, out);
+    return;
+  }
+  out.Enqueue(p);
+}
+
+void SwitchNode::OnPfcRefresh(uint64_t tag) {
+  // Re-send PAUSE every half quanta period while in XOFF.
+  const size_t slot = tag >> 1;
+  Ingress& in = ingress_[slot];
+  const PortId port = ports_[slot / kNumPriorities];
+  const int priority = static_cast<int>(slot % kNumPriorities);
+  if (!in.xoff) {
+    in.refresh_pending = false;
+    return;
+  }
+  SendPfc(port, priority, true);
+  network_.sim().ScheduleIn(Time::FromPs(network_.port(port).PauseQuantaTime().ps() / 2), this, tag);
+}
+
+void SwitchNode::AdmitFlowControlled(Packet* p, EgressPort& out) {
   const int prio = p->priority;
   if (credit_fc_) {
     // Credits reserved its space upstream; the shared buffer only keeps the
     // occupancy figures.
     buffer_.Charge(p->wire_bytes);
-    out.Enqueue(p);
-    return;
-  }
-  if (!Lossless(prio)) {
-    if (!buffer_.TryAdmit(out.queue_bytes(prio), p->wire_bytes)) {
-      network_.OnDropped(p, out);
-      return;
-    }
-    p->in_headroom = false;
     out.Enqueue(p);
     return;
   }

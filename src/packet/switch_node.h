@@ -47,7 +47,7 @@ class SwitchNode final : public EventHandler {
   // lossy case, the common one, is inline so the egress port's call costs
   // no more than the release itself.
   void OnDeparture(Packet* p) {
-    if (!credit_fc_ && !Lossless(p->priority)) {
+    if (!FlowControlled(p->priority)) {
       buffer_.Release(p->wire_bytes);
       return;
     }
@@ -70,8 +70,20 @@ class SwitchNode final : public EventHandler {
     bool xoff = false;            // PAUSE sent and not yet resumed
     bool refresh_pending = false;
   };
+  // The per-packet paths are split so the common lossy one stays small (no
+  // register spills for the PFC and credit logic it never runs).
+  void OnPfcRefresh(uint64_t tag);
+  // Queues a packet that arrived at `out` if the buffer admits it.
+  void Admit(Packet* p, EgressPort& out);
+  // Admit at the next hop ChooseNextHop picks (not ECMP). Out of line so
+  // that OnEvent's ECMP path, all tail calls, needs no stack frame.
+  [[gnu::noinline]] void AdmitToChosenHop(Packet* p);
+  void AdmitFlowControlled(Packet* p, EgressPort& out);
   void OnFlowControlledDeparture(Packet* p);
   bool Lossless(int priority) const { return pfc_.enabled && (pfc_.lossless_mask & (1u << priority)); }
+  // InfiniBand (every VL) or a lossless PFC priority: admission and
+  // departure go through the flow-control bookkeeping.
+  bool FlowControlled(int priority) const { return flow_controlled_mask_ & (1u << priority); }
   size_t Slot(PortId in_port, int priority) const;
   uint64_t XoffThreshold() const;
   PortId ChooseNextHop(Packet* p);
@@ -83,6 +95,7 @@ class SwitchNode final : public EventHandler {
   const NodeId id_;
   const PfcConfig pfc_;
   const bool credit_fc_;
+  const uint8_t flow_controlled_mask_;    // bit p: FlowControlled(p)
   const LoadBalancing load_balancing_;
   const Time flowlet_gap_;
   const bool spray_round_robin_;
