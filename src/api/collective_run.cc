@@ -4,41 +4,13 @@
 #include <chrono>
 #include <memory>
 
-#include "api/ib_routes.h"
+#include "api/fabric_setup.h"
 #include "api/scenario_loader.h"
-#include "fabric/routing_table.h"
-#include "fabric/topology_builder.h"
 #include "flow/gpu_network.h"
-#include "packet/packet_network.h"
-#include "transport/rc_transport.h"
 #include "workload/collective_executor.h"
 
 namespace aifabric {
 namespace {
-
-// What stays the same across the sizes of one sweep.
-struct Fabric {
-  Topology topology;
-  RoutingTable routes;
-  ClusterLayout layout;
-};
-
-Result<Fabric> BuildFabric(const Scenario& scenario) {
-  Result<Topology> topology = BuildTopology(scenario.topology);
-  if (!topology.ok()) return topology.error();
-  Fabric f{std::move(topology).value(), RoutingTable(), ClusterLayout()};
-  if (scenario.packet.kind == FabricKind::kIb) {
-    Result<RoutingTable> routes = BuildIbRoutes(scenario, f.topology);
-    if (!routes.ok()) return routes.error();
-    f.routes = std::move(routes).value();
-  } else {
-    f.routes = RoutingTable::BuildShortestPaths(f.topology);
-  }
-  Result<ClusterLayout> layout = ClusterLayout::Build(f.topology, scenario.server);
-  if (!layout.ok()) return layout.error();
-  f.layout = std::move(layout).value();
-  return f;
-}
 
 // What NCCL's tuner chooses among for `op` (src/graph/tuning.cc): ring and
 // tree for all_reduce, plus NVLS with NVLink SHARP; one algorithm
@@ -59,15 +31,13 @@ std::vector<CollectiveProtocol> AutoProtocols(CollectiveAlgorithm algorithm, uin
 }
 
 // One collective of one size in a fresh simulation; returns its duration.
-Result<Time> RunOne(const Scenario& scenario, const Fabric& fabric, const CollectiveOptions& options,
+Result<Time> RunOne(const Scenario& scenario, const BuiltFabric& fabric, const CollectiveOptions& options,
                     uint64_t& events) {
   Result<CollectiveDag> dag = BuildCollective(options);
   if (!dag.ok()) return dag.error();
   Simulator sim(scenario.seed);
-  std::unique_ptr<Transport> transport;
-  if (scenario.transport.kind == TransportKind::kRc) transport = std::make_unique<RcTransport>(scenario.transport);
-  PacketNetwork packets(sim, fabric.topology, fabric.routes, scenario.packet, transport.get());
-  GpuNetwork gpus(sim, fabric.layout, packets);
+  FabricModel model(sim, scenario, fabric);
+  GpuNetwork gpus(sim, fabric.layout, model.network());
   // Every rank is its own endpoint of the GpuNetwork (GPUs, then the
   // servers' NVSwitches), so nothing is "local" to the executor.
   std::vector<NodeId> endpoints;
@@ -91,7 +61,7 @@ Result<Time> RunOne(const Scenario& scenario, const Fabric& fabric, const Collec
 
 Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const CollectiveRequest& request) {
   const auto wall_start = std::chrono::steady_clock::now();
-  Result<Fabric> fabric = BuildFabric(scenario);
+  Result<BuiltFabric> fabric = BuildFabric(scenario);
   if (!fabric.ok()) return fabric.error();
   const ClusterLayout& layout = fabric->layout;
   CollectiveSweepResult result;

@@ -64,10 +64,12 @@ Result<CollectiveRequest> MakeRequest(const CollectiveCommandOptions& o) {
 int CollectiveCommand(const CollectiveCommandOptions& options) {
   Result<CollectiveRequest> request = MakeRequest(options);
   if (!request.ok()) return ReportBadInput(request.error());
+  std::vector<std::string> overrides = options.overrides;
+  if (!options.model.empty()) overrides.push_back("simulation.model=" + options.model);
   Result<Scenario> scenario = options.scenario.empty()
                                   ? LoadScenarioText(DefaultCollectiveScenarioText(), "default collective cluster",
-                                                     ".", options.overrides)
-                                  : LoadScenarioFile(options.scenario, options.overrides);
+                                                     ".", overrides)
+                                  : LoadScenarioFile(options.scenario, overrides);
   if (!scenario.ok()) return ReportBadInput(scenario.error());
   Result<CollectiveSweepResult> sweep = RunCollectiveSweep(*scenario, *request);
   if (!sweep.ok()) return ReportBadInput(sweep.error());
@@ -75,7 +77,7 @@ int CollectiveCommand(const CollectiveCommandOptions& options) {
   std::string out = "# aifabric collective: " + options.op + ", " + std::to_string(sweep->ranks) + " GPUs (" +
                     std::to_string(sweep->ranks_per_server) + " per server), " +
                     std::to_string(sweep->channels) + " channels, algorithm " + options.algorithm + ", protocol " +
-                    options.protocol + ", scenario " + scenario->name + " (packet model, seed " +
+                    options.protocol + ", scenario " + scenario->name + " (" + scenario->model + " model, seed " +
                     std::to_string(scenario->seed) + ")\n";
   std::string table = FormatSweepTable(sweep->rows, program);
   // What was timed for each size, as comment lines nccl-tests parsers skip,
@@ -93,7 +95,7 @@ int CollectiveCommand(const CollectiveCommandOptions& options) {
   std::fputs(out.c_str(), stdout);
   if (!options.json_file.empty()) {
     nlohmann::json about = {{"scenario", scenario->name},
-                            {"model", "packet"},
+                            {"model", scenario->model},
                             {"seed", scenario->seed},
                             {"algorithm", options.algorithm},
                             {"protocol", options.protocol},

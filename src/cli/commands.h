@@ -57,6 +57,7 @@ struct CollectiveCommandOptions {
   int check = 0;                       // -c: print #wrong as 0 instead of N/A
   std::string json_file;               // -J
   std::vector<std::string> overrides;  // --set
+  std::string model;                   // --model: "" -> the scenario's simulation.model
 };
 int CollectiveCommand(const CollectiveCommandOptions& options);
 

@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--out", run.out_dir, "Output folder (default: out/<scenario name>)");
   run_cmd->add_option("--set", run.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
   run_cmd->add_option("--model", run.model, "Network model (overrides simulation.model)")
-      ->check(CLI::IsMember({"packet"}));
+      ->check(CLI::IsMember({"packet", "flow"}));
   run_cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors");
 
   ValidateOptions validate;
@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 1));
   coll_cmd->add_option("-J,--output_file", coll.json_file, "Write the results as nccl-tests JSON to FILE");
   coll_cmd->add_option("--set", coll.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
+  coll_cmd->add_option("--model", coll.model, "Network model between servers (overrides simulation.model)")
+      ->check(CLI::IsMember({"packet", "flow"}));
 
   try {
     app.parse(argc, argv);

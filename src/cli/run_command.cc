@@ -1,18 +1,56 @@
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "api/outputs.h"
 #include "api/run.h"
+#include "api/scenario_loader.h"
+#include "api/training_outputs.h"
+#include "api/training_run.h"
 #include "cli/commands.h"
 #include "cli/summary_printer.h"
 
 namespace aifabric {
+namespace {
+
+// A scenario whose workload is training steps: each step runs in its own
+// simulation of the scenario's fabric.
+int RunTraining(const Scenario& scenario, const RunOptions& options) {
+  if (!scenario.workload.empty()) {
+    return ReportBadInput(Error{options.scenario +
+                                ": workload: training steps and flows in one run are not supported yet; "
+                                "give them in separate scenarios"});
+  }
+  std::vector<TrainingRunResult> runs;
+  for (const Scenario::Training& t : scenario.trainings) {
+    Result<TrainingRunResult> r = RunTrainingStep(scenario, t);
+    if (!r.ok()) return ReportBadInput(Error{options.scenario + ": " + r.error().message});
+    runs.push_back(std::move(r).value());
+  }
+  const std::string out_dir = options.out_dir.empty() ? "out/" + scenario.name : options.out_dir;
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) return ReportBadInput(Error{"cannot create " + out_dir + ": " + ec.message()});
+  Status written = WriteFileAtomically(out_dir + "/summary.json", TrainingSummary(scenario, runs).dump(2) + "\n");
+  if (!written.ok()) return ReportBadInput(written.error());
+  if (!options.quiet) std::fputs(FormatTrainingSummary(scenario, runs, out_dir).c_str(), stdout);
+  return kExitOk;
+}
+
+}  // namespace
 
 int RunCommand(const RunOptions& options) {
   std::vector<std::string> overrides = options.overrides;
   if (!options.model.empty()) overrides.push_back("simulation.model=" + options.model);
-  Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::PrepareFile(options.scenario, overrides);
-  if (!run.ok()) return ReportBadInput(run.error());
+  Result<Scenario> scenario = LoadScenarioFile(options.scenario, overrides);
+  if (!scenario.ok()) return ReportBadInput(scenario.error());
+  if (!scenario->trainings.empty()) return RunTraining(*scenario, options);
+  if (scenario->model != "packet") {
+    return ReportBadInput(Error{options.scenario + ": simulation.model: " + scenario->model +
+                                " runs training steps and `aifabric collective` so far; this workload needs packet"});
+  }
+  Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(*scenario);
+  if (!run.ok()) return ReportBadInput(Error{options.scenario + ": " + run.error().message});
   (*run)->Execute();
   const std::string out_dir = options.out_dir.empty() ? "out/" + (*run)->scenario().name : options.out_dir;
   const nlohmann::ordered_json summary = BuildSummary(**run);

@@ -34,6 +34,7 @@ enum class JobNodeKind : uint8_t {
 // communication is per dimension.
 enum class CommDimension : uint8_t { kNone, kTensor, kPipeline, kData, kExpert, kContext, kStorage, kOther };
 std::string_view CommDimensionName(CommDimension dimension);  // "none", "tensor", "pipeline", ...
+constexpr size_t kCommDimensionCount = static_cast<size_t>(CommDimension::kOther) + 1;
 
 struct JobNode {
   JobNodeKind kind = JobNodeKind::kCompute;

@@ -61,7 +61,7 @@ JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& sta
     ++used;
     std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.at_ps < b.at_ps; });
     int computing = 0, useful = 0;
-    std::array<int, kCommDimensions> in_flight{};
+    std::array<int, kCommDimensionCount> in_flight{};
     int64_t previous = first.ps();
     // The span before the GPU's first activity and after its last is idle.
     for (size_t k = 0; k <= edges.size(); ++k) {
@@ -69,7 +69,7 @@ JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& sta
       const double seconds = static_cast<double>(at - previous) * 1e-12;
       if (seconds > 0) {
         int active = 0;
-        for (size_t d = 0; d < kCommDimensions; ++d) {
+        for (size_t d = 0; d < kCommDimensionCount; ++d) {
           if (in_flight[d] > 0) {
             m.comm_s[d] += seconds;
             ++active;
@@ -79,7 +79,7 @@ JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& sta
           m.compute_s += seconds;
           if (useful > 0) m.useful_compute_s += seconds;
         } else if (active > 0) {
-          for (size_t d = 0; d < kCommDimensions; ++d) {
+          for (size_t d = 0; d < kCommDimensionCount; ++d) {
             if (in_flight[d] > 0) m.exposed_s[d] += seconds / active;
           }
         } else {
@@ -103,7 +103,7 @@ JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& sta
     m.compute_s *= per;
     m.useful_compute_s *= per;
     m.idle_s *= per;
-    for (size_t d = 0; d < kCommDimensions; ++d) {
+    for (size_t d = 0; d < kCommDimensionCount; ++d) {
       m.comm_s[d] *= per;
       m.exposed_s[d] *= per;
     }

@@ -16,15 +16,13 @@
 
 namespace aifabric {
 
-constexpr size_t kCommDimensions = 8;  // CommDimension values
-
 struct JobMetrics {
   Time makespan;                      // first start to last finish
   int32_t gpus = 0;                   // GPUs any node touches
   double compute_s = 0;               // per GPU, mean
   double useful_compute_s = 0;        // compute nodes with flops > 0
-  std::array<double, kCommDimensions> comm_s{};     // per dimension, in flight (per GPU, mean)
-  std::array<double, kCommDimensions> exposed_s{};  // per dimension, in flight while not computing
+  std::array<double, kCommDimensionCount> comm_s{};     // per dimension, in flight (per GPU, mean)
+  std::array<double, kCommDimensionCount> exposed_s{};  // per dimension, in flight while not computing
   double idle_s = 0;                  // neither computing nor communicating
   double flops = 0;                   // useful FLOPs of the whole job
   double effective_utilization = 0;   // useful_compute_s / makespan

@@ -77,7 +77,6 @@ class TrainingRankLayout {
   RankOrder order_;
 };
 
-constexpr size_t kCommDimensionCount = static_cast<size_t>(CommDimension::kOther) + 1;
 
 struct TrainingStep {
   JobGraph graph;

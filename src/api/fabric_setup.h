@@ -1,0 +1,54 @@
+// The fabric of a scenario, built once and shared by the runs that use it
+// (`aifabric collective` sizes, training steps): its topology, routes and
+// GPU layout, and, per simulation, the network model the scenario asks for
+// (simulation.model: packet, with its transport, or flow). Not thread-safe.
+#pragma once
+
+#include <memory>
+
+#include "api/scenario.h"
+#include "core/result.h"
+#include "engine/simulator.h"
+#include "fabric/cluster_layout.h"
+#include "fabric/network_model.h"
+#include "fabric/routing_table.h"
+#include "fabric/topology.h"
+#include "flow/flow_config.h"
+
+namespace aifabric {
+
+class FlowNetwork;
+class PacketNetwork;
+class Transport;
+
+struct BuiltFabric {
+  Topology topology;
+  RoutingTable routes;
+  ClusterLayout layout;
+};
+
+// Errors name the scenario field (topology, IB routes, cluster layout).
+Result<BuiltFabric> BuildFabric(const Scenario& scenario);
+
+// The flow-level model's knobs from the same fields the packet model reads.
+FlowConfig FlowConfigFor(const Scenario& scenario);
+
+// One simulation's network model over a BuiltFabric.
+class FabricModel {
+ public:
+  // `sim` and `fabric` outlive this.
+  FabricModel(Simulator& sim, const Scenario& scenario, const BuiltFabric& fabric);
+  ~FabricModel();
+  FabricModel(const FabricModel&) = delete;
+  FabricModel& operator=(const FabricModel&) = delete;
+
+  NetworkModel& network() { return *network_; }
+
+ private:
+  std::unique_ptr<Transport> transport_;
+  std::unique_ptr<PacketNetwork> packet_;
+  std::unique_ptr<FlowNetwork> flow_;
+  NetworkModel* network_ = nullptr;
+};
+
+}  // namespace aifabric
