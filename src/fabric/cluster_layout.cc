@@ -34,11 +34,23 @@ Result<ClusterLayout> ClusterLayout::Build(const Topology& topology, const Serve
   return layout;
 }
 
+int ClusterLayout::nic_count(GpuId gpu) const {
+  const size_t n = nics_[static_cast<size_t>(server_of(gpu))].size();
+  const size_t g = static_cast<size_t>(spec_.gpus_per_server);
+  return n > g ? static_cast<int>(n / g) : 1;
+}
+
+NodeId ClusterLayout::nic_of(GpuId gpu, int k) const {
+  return nics_[static_cast<size_t>(server_of(gpu))][static_cast<size_t>(nic_of_index(gpu) + k)];
+}
+
+size_t ClusterLayout::nic_of_index(GpuId gpu) const {
+  const size_t n = nics_[static_cast<size_t>(server_of(gpu))].size();
+  return static_cast<size_t>(local_index(gpu)) * n / static_cast<size_t>(spec_.gpus_per_server);
+}
+
 NodeId ClusterLayout::nic_of(GpuId gpu) const {
-  const std::vector<NodeId>& nics = nics_[static_cast<size_t>(server_of(gpu))];
-  const size_t n = nics.size();
-  const size_t i = static_cast<size_t>(local_index(gpu));
-  return nics[i * n / static_cast<size_t>(spec_.gpus_per_server)];
+  return nics_[static_cast<size_t>(server_of(gpu))][nic_of_index(gpu)];
 }
 
 }  // namespace aifabric

@@ -44,13 +44,19 @@ class ClusterLayout {
   int server_of(GpuId gpu) const { return gpu / spec_.gpus_per_server; }
   int local_index(GpuId gpu) const { return gpu % spec_.gpus_per_server; }
   bool same_server(GpuId a, GpuId b) const { return server_of(a) == server_of(b); }
-  // The host node of the GPU's NIC.
+  // The host node of the GPU's NIC (its first, when it has several).
   NodeId nic_of(GpuId gpu) const;
+  // How many NICs the GPU has to itself: N / G when N > G, else 1 (shared
+  // or its own). nic_of(gpu, k) is its k-th, for k < nic_count(gpu).
+  int nic_count(GpuId gpu) const;
+  NodeId nic_of(GpuId gpu, int k) const;
   // The NICs of a server, in rail order.
   const std::vector<NodeId>& nics(int server) const { return nics_[static_cast<size_t>(server)]; }
   const ServerSpec& spec() const { return spec_; }
 
  private:
+  size_t nic_of_index(GpuId gpu) const;  // index of its first NIC in nics(server)
+
   ServerSpec spec_;
   std::vector<std::vector<NodeId>> nics_;  // per server
 };

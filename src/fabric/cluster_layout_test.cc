@@ -42,6 +42,18 @@ TEST(ClusterLayout, TwoGpusShareEachNicWhenThereAreHalfAsMany) {
   EXPECT_EQ(l->nic_of(7), 3);
 }
 
+TEST(ClusterLayout, AGpuWithTwoNicsHasBoth) {
+  const Topology t = Servers(1, 16);
+  Result<ClusterLayout> l = ClusterLayout::Build(t, ServerSpec{});
+  ASSERT_TRUE(l.ok());
+  // GPU 3 of 8 with 16 NICs: NICs 6 and 7.
+  EXPECT_EQ(l->nic_count(3), 2);
+  EXPECT_EQ(l->nic_of(3), 6);
+  EXPECT_EQ(l->nic_of(3, 1), 7);
+  // One NIC per GPU, or shared: one each.
+  EXPECT_EQ(ClusterLayout::Build(Servers(1, 4), ServerSpec{})->nic_count(5), 1);
+}
+
 TEST(ClusterLayout, HostsWithoutAServerAreServersOfTheirOwn) {
   Topology t;
   t.AddHost("a");

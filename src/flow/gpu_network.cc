@@ -35,8 +35,11 @@ void GpuNetwork::StartTransfer(const TransferRequest& request) {
   }
   TransferRequest over_fabric = request;
   over_fabric.id = next_fabric_id_++;
-  over_fabric.src = layout_.nic_of(src);
-  over_fabric.dst = layout_.nic_of(dst);
+  // A GPU with several NICs of its own (NCCL uses them all) spreads its
+  // transfers over them by transfer id: channels and chunks differ in id.
+  const int k = static_cast<int>(request.id % static_cast<FlowId>(layout_.nic_count(src)));
+  over_fabric.src = layout_.nic_of(src, k);
+  over_fabric.dst = layout_.nic_of(dst, k % layout_.nic_count(dst));
   fabric_to_request_.emplace(over_fabric.id, request.id);
   fabric_.StartTransfer(over_fabric);
 }

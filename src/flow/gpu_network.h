@@ -8,7 +8,8 @@
 // NVLink transfers (the NVSwitch itself does not block), plus the NVLink
 // latency. Between servers it goes NIC to NIC (each GPU's NIC is its rail)
 // over the fabric model it wraps — packet, flow or analytic alike. GPUs
-// that share a NIC share its link there. Lives in one Simulator; not
+// that share a NIC share its link there; a GPU with several NICs spreads
+// its transfers over them by transfer id. Lives in one Simulator; not
 // thread-safe.
 #pragma once
 
