@@ -115,6 +115,7 @@ void JobExecutor::RunNextCompute(GpuId gpu) {
 }
 
 void JobExecutor::OnEvent(uint64_t tag) {
+  FreeRetired();
   const JobNodeIndex i = static_cast<JobNodeIndex>(tag);
   const GpuId gpu = graph_.node(i).gpu;
   gpu_busy_[static_cast<size_t>(gpu)] = 0;
@@ -189,7 +190,11 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
   exec.reduce_rate = options_.reduce_rate;
   exec.first_flow_id = next_flow_id_;
   exec.priority = options_.priority;
-  exec.on_done = [this, i] { Finish(i); };
+  const size_t index = collectives_.size();
+  exec.on_done = [this, i, index] {
+    retired_.push_back(index);
+    Finish(i);
+  };
   next_flow_id_ += static_cast<FlowId>(c->dag.size());
   owner_.emplace(exec.first_flow_id, collectives_.size());
   // No transfer of a collective stays inside one endpoint, so the local
@@ -203,7 +208,15 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
   (void)started;
 }
 
+void JobExecutor::FreeRetired() {
+  // Called only from the simulator's callbacks into this executor, before
+  // any collective executor runs: none of them is on the stack.
+  for (size_t index : retired_) collectives_[index].reset();
+  retired_.clear();
+}
+
 void JobExecutor::OnTransferDone(FlowId id, Time /*finish*/) {
+  FreeRetired();
   auto it = owner_.upper_bound(id);
   assert(it != owner_.begin());
   --it;

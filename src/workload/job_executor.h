@@ -102,7 +102,11 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   // the first id of the block: the collective's index, or ~node for a
   // transfer.
   std::map<FlowId, uint64_t> owner_;
-  std::vector<std::unique_ptr<Collective>> collectives_;  // kept to the end: events point at them
+  // Live collectives; a finished one is freed at the next safe point (an
+  // executor may not be deleted from inside its own callback).
+  std::vector<std::unique_ptr<Collective>> collectives_;
+  std::vector<size_t> retired_;
+  void FreeRetired();
   FlowId next_flow_id_;
   std::vector<JobNodeIndex> finished_pending_;
   bool draining_ = false;
