@@ -64,6 +64,14 @@ struct Scenario {
     std::string path;  // "workload.N.training", for messages
   };
   std::vector<Training> trainings;
+  // workload `chakra` entries: one Chakra execution trace set each.
+  struct ChakraJob {
+    std::string prefix;        // <prefix>.<rank>.et, resolved against the scenario's folder
+    std::string comm_groups;   // ASTRA-sim's comm-group JSON, or ""
+    bool skip_cpu_ops = false;
+    std::string path;          // "workload.N.chakra", for messages
+  };
+  std::vector<ChakraJob> chakras;
 
   // simulation.*
   std::string model = "packet"; // packet | flow (analytic arrives later)

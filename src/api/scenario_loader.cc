@@ -689,7 +689,29 @@ PoissonSpec ReadPoisson(const Context& c, const MapReader& m) {
   return spec;
 }
 
-constexpr const char* kWorkloadKinds = "flows, permutation, incast, all_to_all, poisson, training";
+constexpr const char* kWorkloadKinds = "flows, permutation, incast, all_to_all, poisson, training, chakra";
+
+// workload: - chakra: {traces: PREFIX, comm_groups: FILE, skip_cpu_ops}:
+// Chakra execution traces PREFIX.0.et, PREFIX.1.et, ... (docs/chakra.md).
+void ReadChakra(const Context& c, const YAML::Node& value, const std::string& path, Scenario& s) {
+  const MapReader m(c.d, value, path);
+  m.AllowOnly({"traces", "comm_groups", "skip_cpu_ops"});
+  Require(m, {"traces"});
+  if (!c.d.ok()) return;
+  Scenario::ChakraJob job;
+  job.path = path;
+  fs::path prefix(m.String("traces", ""));
+  if (prefix.is_relative()) prefix = fs::path(c.base_dir.empty() ? "." : c.base_dir) / prefix;
+  job.prefix = prefix.lexically_normal().string();
+  std::error_code ec;
+  if (!fs::is_regular_file(job.prefix + ".0.et", ec)) {
+    m.FailAt("traces", "no trace file " + job.prefix + ".0.et (expected PREFIX.0.et, PREFIX.1.et, ...)");
+    return;
+  }
+  if (m.Has("comm_groups")) job.comm_groups = ResolveFile(c, m, "comm_groups");
+  job.skip_cpu_ops = m.Bool("skip_cpu_ops", false);
+  if (c.d.ok()) s.chakras.push_back(std::move(job));
+}
 
 // workload: - training: {model, tp, pp, dp, ...}: one LLM training step
 // (workload/training_step.h; docs/training.md). GPU peak and HBM come from
@@ -749,7 +771,7 @@ std::string DescribeKeys(const YAML::Node& node) {
 }
 
 std::optional<TrafficSpec> ReadWorkloadItem(const Context& c, const MapReader& item, Scenario& s) {
-  item.AllowOnly({"flows", "permutation", "incast", "all_to_all", "poisson", "training"});
+  item.AllowOnly({"flows", "permutation", "incast", "all_to_all", "poisson", "training", "chakra"});
   if (!c.d.ok()) return std::nullopt;
   const YAML::Node& node = item.node();
   if (!node.IsMap() || node.size() != 1) {
@@ -763,6 +785,10 @@ std::optional<TrafficSpec> ReadWorkloadItem(const Context& c, const MapReader& i
   if (kind == "flows") return ReadFlows(c, value, path);
   if (kind == "training") {
     ReadTraining(c, value, path, s);
+    return std::nullopt;
+  }
+  if (kind == "chakra") {
+    ReadChakra(c, value, path, s);
     return std::nullopt;
   }
   const MapReader m(c.d, value, path);

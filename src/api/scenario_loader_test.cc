@@ -299,6 +299,25 @@ TEST_F(ScenarioLoaderTest, NvlinkComesFromTheGpuUnlessGiven) {
   ExpectHas(LoadError("cluster: {nvlink: {bandwidth: fast}}\n"), {"cluster.nvlink.bandwidth", "450GB/s"});
 }
 
+TEST_F(ScenarioLoaderTest, TrainingAndChakraWorkloads) {
+  Result<Scenario> t = Load("t.yaml",
+                            "workload:\n  - training: {model: llama3-8b, tp: 8, dp: 2, global_batch: 16, bucket: 8MiB,"
+                            " overlap: false}\n");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  ASSERT_EQ(t->trainings.size(), 1u);
+  EXPECT_EQ(t->trainings[0].model.layers, 32);
+  EXPECT_EQ(t->trainings[0].parallelism.tp, 8);
+  EXPECT_EQ(t->trainings[0].parallelism.bucket_bytes, 8u << 20);
+  EXPECT_FALSE(t->trainings[0].parallelism.overlap_grad_reduce);
+  EXPECT_DOUBLE_EQ(t->trainings[0].training.gpu_peak_tflops, 989.4);  // the cluster's H100
+  EXPECT_TRUE(t->workload.empty());
+  ExpectHas(LoadError("workload:\n  - training: {model: gpt5, global_batch: 8}\n"),
+            {"bad.yaml:2:", "workload.0.training.model", "gpt5"});
+  ExpectHas(LoadError("workload:\n  - training: {model: llama3-8b}\n"), {"workload.0.training.global_batch", "required"});
+  ExpectHas(LoadError("workload:\n  - chakra: {traces: no/such/prefix}\n"),
+            {"workload.0.chakra.traces", "no trace file"});
+}
+
 TEST_F(ScenarioLoaderTest, WrongTypeNotAnInteger) {
   // "abc" sits on line 2, column 12.
   ExpectHas(LoadError("cluster:\n  servers: abc\n"),

@@ -13,10 +13,11 @@ nlohmann::ordered_json PerDimension(const std::array<double, kCommDimensionCount
 
 }  // namespace
 
-nlohmann::ordered_json TrainingSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs) {
+nlohmann::ordered_json JobsSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
+                                   const std::vector<ChakraRunResult>& traces) {
   nlohmann::ordered_json s;
   s["scenario"] = scenario.name;
-  s["model"] = runs.empty() ? scenario.model : runs.front().network_model;
+  s["model"] = scenario.model;
   s["seed"] = scenario.seed;
   Time longest;
   uint64_t events = 0;
@@ -52,17 +53,37 @@ nlohmann::ordered_json TrainingSummary(const Scenario& scenario, const std::vect
                     {"comm_bytes", PerDimension(bytes)},
                     {"graph_nodes", r.nodes}});
   }
+  nlohmann::ordered_json replays = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < traces.size(); ++i) {
+    const ChakraRunResult& r = traces[i];
+    const JobMetrics& m = r.run.metrics;
+    longest = Max(longest, r.run.makespan);
+    events += r.run.events;
+    wall += r.run.wall_seconds;
+    const double makespan = r.run.makespan.seconds();
+    replays.push_back({{"entry", scenario.chakras[i].path},
+                       {"traces", scenario.chakras[i].prefix},
+                       {"ranks", r.ranks},
+                       {"graph_nodes", r.nodes},
+                       {"job_time_s", makespan},
+                       {"compute_utilization", makespan > 0 ? m.compute_s / makespan : 0.0},
+                       {"compute_s", m.compute_s},
+                       {"exposed_comm_s", PerDimension(m.exposed_s)},
+                       {"comm_s", PerDimension(m.comm_s)},
+                       {"idle_s", m.idle_s}});
+  }
   s["sim_time_ns"] = static_cast<double>(longest.ps()) / 1000.0;
   s["wall_s"] = wall;
   s["events"] = events;
-  s["training"] = std::move(list);
+  if (!list.empty()) s["training"] = std::move(list);
+  if (!replays.empty()) s["chakra"] = std::move(replays);
   return s;
 }
 
-std::string FormatTrainingSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
-                                  const std::string& out_dir) {
-  std::string out = fmt::format("aifabric run — {} ({} model, seed {})\n", scenario.name,
-                                runs.empty() ? scenario.model : runs.front().network_model, scenario.seed);
+std::string FormatJobsSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
+                              const std::vector<ChakraRunResult>& traces, const std::string& out_dir) {
+  std::string out = fmt::format("aifabric run — {} ({} model, seed {})\n", scenario.name, scenario.model,
+                                scenario.seed);
   for (size_t i = 0; i < runs.size(); ++i) {
     const TrainingRunResult& r = runs[i];
     const Scenario::Training& t = scenario.trainings[i];
@@ -83,6 +104,14 @@ std::string FormatTrainingSummary(const Scenario& scenario, const std::vector<Tr
     out += fmt::format("  per GPU     compute {:.3f} ms, idle {:.3f} ms; exposed communication: {}\n", m.compute_s * 1e3,
                        m.idle_s * 1e3, exposed.empty() ? "none" : exposed);
     out += fmt::format("  simulated   in {:.3f} s wall ({} events)\n", r.wall_seconds, r.events);
+  }
+  for (size_t i = 0; i < traces.size(); ++i) {
+    const ChakraRunResult& r = traces[i];
+    const JobMetrics& m = r.run.metrics;
+    out += fmt::format("  chakra      {} ranks of {} ({} graph nodes): {:.3f} ms; per GPU compute {:.3f} ms, "
+                       "exposed communication {:.3f} ms, idle {:.3f} ms\n",
+                       r.ranks, scenario.chakras[i].prefix, r.nodes, r.run.makespan.seconds() * 1e3, m.compute_s * 1e3,
+                       m.exposed_total_s() * 1e3, m.idle_s * 1e3);
   }
   out += fmt::format("  outputs     {}/ (summary.json)\n", out_dir);
   return out;

@@ -1,5 +1,5 @@
-// The outputs of a training run (`aifabric run` with `training` workload
-// entries): summary.json's fields and the printed summary.
+// The outputs of a job run (`aifabric run` with `training` or `chakra`
+// workload entries): summary.json's fields and the printed summary.
 #pragma once
 
 #include <string>
@@ -7,17 +7,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/chakra_run.h"
 #include "api/scenario.h"
 #include "api/training_run.h"
 
 namespace aifabric {
 
-// summary.json: scenario, model, seed, sim_time_ns, wall_s, events and one
-// `training` entry per step run (docs/outputs.md).
-nlohmann::ordered_json TrainingSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs);
+// summary.json: scenario, model, seed, sim_time_ns, wall_s, events, one
+// `training` entry per step run and one `chakra` entry per trace set
+// (docs/outputs.md).
+nlohmann::ordered_json JobsSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
+                                   const std::vector<ChakraRunResult>& traces);
 
-// The lines `aifabric run` prints for a training run.
-std::string FormatTrainingSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
-                                  const std::string& out_dir);
+// The lines `aifabric run` prints for a job run.
+std::string FormatJobsSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
+                              const std::vector<ChakraRunResult>& traces, const std::string& out_dir);
 
 }  // namespace aifabric

@@ -5,6 +5,7 @@
 #include "api/outputs.h"
 #include "api/run.h"
 #include "api/scenario_loader.h"
+#include "api/chakra_run.h"
 #include "api/training_outputs.h"
 #include "api/training_run.h"
 #include "cli/commands.h"
@@ -13,12 +14,12 @@
 namespace aifabric {
 namespace {
 
-// A scenario whose workload is training steps: each step runs in its own
-// simulation of the scenario's fabric.
-int RunTraining(const Scenario& scenario, const RunOptions& options) {
+// A scenario whose workload is jobs (training steps, Chakra traces): each
+// runs in its own simulation of the scenario's fabric.
+int RunJobs(const Scenario& scenario, const RunOptions& options) {
   if (!scenario.workload.empty()) {
     return ReportBadInput(Error{options.scenario +
-                                ": workload: training steps and flows in one run are not supported yet; "
+                                ": workload: jobs (training, chakra) and flows in one run are not supported yet; "
                                 "give them in separate scenarios"});
   }
   std::vector<TrainingRunResult> runs;
@@ -27,13 +28,20 @@ int RunTraining(const Scenario& scenario, const RunOptions& options) {
     if (!r.ok()) return ReportBadInput(Error{options.scenario + ": " + r.error().message});
     runs.push_back(std::move(r).value());
   }
+  std::vector<ChakraRunResult> traces;
+  for (const Scenario::ChakraJob& job : scenario.chakras) {
+    Result<ChakraRunResult> r = RunChakraJob(scenario, job);
+    if (!r.ok()) return ReportBadInput(Error{options.scenario + ": " + r.error().message});
+    traces.push_back(std::move(r).value());
+  }
   const std::string out_dir = options.out_dir.empty() ? "out/" + scenario.name : options.out_dir;
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   if (ec) return ReportBadInput(Error{"cannot create " + out_dir + ": " + ec.message()});
-  Status written = WriteFileAtomically(out_dir + "/summary.json", TrainingSummary(scenario, runs).dump(2) + "\n");
+  Status written =
+      WriteFileAtomically(out_dir + "/summary.json", JobsSummary(scenario, runs, traces).dump(2) + "\n");
   if (!written.ok()) return ReportBadInput(written.error());
-  if (!options.quiet) std::fputs(FormatTrainingSummary(scenario, runs, out_dir).c_str(), stdout);
+  if (!options.quiet) std::fputs(FormatJobsSummary(scenario, runs, traces, out_dir).c_str(), stdout);
   return kExitOk;
 }
 
@@ -44,7 +52,7 @@ int RunCommand(const RunOptions& options) {
   if (!options.model.empty()) overrides.push_back("simulation.model=" + options.model);
   Result<Scenario> scenario = LoadScenarioFile(options.scenario, overrides);
   if (!scenario.ok()) return ReportBadInput(scenario.error());
-  if (!scenario->trainings.empty()) return RunTraining(*scenario, options);
+  if (!scenario->trainings.empty() || !scenario->chakras.empty()) return RunJobs(*scenario, options);
   if (scenario->model != "packet") {
     return ReportBadInput(Error{options.scenario + ": simulation.model: " + scenario->model +
                                 " runs training steps and `aifabric collective` so far; this workload needs packet"});

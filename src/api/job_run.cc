@@ -1,0 +1,39 @@
+#include "api/job_run.h"
+
+#include <chrono>
+
+#include "api/fabric_setup.h"
+#include "flow/gpu_network.h"
+#include "workload/job_executor.h"
+
+namespace aifabric {
+
+Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, const std::string& what) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  Result<BuiltFabric> fabric = BuildFabric(scenario);
+  if (!fabric.ok()) return fabric.error();
+  if (graph.gpu_count() > fabric->layout.gpus()) {
+    return Error{what + ": uses " + std::to_string(graph.gpu_count()) + " GPUs, the cluster has " +
+                 std::to_string(fabric->layout.gpus())};
+  }
+  Simulator sim(scenario.seed);
+  FabricModel model(sim, scenario, *fabric);
+  GpuNetwork gpus(sim, fabric->layout, model.network());
+  JobExecutorOptions options;
+  // A reduction reads two operands and writes one: HBM bandwidth / 3.
+  options.reduce_rate = DataRate::BitsPerSecond(static_cast<uint64_t>(scenario.gpu.hbm_tbps * 1e12 * 8 / 3));
+  JobExecutor executor(sim, gpus, fabric->layout, graph, options);
+  gpus.SetObserver(&executor);
+  if (Status s = executor.Start(); !s.ok()) return Error{what + ": " + s.error().message};
+  sim.Run();
+  if (!executor.done()) return Error{what + ": the job did not complete (the fabric stalled)"};
+  JobRunResult r;
+  r.network_model = scenario.model;
+  r.makespan = executor.finish_time() - executor.start_time();
+  r.metrics = ComputeJobMetrics(graph, executor.node_start(), executor.node_finish());
+  r.events = sim.events_processed();
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return r;
+}
+
+}  // namespace aifabric

@@ -1,0 +1,28 @@
+// RunJob runs one JobGraph (a training step, a Chakra trace) on a
+// scenario's cluster and fabric: the graph on a GpuNetwork (NVLink inside
+// servers) over the network model the scenario asks for. Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "api/scenario.h"
+#include "core/result.h"
+#include "core/time.h"
+#include "workload/job_graph.h"
+#include "workload/job_metrics.h"
+
+namespace aifabric {
+
+struct JobRunResult {
+  std::string network_model;  // "packet" or "flow"
+  Time makespan;              // first node start to last finish
+  JobMetrics metrics;
+  uint64_t events = 0;
+  double wall_seconds = 0;
+};
+
+// Errors are prefixed with `what` (e.g. "workload.0.training").
+Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, const std::string& what);
+
+}  // namespace aifabric
