@@ -2,15 +2,23 @@
 
 #include <string>
 
+#include "workload/training_calibration.h"
+
 namespace aifabric {
 
 ProtocolSpec GetProtocolSpec(CollectiveProtocol protocol) {
-  switch (protocol) {
-    case CollectiveProtocol::kLl: return {16, 8, Time::FromNs(600), Time::FromNs(2700), Time::FromNs(6600)};
-    case CollectiveProtocol::kLl128: return {128, 120, Time::FromNs(1900), Time::FromNs(4000), Time::FromUs(14)};
-    case CollectiveProtocol::kSimple: break;
-  }
-  return {1, 1, Time::FromNs(3400), Time::FromUs(14), Time::FromNs(8400)};
+  // The latencies are the Ring rows of NCCL's tables in
+  // data/calibration.yaml (columns LL, LL128, Simple).
+  const CalibrationSpec& c = BuiltInCalibration();
+  const size_t column = protocol == CollectiveProtocol::kLl ? 0 : protocol == CollectiveProtocol::kLl128 ? 1 : 2;
+  auto us = [](double v) { return Time::FromPs(static_cast<int64_t>(v * 1e6 + 0.5)); };
+  ProtocolSpec spec;
+  spec.line_bytes = protocol == CollectiveProtocol::kLl ? 16 : protocol == CollectiveProtocol::kLl128 ? 128 : 1;
+  spec.payload_per_line = protocol == CollectiveProtocol::kLl ? 8 : protocol == CollectiveProtocol::kLl128 ? 120 : 1;
+  spec.step_latency = us(c.nccl_nvlink_us.ring[column]);
+  spec.net_step_latency = us(c.nccl_net_us.ring[column]);
+  spec.base_latency = us(c.nccl_base_us.ring[column]);
+  return spec;
 }
 
 uint64_t WireBytes(CollectiveProtocol protocol, uint64_t payload_bytes) {

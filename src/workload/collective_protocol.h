@@ -13,7 +13,8 @@
 // §6): a fixed cost per step on a GPU, beyond the wire time the network
 // model adds itself — NCCL's "hardware" latency of an NVLink step inside a
 // server or of a NET step between servers — and a base latency once per
-// collective. They are defaults; CollectiveOptions overrides them.
+// collective, read from data/calibration.yaml (its `nccl` section, Ring
+// rows). They are defaults; CollectiveOptions overrides them.
 #pragma once
 
 #include <cstdint>
