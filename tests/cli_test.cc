@@ -205,6 +205,16 @@ TEST(Cli, EveryExampleRunsAndConservesBytes) {
       }
       continue;
     }
+    if (s.contains("inference")) {
+      // Serving: every request done; a first token before the last.
+      for (const auto& t : s["inference"]) {
+        EXPECT_GT(t["requests"].get<uint64_t>(), 0u);
+        EXPECT_EQ(t["ttft_ms"]["count"], t["requests"]);
+        EXPECT_LE(t["ttft_ms"]["p50"].get<double>(), t["e2e_ms"]["p50"].get<double>());
+      }
+      EXPECT_TRUE(Exists(dir.path() + "/out/requests.csv"));
+      continue;
+    }
     if (s.contains("chakra")) {
       // A trace replay: each rank's kernels run one after another, so the
       // job takes at least its compute.

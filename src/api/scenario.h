@@ -13,6 +13,7 @@
 #include "fabric/topology_spec.h"
 #include "packet/packet_config.h"
 #include "transport/transport_config.h"
+#include "workload/inference_spec.h"
 #include "workload/model_catalog.h"
 #include "workload/traffic_spec.h"
 #include "workload/training_step.h"
@@ -72,6 +73,12 @@ struct Scenario {
     std::string path;          // "workload.N.chakra", for messages
   };
   std::vector<ChakraJob> chakras;
+  // workload `inference` entries: one serving run each.
+  struct Inference {
+    InferenceSpec spec;
+    std::string path;  // "workload.N.inference", for messages
+  };
+  std::vector<Inference> inferences;
 
   // simulation.*
   std::string model = "packet"; // packet | flow (analytic arrives later)

@@ -316,6 +316,26 @@ TEST_F(ScenarioLoaderTest, TrainingAndChakraWorkloads) {
   ExpectHas(LoadError("workload:\n  - training: {model: llama3-8b}\n"), {"workload.0.training.global_batch", "required"});
   ExpectHas(LoadError("workload:\n  - chakra: {traces: no/such/prefix}\n"),
             {"workload.0.chakra.traces", "no trace file"});
+  // Serving: the catalog model mapped to the serving description, the GPU
+  // from the cluster.
+  Result<Scenario> i = Load("i.yaml",
+                            "cluster: {gpu: H200}\nworkload:\n  - inference: {model: llama3-70b, tp: 4, replicas: 2, rate: 5,"
+                            " input_tokens: {min: 100, max: 200}, ttft_slo: 1s}\n");
+  ASSERT_TRUE(i.ok()) << i.error().message;
+  ASSERT_EQ(i->inferences.size(), 1u);
+  const InferenceSpec& spec = i->inferences[0].spec;
+  EXPECT_EQ(spec.model.layers, 80);
+  EXPECT_EQ(spec.model.kv_heads, 8);
+  EXPECT_EQ(spec.model.mlp_matrices, 3);  // SwiGLU
+  EXPECT_EQ(spec.tp, 4);
+  EXPECT_EQ(spec.replicas, 2);
+  EXPECT_DOUBLE_EQ(spec.rate_per_s, 5);
+  EXPECT_EQ(spec.input_tokens_min, 100u);
+  EXPECT_EQ(spec.input_tokens_max, 200u);
+  EXPECT_DOUBLE_EQ(spec.ttft_slo_ms, 1000);
+  EXPECT_DOUBLE_EQ(spec.gpu.hbm_bytes_per_s, 4.8e12);  // H200
+  ExpectHas(LoadError("workload:\n  - inference: {model: llama3-70b, router: random}\n"),
+            {"workload.0.inference.router", "round_robin, least_loaded"});
 }
 
 TEST_F(ScenarioLoaderTest, WrongTypeNotAnInteger) {

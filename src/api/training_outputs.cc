@@ -13,8 +13,13 @@ nlohmann::ordered_json PerDimension(const std::array<double, kCommDimensionCount
 
 }  // namespace
 
+nlohmann::ordered_json Latency(const LatencyStats& l) {
+  return {{"count", l.count}, {"mean", l.mean_ms}, {"p50", l.p50_ms}, {"p99", l.p99_ms}, {"max", l.max_ms}};
+}
+
 nlohmann::ordered_json JobsSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
-                                   const std::vector<ChakraRunResult>& traces) {
+                                   const std::vector<ChakraRunResult>& traces,
+                                   const std::vector<InferenceRunResult>& serving) {
   nlohmann::ordered_json s;
   s["scenario"] = scenario.name;
   s["model"] = scenario.model;
@@ -72,16 +77,42 @@ nlohmann::ordered_json JobsSummary(const Scenario& scenario, const std::vector<T
                        {"comm_s", PerDimension(m.comm_s)},
                        {"idle_s", m.idle_s}});
   }
+  nlohmann::ordered_json services = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < serving.size(); ++i) {
+    const InferenceSummary& m = serving[i].result.summary;
+    events += serving[i].events;
+    wall += serving[i].wall_seconds;
+    longest = Max(longest, Time::FromPs(static_cast<int64_t>(m.duration_s * 1e12)));
+    const InferenceSpec& spec = scenario.inferences[i].spec;
+    services.push_back({{"entry", scenario.inferences[i].path},
+                        {"model", spec.model.name},
+                        {"requests", m.requests},
+                        {"ttft_ms", Latency(m.ttft)},
+                        {"tpot_ms", Latency(m.tpot)},
+                        {"e2e_ms", Latency(m.e2e)},
+                        {"duration_s", m.duration_s},
+                        {"offered_rate_per_s", m.offered_rate_per_s},
+                        {"output_tokens_per_s", m.output_tokens_per_s},
+                        {"goodput_per_s", m.goodput_per_s},
+                        {"slo_attainment", m.slo_attainment},
+                        {"ttft_slo_ms", spec.ttft_slo_ms},
+                        {"tpot_slo_ms", spec.tpot_slo_ms},
+                        {"iterations", m.iterations},
+                        {"mean_batch_sequences", m.mean_batch_sequences},
+                        {"kv_transfers", m.kv_transfers}});
+  }
   s["sim_time_ns"] = static_cast<double>(longest.ps()) / 1000.0;
   s["wall_s"] = wall;
   s["events"] = events;
   if (!list.empty()) s["training"] = std::move(list);
   if (!replays.empty()) s["chakra"] = std::move(replays);
+  if (!services.empty()) s["inference"] = std::move(services);
   return s;
 }
 
 std::string FormatJobsSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
-                              const std::vector<ChakraRunResult>& traces, const std::string& out_dir) {
+                              const std::vector<ChakraRunResult>& traces,
+                              const std::vector<InferenceRunResult>& serving, const std::string& out_dir) {
   std::string out = fmt::format("aifabric run — {} ({} model, seed {})\n", scenario.name, scenario.model,
                                 scenario.seed);
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -113,7 +144,20 @@ std::string FormatJobsSummary(const Scenario& scenario, const std::vector<Traini
                        r.ranks, scenario.chakras[i].prefix, r.nodes, r.run.makespan.seconds() * 1e3, m.compute_s * 1e3,
                        m.exposed_total_s() * 1e3, m.idle_s * 1e3);
   }
-  out += fmt::format("  outputs     {}/ (summary.json)\n", out_dir);
+  for (size_t i = 0; i < serving.size(); ++i) {
+    const InferenceSummary& m = serving[i].result.summary;
+    const InferenceSpec& spec = scenario.inferences[i].spec;
+    out += fmt::format("  inference   {} requests of {} at {:.2f}/s on {} replica(s) of TP {} x PP {}{}\n", m.requests,
+                       spec.model.name, m.offered_rate_per_s,
+                       spec.disaggregated ? spec.prefill_replicas + spec.decode_replicas : spec.replicas, spec.tp,
+                       spec.pp, spec.disaggregated ? " (prefill/decode disaggregated)" : "");
+    out += fmt::format("  latency     TTFT p50 {:.1f} ms, p99 {:.1f} ms; TPOT p50 {:.2f} ms, p99 {:.2f} ms\n",
+                       m.ttft.p50_ms, m.ttft.p99_ms, m.tpot.p50_ms, m.tpot.p99_ms);
+    out += fmt::format("  throughput  {:.0f} output tokens/s; goodput {:.2f} requests/s ({:.0f}% within SLOs)\n",
+                       m.output_tokens_per_s, m.goodput_per_s, 100 * m.slo_attainment);
+    out += fmt::format("  simulated   in {:.3f} s wall ({} events)\n", serving[i].wall_seconds, serving[i].events);
+  }
+  out += fmt::format("  outputs     {}/ (summary.json{})\n", out_dir, serving.empty() ? "" : ", requests.csv");
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/chakra_run.h"
+#include "api/inference_run.h"
 #include "api/scenario.h"
 #include "api/training_run.h"
 
@@ -17,10 +18,12 @@ namespace aifabric {
 // `training` entry per step run and one `chakra` entry per trace set
 // (docs/outputs.md).
 nlohmann::ordered_json JobsSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
-                                   const std::vector<ChakraRunResult>& traces);
+                                   const std::vector<ChakraRunResult>& traces,
+                                   const std::vector<InferenceRunResult>& serving);
 
 // The lines `aifabric run` prints for a job run.
 std::string FormatJobsSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
-                              const std::vector<ChakraRunResult>& traces, const std::string& out_dir);
+                              const std::vector<ChakraRunResult>& traces,
+                              const std::vector<InferenceRunResult>& serving, const std::string& out_dir);
 
 }  // namespace aifabric

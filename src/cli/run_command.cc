@@ -6,6 +6,7 @@
 #include "api/run.h"
 #include "api/scenario_loader.h"
 #include "api/chakra_run.h"
+#include "api/inference_run.h"
 #include "api/training_outputs.h"
 #include "api/training_run.h"
 #include "cli/commands.h"
@@ -34,14 +35,26 @@ int RunJobs(const Scenario& scenario, const RunOptions& options) {
     if (!r.ok()) return ReportBadInput(Error{options.scenario + ": " + r.error().message});
     traces.push_back(std::move(r).value());
   }
+  std::vector<InferenceRunResult> serving;
+  for (const Scenario::Inference& inf : scenario.inferences) {
+    Result<InferenceRunResult> r = RunInferenceService(scenario, inf);
+    if (!r.ok()) return ReportBadInput(Error{options.scenario + ": " + r.error().message});
+    serving.push_back(std::move(r).value());
+  }
   const std::string out_dir = options.out_dir.empty() ? "out/" + scenario.name : options.out_dir;
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   if (ec) return ReportBadInput(Error{"cannot create " + out_dir + ": " + ec.message()});
+  // requests.csv: the first serving entry's requests (one entry per scenario
+  // is the common case).
+  if (!serving.empty()) {
+    Status csv = WriteFileAtomically(out_dir + "/requests.csv", InferenceRequestsCsv(serving.front().result));
+    if (!csv.ok()) return ReportBadInput(csv.error());
+  }
   Status written =
-      WriteFileAtomically(out_dir + "/summary.json", JobsSummary(scenario, runs, traces).dump(2) + "\n");
+      WriteFileAtomically(out_dir + "/summary.json", JobsSummary(scenario, runs, traces, serving).dump(2) + "\n");
   if (!written.ok()) return ReportBadInput(written.error());
-  if (!options.quiet) std::fputs(FormatJobsSummary(scenario, runs, traces, out_dir).c_str(), stdout);
+  if (!options.quiet) std::fputs(FormatJobsSummary(scenario, runs, traces, serving, out_dir).c_str(), stdout);
   return kExitOk;
 }
 
@@ -52,7 +65,9 @@ int RunCommand(const RunOptions& options) {
   if (!options.model.empty()) overrides.push_back("simulation.model=" + options.model);
   Result<Scenario> scenario = LoadScenarioFile(options.scenario, overrides);
   if (!scenario.ok()) return ReportBadInput(scenario.error());
-  if (!scenario->trainings.empty() || !scenario->chakras.empty()) return RunJobs(*scenario, options);
+  if (!scenario->trainings.empty() || !scenario->chakras.empty() || !scenario->inferences.empty()) {
+    return RunJobs(*scenario, options);
+  }
   if (scenario->model != "packet") {
     return ReportBadInput(Error{options.scenario + ": simulation.model: " + scenario->model +
                                 " runs training steps and `aifabric collective` so far; this workload needs packet"});
