@@ -8,7 +8,8 @@
 
 namespace aifabric {
 
-Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, const std::string& what) {
+Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, const std::string& what,
+                            int32_t metric_gpus, size_t timed_nodes) {
   const auto wall_start = std::chrono::steady_clock::now();
   Result<BuiltFabric> fabric = BuildFabric(scenario);
   if (!fabric.ok()) return fabric.error();
@@ -29,8 +30,8 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
   if (!executor.done()) return Error{what + ": the job did not complete (the fabric stalled)"};
   JobRunResult r;
   r.network_model = scenario.model;
-  r.makespan = executor.finish_time() - executor.start_time();
-  r.metrics = ComputeJobMetrics(graph, executor.node_start(), executor.node_finish());
+  r.metrics = ComputeJobMetrics(graph, executor.node_start(), executor.node_finish(), metric_gpus, timed_nodes);
+  r.makespan = r.metrics.makespan;
   r.events = sim.events_processed();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return r;

@@ -22,7 +22,11 @@ struct JobRunResult {
   double wall_seconds = 0;
 };
 
-// Errors are prefixed with `what` (e.g. "workload.0.training").
-Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, const std::string& what);
+// Errors are prefixed with `what` (e.g. "workload.0.training"). With
+// `metric_gpus` > 0 the metrics count GPUs 0..metric_gpus-1 only; with
+// `timed_nodes` > 0 the makespan is that of nodes 0..timed_nodes-1 (later
+// nodes are background work).
+Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, const std::string& what,
+                            int32_t metric_gpus = 0, size_t timed_nodes = 0);
 
 }  // namespace aifabric

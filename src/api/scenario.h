@@ -62,6 +62,14 @@ struct Scenario {
     ModelSpec model;
     ParallelismSpec parallelism;
     TrainingSpec training;
+    // An asynchronous checkpoint of the previous step written during this
+    // one (storage traffic sharing the fabric with training): every GPU
+    // sends `checkpoint_bytes` to one of the last `storage_servers` servers
+    // of the cluster (its NIC on the same rail), on traffic class
+    // `checkpoint_priority`. 0 servers: no checkpoint.
+    int storage_servers = 0;
+    uint64_t checkpoint_bytes = 0;  // per GPU; 0 = its share of 16 bytes per parameter
+    uint8_t checkpoint_priority = 1;
     std::string path;  // "workload.N.training", for messages
   };
   std::vector<Training> trainings;

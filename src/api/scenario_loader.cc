@@ -802,7 +802,8 @@ void ReadChakra(const Context& c, const YAML::Node& value, const std::string& pa
 void ReadTraining(const Context& c, const YAML::Node& value, const std::string& path, Scenario& s) {
   const MapReader m(c.d, value, path);
   m.AllowOnly({"model", "tp", "pp", "dp", "ep", "sequence_parallel", "distributed_optimizer", "bucket", "overlap",
-               "global_batch", "micro_batch", "seq_len", "recompute", "compute_efficiency", "layers_per_node"});
+               "global_batch", "micro_batch", "seq_len", "recompute", "compute_efficiency", "layers_per_node",
+               "checkpoint"});
   Require(m, {"model", "global_batch"});
   if (!c.d.ok()) return;
   Scenario::Training t;
@@ -840,6 +841,12 @@ void ReadTraining(const Context& c, const YAML::Node& value, const std::string& 
   tr.recompute = m.Bool("recompute", false);
   tr.compute_efficiency =
       m.Number("compute_efficiency", 0, [](double x) { return x >= 0 && x <= 1; }, "a number in [0, 1] (0: the calibration file's)");
+  MapReader ck = m.Map("checkpoint");
+  ck.AllowOnly({"storage_servers", "bytes", "priority"});
+  if (m.Has("checkpoint")) Require(ck, {"storage_servers"});
+  t.storage_servers = static_cast<int>(ck.Int("storage_servers", 0, 0, 1 << 20));
+  t.checkpoint_bytes = ck.Size("bytes", 0, 0, kMaxBytes);
+  t.checkpoint_priority = static_cast<uint8_t>(ck.Int("priority", 1, 0, kNumPriorities - 1));
   tr.gpu_peak_tflops = s.gpu.bf16_dense_tflops;
   tr.hbm_bytes_per_s = s.gpu.hbm_tbps * 1e12;
   if (c.d.ok()) s.trainings.push_back(std::move(t));

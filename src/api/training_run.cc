@@ -5,6 +5,44 @@
 
 namespace aifabric {
 
+namespace {
+
+// The step's graph plus the previous step's checkpoint, written during it:
+// GPU g sends its share to the storage server g mod K (of the last K
+// servers), to the NIC of the same rail, with no dependencies.
+Result<JobGraph> WithCheckpoint(const Scenario& scenario, const Scenario::Training& training, const TrainingStep& step) {
+  const int k = training.storage_servers;
+  const int per_server = scenario.gpus_per_server;
+  const int first_storage = scenario.topology.servers - k;
+  if (first_storage * per_server < step.gpus) {
+    return Error{training.path + ".checkpoint.storage_servers: " + std::to_string(k) +
+                 " storage servers leave " + std::to_string(std::max(0, first_storage)) + " servers, fewer than the " +
+                 std::to_string(step.gpus) + " training GPUs need"};
+  }
+  JobGraphBuilder b(step.graph);
+  const uint32_t label = b.AddLabel("checkpoint");
+  const int pp = training.parallelism.pp, dp = training.parallelism.dp;
+  for (GpuId g = 0; g < step.gpus; ++g) {
+    uint64_t bytes = training.checkpoint_bytes;
+    if (bytes == 0) {
+      // Weights (bf16), fp32 master weights and Adam's two moments: 16
+      // bytes per parameter, sharded over the data-parallel ranks.
+      const int stage = static_cast<int>(g / (step.gpus / pp));
+      const int64_t params = step.stage_params_per_gpu[static_cast<size_t>(std::min(stage, pp - 1))];
+      bytes = static_cast<uint64_t>(params) * 16 / static_cast<uint64_t>(dp);
+    }
+    const int storage = first_storage + g % k;
+    const GpuId target = storage * per_server + g % per_server;
+    const JobNodeIndex n = b.AddTransfer(g, target, bytes, CommDimension::kStorage, label);
+    b.SetPriority(n, training.checkpoint_priority);
+  }
+  Result<JobGraph> graph = std::move(b).Build();
+  if (!graph.ok()) return Error{training.path + ".checkpoint: " + graph.error().message};
+  return graph;
+}
+
+}  // namespace
+
 Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenario::Training& training) {
   const ParallelismSpec& p = training.parallelism;
   ClusterShape shape;
@@ -17,7 +55,14 @@ Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenar
   }
   Result<TrainingStep> step = BuildTrainingStep(training.model, p, training.training, shape);
   if (!step.ok()) return Error{training.path + ": " + step.error().message};
-  Result<JobRunResult> run = RunJob(scenario, step->graph, training.path);
+  JobGraph graph = step->graph;
+  if (training.storage_servers > 0) {
+    Result<JobGraph> with = WithCheckpoint(scenario, training, *step);
+    if (!with.ok()) return with.error();
+    graph = std::move(with).value();
+  }
+  // The step is its own nodes; a checkpoint after them runs in the background.
+  Result<JobRunResult> run = RunJob(scenario, graph, training.path, shape.gpus, step->graph.size());
   if (!run.ok()) return run.error();
 
   TrainingRunResult r;

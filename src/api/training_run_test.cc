@@ -17,16 +17,18 @@ namespace {
 // Four servers of one H100 each under one switch; a small dense model
 // (2 layers, h 1024) trained data-parallel over all four, gradients
 // all-reduced in 8 MiB buckets after backward (no overlap).
-Scenario Cluster(const std::string& nic_rate, const std::string& model) {
+Scenario Cluster(const std::string& nic_rate, const std::string& model, const std::string& extra = "",
+                 int servers = 4) {
   std::string text = "name: dp\n";
-  text += "cluster: {servers: 4, gpus_per_server: 1, gpu: H100, nic: {rate: " + nic_rate + "}}\n";
+  text += "cluster: {servers: " + std::to_string(servers) + ", gpus_per_server: 1, gpu: H100, nic: {rate: " + nic_rate +
+          "}}\n";
   text += "fabric: {topology: {type: leaf_spine, hosts_per_leaf: 8}, link: {latency: 500ns},"
           " switch: {name: t, radix: 16, port_rate: 400Gbps, latency: 400ns, buffer: 64MiB}, mtu: 4096,"
           " roce: {cc: none}}\n";
   text += "simulation: {model: " + model + "}\n";
   text += "workload:\n  - training: {model: {name: tiny, layers: 2, hidden: 1024, heads: 8, kv_heads: 8,"
           " ffn_hidden: 4096, mlp: gelu, vocab: 1000, seq_len: 512}, dp: 4, global_batch: 4, bucket: 8MiB,"
-          " overlap: false}\n";
+          " overlap: false" + extra + "}\n";
   Result<Scenario> s = LoadScenarioText(text, "dp.yaml", ".", {});
   EXPECT_TRUE(s.ok()) << s.error().message;
   return *s;
@@ -74,6 +76,41 @@ TEST(TrainingRun, PacketAndFlowModelsAgreeOnAnUncongestedStep) {
   EXPECT_NEAR(p, f, 0.03 * f);
   EXPECT_EQ(packet->network_model, "packet");
   EXPECT_EQ(flow->network_model, "flow");
+}
+
+TEST(TrainingRun, ACheckpointSharingTheNicsHalvesTheAllReduceBandwidth) {
+  // The same step on 6 servers, the last 2 storage: meanwhile every GPU
+  // writes 1 GiB of the previous step's checkpoint to storage server
+  // 4 + g mod 2 (traffic class 1, the same weight as training's). Each
+  // storage NIC takes two writes (B/2 each), so each GPU's link out
+  // carries its ring flow and a B/2 write: the ring gets B/2 for the whole
+  // all-reduce phase (the writes, 1 GiB at B/2 = 175 ms, outlast it), and
+  // the data-parallel time in flight, and so the step, grow by exactly the
+  // bandwidth term 2(n-1)/n * G / B100 (the per-packet latencies keep
+  // their rate). (Exposed time is shared between the dimensions in flight,
+  // so the storage writes take half of it.)
+  const Scenario plain = Cluster("100Gbps", "flow", "", 6);
+  const Scenario shared = Cluster("100Gbps", "flow", ", checkpoint: {storage_servers: 2, bytes: 1GiB}", 6);
+  Result<TrainingRunResult> alone = RunTrainingStep(plain, plain.trainings[0]);
+  Result<TrainingRunResult> with = RunTrainingStep(shared, shared.trainings[0]);
+  ASSERT_TRUE(alone.ok()) << alone.error().message;
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  const double g = static_cast<double>(alone->comm_bytes[kData]);
+  const double expected = 2.0 * 3 / 4 * g / (100e9 / 8 * 4096 / 4178);
+  const double added = with->metrics.comm_s[kData] - alone->metrics.comm_s[kData];
+  std::printf("DP in flight %.3f ms alone, %.3f ms beside the checkpoint: +%.4f ms, by hand +%.4f ms\n",
+              alone->metrics.comm_s[kData] * 1e3, with->metrics.comm_s[kData] * 1e3, added * 1e3, expected * 1e3);
+  EXPECT_NEAR(added, expected, 1e-6 * expected);
+  EXPECT_NEAR((with->step_time - alone->step_time).seconds(), expected, 1e-6 * expected);
+  // The checkpoint is in flight (storage) over the whole step, on the 4
+  // training GPUs only (the storage servers are not the job's GPUs).
+  EXPECT_EQ(with->metrics.gpus, 4);
+  EXPECT_NEAR(with->metrics.comm_s[static_cast<size_t>(CommDimension::kStorage)], with->step_time.seconds(), 1e-9);
+  // Storage servers overlapping the training GPUs are refused.
+  const Scenario crowded = Cluster("100Gbps", "flow", ", checkpoint: {storage_servers: 1}");
+  Result<TrainingRunResult> bad = RunTrainingStep(crowded, crowded.trainings[0]);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("checkpoint.storage_servers"), std::string::npos);
 }
 
 TEST(TrainingRun, EntriesThatDoNotFitNameTheirField) {

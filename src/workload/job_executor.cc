@@ -142,7 +142,7 @@ void JobExecutor::Begin(JobNodeIndex i) {
   r.src = n.gpu;
   r.dst = n.peer;
   r.bytes = n.bytes;
-  r.priority = options_.priority;
+  r.priority = n.priority >= 0 ? static_cast<uint8_t>(n.priority) : options_.priority;
   r.sport = TrafficInjector::SourcePort(id);
   network_.StartTransfer(r);
 }
@@ -189,7 +189,7 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
   CollectiveExecutorOptions exec;
   exec.reduce_rate = options_.reduce_rate;
   exec.first_flow_id = next_flow_id_;
-  exec.priority = options_.priority;
+  exec.priority = n.priority >= 0 ? static_cast<uint8_t>(n.priority) : options_.priority;
   const size_t index = collectives_.size();
   exec.on_done = [this, i, index] {
     retired_.push_back(index);

@@ -39,6 +39,13 @@ std::string_view CommDimensionName(CommDimension dimension) {
   return "other";
 }
 
+JobGraphBuilder::JobGraphBuilder(const JobGraph& base)
+    : nodes_(base.nodes_), groups_(base.groups_), labels_(base.labels_) {
+  for (JobNodeIndex i = 0; i < base.size(); ++i) {
+    for (JobNodeIndex s : base.successors(i)) edges_.emplace_back(i, s);
+  }
+}
+
 uint32_t JobGraphBuilder::AddGroup(std::vector<GpuId> gpus) {
   const auto it = std::find(groups_.begin(), groups_.end(), gpus);
   if (it != groups_.end()) return static_cast<uint32_t>(it - groups_.begin());

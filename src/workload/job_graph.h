@@ -46,6 +46,7 @@ struct JobNode {
   uint32_t group = 0;      // collective: index into JobGraph::group()
   uint32_t label = 0;      // index into JobGraph::label() (a name for traces)
   uint64_t bytes = 0;      // collective: S as nccl-tests counts it; transfer: payload
+  int16_t priority = -1;   // traffic class 0..7 of its transfers; -1: the executor's default
   Time duration;           // compute
   double flops = 0;        // compute: useful model FLOPs (for MFU); 0 if not counted
   // collective: the node stands for `fold` back-to-back collectives of
@@ -88,6 +89,10 @@ class JobGraph {
 // groups and labels are stored once. Not thread-safe.
 class JobGraphBuilder {
  public:
+  JobGraphBuilder() = default;
+  // Starts from an existing graph (its nodes keep their indices), to add
+  // work beside it (e.g. a checkpoint during a training step).
+  explicit JobGraphBuilder(const JobGraph& base);
   // REQUIRES: gpus non-empty, no GPU twice.
   uint32_t AddGroup(std::vector<GpuId> gpus);
   uint32_t AddLabel(const std::string& name);
@@ -98,6 +103,8 @@ class JobGraphBuilder {
   JobNodeIndex AddTransfer(GpuId src, GpuId dst, uint64_t bytes, CommDimension dimension, uint32_t label);
   // REQUIRES: `collective` is a collective node of this builder; fold >= 1.
   void SetFold(JobNodeIndex collective, uint32_t fold);
+  // Sets the traffic class (0..7) of a communication node's transfers.
+  void SetPriority(JobNodeIndex node, uint8_t priority) { nodes_[node].priority = priority; }
   // `before` finishes before `after` starts; kNoJobNode for either is ignored.
   void AddEdge(JobNodeIndex before, JobNodeIndex after);
 

@@ -23,21 +23,28 @@ double JobMetrics::exposed_total_s() const {
   return sum;
 }
 
-JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& start, const std::vector<Time>& finish) {
+JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& start, const std::vector<Time>& finish,
+                             int32_t gpus, size_t timed_nodes) {
   JobMetrics m;
   const size_t n = graph.size();
   if (n == 0) return m;
+  const size_t timed = timed_nodes > 0 ? std::min(timed_nodes, n) : n;
   Time first = Time::Infinite(), last;
+  for (JobNodeIndex i = 0; i < timed; ++i) {
+    first = Min(first, start[i]);
+    last = Max(last, finish[i]);
+  }
   std::vector<std::vector<Edge>> per_gpu(static_cast<size_t>(graph.gpu_count()));
   auto add = [&](GpuId gpu, Time from, Time to, int dimension, bool useful) {
+    from = Max(from, first);
+    to = Min(to, last);
+    if (to < from) return;
     std::vector<Edge>& e = per_gpu[static_cast<size_t>(gpu)];
     e.push_back({from.ps(), dimension, +1, useful ? 1 : 0});
     e.push_back({to.ps(), dimension, -1, useful ? -1 : 0});
   };
   for (JobNodeIndex i = 0; i < n; ++i) {
     assert(!start[i].IsInfinite() && !finish[i].IsInfinite());
-    first = Min(first, start[i]);
-    last = Max(last, finish[i]);
     const JobNode& node = graph.node(i);
     const int dim = static_cast<int>(node.dimension);
     switch (node.kind) {
@@ -56,7 +63,9 @@ JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& sta
   }
   m.makespan = last - first;
   int32_t used = 0;
-  for (std::vector<Edge>& edges : per_gpu) {
+  const size_t counted = gpus > 0 ? std::min(per_gpu.size(), static_cast<size_t>(gpus)) : per_gpu.size();
+  for (size_t g = 0; g < counted; ++g) {
+    std::vector<Edge>& edges = per_gpu[g];
     if (edges.empty()) continue;
     ++used;
     std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.at_ps < b.at_ps; });

@@ -30,7 +30,11 @@ struct JobMetrics {
 };
 
 // REQUIRES: every node finished (start/finish finite), as JobExecutor
-// leaves them when done().
-JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& start, const std::vector<Time>& finish);
+// leaves them when done(). With `gpus` > 0, only GPUs 0..gpus-1 are counted
+// (others are endpoints such as storage servers, not the job's GPUs). With
+// `timed_nodes` > 0, the makespan is that of nodes 0..timed_nodes-1 and
+// later nodes (background work, e.g. a checkpoint) count only within it.
+JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& start, const std::vector<Time>& finish,
+                             int32_t gpus = 0, size_t timed_nodes = 0);
 
 }  // namespace aifabric
