@@ -265,6 +265,23 @@ TEST(Cli, RoceIncastWithoutPfcDropsAndRetransmits) {
   EXPECT_EQ(lossy["flows"]["completed"], lossy["flows"]["count"]);
 }
 
+TEST(Cli, TheFlowModelRunsTheSameScenario) {
+  // The small scenario's permutation at flow level: every flow done, every
+  // byte delivered, no link above its capacity, and each flow no faster
+  // than alone on the idle fabric (slowdown >= 1).
+  TempDir dir;
+  const std::string scenario = dir.Write("small.yaml", kSmallScenario);
+  CommandResult r = RunAifabric("run " + scenario + " --model flow --quiet --out " + dir.path() + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto s = nlohmann::json::parse(ReadFile(dir.path() + "/out/summary.json"));
+  EXPECT_EQ(s["model"], "flow");
+  EXPECT_EQ(s["flows"]["completed"], s["flows"]["count"]);
+  EXPECT_EQ(s["bytes"]["sent"], s["bytes"]["delivered"]);
+  EXPECT_LE(s["links"]["max_util"].get<double>(), 1.0 + 1e-9);
+  EXPECT_GE(s["flows"]["slowdown"]["p50"].get<double>(), 1.0 - 1e-9);
+  EXPECT_EQ(s["drops"], 0);
+}
+
 TEST(Cli, MissingScenarioFileIsBadInput) {
   CommandResult r = RunAifabric("run /nonexistent/scenario.yaml");
   EXPECT_EQ(r.exit_code, 2);

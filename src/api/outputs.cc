@@ -82,7 +82,7 @@ nlohmann::ordered_json FlowJson(const FlowFigures& f) {
 double Utilization(const ScenarioRun& run, const Port& port) {
   const double seconds = run.sim_time().seconds();
   if (seconds <= 0) return 0;
-  const double bits = static_cast<double>(run.network().egress(port.id).counters().tx_bytes) * 8.0;
+  const double bits = static_cast<double>(run.LinkCounters(port.id).tx_bytes) * 8.0;
   return bits / (static_cast<double>(port.rate.bps()) * seconds);
 }
 
@@ -107,7 +107,7 @@ std::string LinksCsv(const ScenarioRun& run) {
   std::string out = "link_id,src,dst,rate_gbps,bytes,util,drops,ecn_marks,pfc_pause_ns,max_queue_bytes\n";
   const Topology& t = run.topology();
   for (const Port& port : t.ports()) {
-    const PortCounters& c = run.network().egress(port.id).counters();
+    const PortCounters c = run.LinkCounters(port.id);
     out += fmt::format("{},{},{},{},{},{:.6f},{},{},{},{}\n", port.id, t.node(port.node).name, t.node(port.peer).name,
                        port.rate.gbps(), c.tx_bytes, Utilization(run, port), c.drop_packets, c.ecn_marks,
                        Ns(Time::FromPs(static_cast<int64_t>(c.pfc_pause_ps))), c.max_queue_bytes);
@@ -147,7 +147,7 @@ nlohmann::ordered_json BuildSummary(const ScenarioRun& run) {
   nlohmann::ordered_json s;
   const Scenario& sc = run.scenario();
   s["scenario"] = sc.name;
-  s["model"] = run.network().name();
+  s["model"] = run.model_name();
   s["seed"] = sc.seed;
   s["sim_time_ns"] = NsValue(run.sim_time());
   s["wall_s"] = run.wall_seconds();
@@ -161,22 +161,16 @@ nlohmann::ordered_json BuildSummary(const ScenarioRun& run) {
 
   s["flows"] = FlowJson(Figures(run, 0, run.flows().size()));
 
-  const PayloadTotals totals = run.network().totals();
+  const PayloadTotals totals = run.Totals();
   s["bytes"] = {{"sent", totals.sent},           {"delivered", totals.delivered},
                 {"dropped", totals.dropped},     {"discarded", totals.discarded},
                 {"in_flight", totals.in_flight}, {"retransmitted", totals.retransmitted}};
-  TransportCounters transport;
-  for (const FlowState& f : run.network().flows()) {
-    transport.timeouts += f.transport.timeouts;
-    transport.out_of_order_packets += f.transport.out_of_order_packets;
-    transport.cnps += f.transport.cnps;
-    transport.acks += f.transport.acks;
-  }
+  const TransportCounters transport = run.TransportTotals();
   uint64_t drops = 0, pause_ps = 0, ecn_marks = 0, pfc_frames = 0, pfc_storms = 0;
   double max_util = 0, util_sum = 0;
   std::string busiest;
   for (const Port& port : t.ports()) {
-    const PortCounters& c = run.network().egress(port.id).counters();
+    const PortCounters c = run.LinkCounters(port.id);
     drops += c.drop_packets;
     pause_ps += c.pfc_pause_ps;
     ecn_marks += c.ecn_marks;
@@ -193,7 +187,7 @@ nlohmann::ordered_json BuildSummary(const ScenarioRun& run) {
   s["pfc_pause_ns"] = NsValue(Time::FromPs(static_cast<int64_t>(pause_ps)));
   s["pfc_frames"] = pfc_frames;
   s["pfc_storms"] = pfc_storms;
-  s["pfc_deadlocks"] = run.network().pfc_deadlocks();
+  s["pfc_deadlocks"] = run.pfc_deadlocks();
   s["ecn_marks"] = ecn_marks;
   s["retransmitted_bytes"] = totals.retransmitted;
   s["out_of_order_packets"] = transport.out_of_order_packets;

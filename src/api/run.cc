@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
+#include "api/fabric_setup.h"
 #include "api/ib_routes.h"
+#include "flow/flow_network.h"
 #include "api/scenario_loader.h"
 #include "fabric/topology_builder.h"
 #include "transport/rc_transport.h"
@@ -62,14 +65,21 @@ Result<std::unique_ptr<ScenarioRun>> ScenarioRun::Prepare(const Scenario& scenar
   if (scenario.transport.kind == TransportKind::kRc) {
     run->transport_ = std::make_unique<RcTransport>(scenario.transport);
   }
-  run->network_ = std::make_unique<PacketNetwork>(*run->sim_, run->topology_, *run->routes_, scenario.packet,
-                                                  run->transport_.get());
-  run->network_->SetObserver(run.get());
+  NetworkModel* model;
+  if (scenario.model == "flow") {
+    run->flow_ = std::make_unique<FlowNetwork>(*run->sim_, run->topology_, *run->routes_, FlowConfigFor(scenario));
+    model = run->flow_.get();
+  } else {
+    run->network_ = std::make_unique<PacketNetwork>(*run->sim_, run->topology_, *run->routes_, scenario.packet,
+                                                    run->transport_.get());
+    model = run->network_.get();
+  }
+  model->SetObserver(run.get());
   std::vector<FlowSpec> by_start = run->flows_;
   std::stable_sort(by_start.begin(), by_start.end(), [](const FlowSpec& a, const FlowSpec& b) {
     return a.start < b.start || (a.start == b.start && a.id < b.id);
   });
-  run->injector_ = std::make_unique<TrafficInjector>(*run->sim_, *run->network_, std::move(by_start));
+  run->injector_ = std::make_unique<TrafficInjector>(*run->sim_, *model, std::move(by_start));
   return run;
 }
 
@@ -90,10 +100,50 @@ void ScenarioRun::Execute() {
   // still be pending then), the last event, or `until` if it stopped there
   // with work left.
   sim_time_ = (completed_ == flows_.size() || sim_->pending_events() == 0) ? sim_->Now() : scenario_.until;
-  network_->FinishRun(sim_time_);
+  if (network_) network_->FinishRun(sim_time_);
   ideal_fct_.reserve(flows_.size());
-  for (const FlowSpec& f : flows_) ideal_fct_.push_back(network_->IdealFct(TrafficInjector::RequestFor(f)));
+  for (const FlowSpec& f : flows_) {
+    const TransferRequest r = TrafficInjector::RequestFor(f);
+    ideal_fct_.push_back(network_ ? network_->IdealFct(r) : flow_->IdealFct(r));
+  }
   wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+}
+
+PortCounters ScenarioRun::LinkCounters(PortId port) const {
+  if (network_) return network_->egress(port).counters();
+  // Flow level: payload carried, plus the per-packet overhead of the whole
+  // packets it took (the last one's size is not tracked per link).
+  PortCounters c;
+  const double payload = flow_->bytes_carried(port);
+  const double mtu = scenario_.packet.mtu_bytes;
+  c.tx_payload_bytes = static_cast<uint64_t>(payload + 0.5);
+  c.tx_packets = static_cast<uint64_t>(std::ceil(payload / mtu));
+  c.tx_bytes = c.tx_payload_bytes + c.tx_packets * scenario_.packet.wire_overhead_bytes;
+  return c;
+}
+
+PayloadTotals ScenarioRun::Totals() const {
+  if (network_) return network_->totals();
+  PayloadTotals t;
+  for (const FlowSpec& f : flows_) {
+    if (f.start > sim_time_) continue;  // not started
+    t.sent += f.bytes;
+    if (!finish_[static_cast<size_t>(f.id)].IsInfinite()) t.delivered += f.bytes;
+  }
+  t.in_flight = t.sent - t.delivered;
+  return t;
+}
+
+TransportCounters ScenarioRun::TransportTotals() const {
+  TransportCounters t;
+  if (!network_) return t;  // the flow level has no transport
+  for (const FlowState& f : network_->flows()) {
+    t.timeouts += f.transport.timeouts;
+    t.out_of_order_packets += f.transport.out_of_order_packets;
+    t.cnps += f.transport.cnps;
+    t.acks += f.transport.acks;
+  }
+  return t;
 }
 
 void ScenarioRun::OnTransferDone(FlowId id, Time finish) {

@@ -20,6 +20,7 @@
 
 namespace aifabric {
 
+class FlowNetwork;
 class TrafficInjector;
 class Transport;
 
@@ -48,7 +49,17 @@ class ScenarioRun : private TransferObserver {
   const Scenario& scenario() const { return scenario_; }
   const Topology& topology() const { return topology_; }
   const Simulator& sim() const { return *sim_; }
-  const PacketNetwork& network() const { return *network_; }
+  // The network model that ran: the packet level (with its counters) or the
+  // flow level; one of the two is null.
+  const PacketNetwork* packet_network() const { return network_.get(); }
+  const FlowNetwork* flow_network() const { return flow_.get(); }
+  const char* model_name() const { return network_ ? network_->name() : "flow"; }
+  // What each link carried and lost, whichever the model (the flow level
+  // knows only bytes: no drops, marks, pauses or queues).
+  PortCounters LinkCounters(PortId port) const;
+  PayloadTotals Totals() const;
+  TransportCounters TransportTotals() const;
+  uint64_t pfc_deadlocks() const { return network_ ? network_->pfc_deadlocks() : 0; }
   // All flows in id order (flow id == index).
   const std::vector<FlowSpec>& flows() const { return flows_; }
   const std::vector<WorkloadSlice>& slices() const { return slices_; }
@@ -70,7 +81,8 @@ class ScenarioRun : private TransferObserver {
   std::unique_ptr<RoutingTable> routes_;
   std::unique_ptr<Simulator> sim_;
   std::unique_ptr<Transport> transport_;   // null for fabric.transport.type: none
-  std::unique_ptr<PacketNetwork> network_;
+  std::unique_ptr<PacketNetwork> network_;  // packet level, or
+  std::unique_ptr<FlowNetwork> flow_;       // flow level
   std::vector<FlowSpec> flows_;
   std::vector<WorkloadSlice> slices_;
   std::vector<Time> finish_;

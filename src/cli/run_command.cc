@@ -68,10 +68,6 @@ int RunCommand(const RunOptions& options) {
   if (!scenario->trainings.empty() || !scenario->chakras.empty() || !scenario->inferences.empty()) {
     return RunJobs(*scenario, options);
   }
-  if (scenario->model != "packet") {
-    return ReportBadInput(Error{options.scenario + ": simulation.model: " + scenario->model +
-                                " runs training steps and `aifabric collective` so far; this workload needs packet"});
-  }
   Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(*scenario);
   if (!run.ok()) return ReportBadInput(Error{options.scenario + ": " + run.error().message});
   (*run)->Execute();
