@@ -2,6 +2,7 @@
 
 #include "api/ib_routes.h"
 #include "fabric/topology_builder.h"
+#include "flow/analytic_network.h"
 #include "flow/flow_network.h"
 #include "packet/packet_network.h"
 #include "transport/rc_transport.h"
@@ -36,6 +37,11 @@ FlowConfig FlowConfigFor(const Scenario& scenario) {
 }
 
 FabricModel::FabricModel(Simulator& sim, const Scenario& scenario, const BuiltFabric& fabric) {
+  if (scenario.model == "analytic") {
+    analytic_ = std::make_unique<AnalyticNetwork>(sim, fabric.topology, fabric.routes, FlowConfigFor(scenario));
+    network_ = analytic_.get();
+    return;
+  }
   if (scenario.model == "flow") {
     flow_ = std::make_unique<FlowNetwork>(sim, fabric.topology, fabric.routes, FlowConfigFor(scenario));
     network_ = flow_.get();

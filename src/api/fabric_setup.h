@@ -1,7 +1,8 @@
 // The fabric of a scenario, built once and shared by the runs that use it
 // (`aifabric collective` sizes, training steps): its topology, routes and
 // GPU layout, and, per simulation, the network model the scenario asks for
-// (simulation.model: packet, with its transport, or flow). Not thread-safe.
+// (simulation.model: packet, with its transport, flow or analytic). Not
+// thread-safe.
 #pragma once
 
 #include <memory>
@@ -17,6 +18,7 @@
 
 namespace aifabric {
 
+class AnalyticNetwork;
 class FlowNetwork;
 class PacketNetwork;
 class Transport;
@@ -48,6 +50,7 @@ class FabricModel {
   std::unique_ptr<Transport> transport_;
   std::unique_ptr<PacketNetwork> packet_;
   std::unique_ptr<FlowNetwork> flow_;
+  std::unique_ptr<AnalyticNetwork> analytic_;
   NetworkModel* network_ = nullptr;
 };
 

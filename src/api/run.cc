@@ -6,6 +6,7 @@
 
 #include "api/fabric_setup.h"
 #include "api/ib_routes.h"
+#include "flow/analytic_network.h"
 #include "flow/flow_network.h"
 #include "api/scenario_loader.h"
 #include "fabric/topology_builder.h"
@@ -69,6 +70,10 @@ Result<std::unique_ptr<ScenarioRun>> ScenarioRun::Prepare(const Scenario& scenar
   if (scenario.model == "flow") {
     run->flow_ = std::make_unique<FlowNetwork>(*run->sim_, run->topology_, *run->routes_, FlowConfigFor(scenario));
     model = run->flow_.get();
+  } else if (scenario.model == "analytic") {
+    run->analytic_ =
+        std::make_unique<AnalyticNetwork>(*run->sim_, run->topology_, *run->routes_, FlowConfigFor(scenario));
+    model = run->analytic_.get();
   } else {
     run->network_ = std::make_unique<PacketNetwork>(*run->sim_, run->topology_, *run->routes_, scenario.packet,
                                                     run->transport_.get());
@@ -104,17 +109,17 @@ void ScenarioRun::Execute() {
   ideal_fct_.reserve(flows_.size());
   for (const FlowSpec& f : flows_) {
     const TransferRequest r = TrafficInjector::RequestFor(f);
-    ideal_fct_.push_back(network_ ? network_->IdealFct(r) : flow_->IdealFct(r));
+    ideal_fct_.push_back(network_ ? network_->IdealFct(r) : flow_ ? flow_->IdealFct(r) : analytic_->IdealFct(r));
   }
   wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 }
 
 PortCounters ScenarioRun::LinkCounters(PortId port) const {
   if (network_) return network_->egress(port).counters();
-  // Flow level: payload carried, plus the per-packet overhead of the whole
-  // packets it took (the last one's size is not tracked per link).
+  // Flow or analytic level: payload carried, plus the per-packet overhead of
+  // the whole packets it took (the last one's size is not tracked per link).
   PortCounters c;
-  const double payload = flow_->bytes_carried(port);
+  const double payload = flow_ ? flow_->bytes_carried(port) : analytic_->bytes_carried(port);
   const double mtu = scenario_.packet.mtu_bytes;
   c.tx_payload_bytes = static_cast<uint64_t>(payload + 0.5);
   c.tx_packets = static_cast<uint64_t>(std::ceil(payload / mtu));

@@ -20,6 +20,7 @@
 
 namespace aifabric {
 
+class AnalyticNetwork;
 class FlowNetwork;
 class TrafficInjector;
 class Transport;
@@ -53,7 +54,7 @@ class ScenarioRun : private TransferObserver {
   // flow level; one of the two is null.
   const PacketNetwork* packet_network() const { return network_.get(); }
   const FlowNetwork* flow_network() const { return flow_.get(); }
-  const char* model_name() const { return network_ ? network_->name() : "flow"; }
+  const char* model_name() const { return network_ ? "packet" : flow_ ? "flow" : "analytic"; }
   // What each link carried and lost, whichever the model (the flow level
   // knows only bytes: no drops, marks, pauses or queues).
   PortCounters LinkCounters(PortId port) const;
@@ -82,7 +83,8 @@ class ScenarioRun : private TransferObserver {
   std::unique_ptr<Simulator> sim_;
   std::unique_ptr<Transport> transport_;   // null for fabric.transport.type: none
   std::unique_ptr<PacketNetwork> network_;  // packet level, or
-  std::unique_ptr<FlowNetwork> flow_;       // flow level
+  std::unique_ptr<FlowNetwork> flow_;       // flow level, or
+  std::unique_ptr<AnalyticNetwork> analytic_;  // alpha-beta
   std::vector<FlowSpec> flows_;
   std::vector<WorkloadSlice> slices_;
   std::vector<Time> finish_;

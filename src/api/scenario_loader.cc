@@ -912,7 +912,8 @@ void ReadWorkload(const Context& c, const MapReader& top, Scenario& s) {
 
 void ReadSimulation(const MapReader& sim, Scenario& s) {
   sim.AllowOnly({"model", "until"});
-  s.model = sim.Enum<std::string>("model", "packet", {{"packet", "packet"}, {"flow", "flow"}}, {"analytic"});
+  s.model = sim.Enum<std::string>("model", "packet",
+                                  {{"packet", "packet"}, {"flow", "flow"}, {"analytic", "analytic"}});
   s.until = sim.TimeValue("until", Time::Infinite());
   if (sim.Has("until") && s.until == Time::Zero()) sim.FailAt("until", "expected a time > 0, got 0");
 }

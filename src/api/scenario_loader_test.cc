@@ -458,7 +458,7 @@ TEST_F(ScenarioLoaderTest, OversubscriptionBelowOne) {
 TEST_F(ScenarioLoaderTest, UnknownLoadBalancingAndUnavailableModel) {
   ExpectHas(LoadError("fabric:\n  load_balancing: random_walk\n"),
             {"bad.yaml:2:", "fabric.load_balancing:", "ecmp, flowlet, spray, adaptive"});
-  ExpectHas(LoadError("simulation:\n  model: analytic\n"), {"bad.yaml:2:", "simulation.model:", "not available"});
+  ExpectHas(LoadError("simulation:\n  model: emulation\n"), {"bad.yaml:2:", "simulation.model:", "packet, flow, analytic"});
   Result<Scenario> flow = Load("f.yaml", "simulation: {model: flow}\n");
   ASSERT_TRUE(flow.ok()) << flow.error().message;
   EXPECT_EQ(flow->model, "flow");

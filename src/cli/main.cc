@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--out", run.out_dir, "Output folder (default: out/<scenario name>)");
   run_cmd->add_option("--set", run.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
   run_cmd->add_option("--model", run.model, "Network model (overrides simulation.model)")
-      ->check(CLI::IsMember({"packet", "flow"}));
+      ->check(CLI::IsMember({"packet", "flow", "analytic"}));
   run_cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors");
 
   ValidateOptions validate;
@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
   coll_cmd->add_option("-J,--output_file", coll.json_file, "Write the results as nccl-tests JSON to FILE");
   coll_cmd->add_option("--set", coll.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
   coll_cmd->add_option("--model", coll.model, "Network model between servers (overrides simulation.model)")
-      ->check(CLI::IsMember({"packet", "flow"}));
+      ->check(CLI::IsMember({"packet", "flow", "analytic"}));
 
   try {
     app.parse(argc, argv);

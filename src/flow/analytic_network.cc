@@ -1,0 +1,73 @@
+#include "flow/analytic_network.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "fabric/ecmp_path.h"
+#include "fabric/topology_report.h"
+
+namespace aifabric {
+
+AnalyticNetwork::AnalyticNetwork(Simulator& sim, const Topology& topology, const RoutingTable& routes,
+                                 const FlowConfig& config)
+    : sim_(sim),
+      topology_(topology),
+      routes_(routes),
+      config_(config),
+      paths_(sim, topology, routes, config),
+      salts_(EcmpSalts(topology, config.ecmp_seed)),
+      carried_(topology.ports().size(), 0.0) {
+  // A path that climbs to tier T crosses the uplinks of tiers 1..T-1; its
+  // factor is the worst oversubscription among them (at least 1).
+  const TopologyReport report = MakeTopologyReport(topology);
+  tier_factor_.assign(report.tiers.size() + 2, 1.0);
+  double worst = 1.0;
+  for (size_t t = 0; t < report.tiers.size(); ++t) {
+    tier_factor_[t + 1] = worst;  // reaching tier t + 1 crossed tiers 1..t
+    if (report.tiers[t].has_uplinks) worst = std::max(worst, report.tiers[t].oversubscription);
+  }
+  tier_factor_.back() = worst;
+}
+
+Time AnalyticNetwork::TransferTime(const TransferRequest& request) const {
+  const TransferRequest r = WithSourcePort(request);
+  const std::vector<PortId> ports = EcmpPath(topology_, routes_, salts_, r.src, r.dst, FlowHash(r));
+  DataRate bottleneck = topology_.port(ports.front()).rate;
+  int top_tier = 0;
+  for (PortId id : ports) {
+    bottleneck = Min(bottleneck, topology_.port(id).rate);
+    top_tier = std::max(top_tier, topology_.node(topology_.port(id).peer).tier);
+  }
+  const double factor = tier_factor_[static_cast<size_t>(std::clamp<int>(top_tier, 0, static_cast<int>(tier_factor_.size()) - 1))];
+  // The idle path's time, then its bandwidth term stretched by the factor:
+  // bytes * 8 * (mtu + overhead) / (rate * mtu) seconds.
+  const Time ideal = paths_.IdealFct(r);
+  const double beta_s = static_cast<double>(r.bytes) * 8 * (config_.mtu_bytes + config_.wire_overhead_bytes) /
+                        (static_cast<double>(bottleneck.bps()) * config_.mtu_bytes);
+  return ideal + Time::FromPs(static_cast<int64_t>(std::ceil(beta_s * (factor - 1) * 1e12)));
+}
+
+void AnalyticNetwork::StartTransfer(const TransferRequest& request) {
+  const TransferRequest r = WithSourcePort(request);
+  for (PortId id : EcmpPath(topology_, routes_, salts_, r.src, r.dst, FlowHash(r))) {
+    carried_[static_cast<size_t>(id)] += static_cast<double>(r.bytes);
+  }
+  uint32_t slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    pending_[slot] = request.id;
+  } else {
+    slot = static_cast<uint32_t>(pending_.size());
+    pending_.push_back(request.id);
+  }
+  sim_.ScheduleIn(TransferTime(request), this, slot);
+}
+
+void AnalyticNetwork::OnEvent(uint64_t tag) {
+  const FlowId id = pending_[tag];
+  free_slots_.push_back(static_cast<uint32_t>(tag));
+  if (observer_ != nullptr) observer_->OnTransferDone(id, sim_.Now());
+}
+
+}  // namespace aifabric
