@@ -282,6 +282,30 @@ TEST(Cli, TheFlowModelRunsTheSameScenario) {
   EXPECT_EQ(s["drops"], 0);
 }
 
+TEST(Cli, CompareRunsEachModelAndReportsDifferences) {
+  // The small permutation under all three models: every metric has a value
+  // per model, the first model's difference from itself is 0, and the
+  // others' are (value - first) / first in percent.
+  TempDir dir;
+  const std::string scenario = dir.Write("small.yaml", kSmallScenario);
+  CommandResult r = RunAifabric("compare " + scenario + " -J " + dir.path() + "/cmp.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("flows.fct_ns.p99"));
+  const auto j = nlohmann::json::parse(ReadFile(dir.path() + "/cmp.json"));
+  EXPECT_EQ(j["models"], nlohmann::json({"packet", "flow", "analytic"}));
+  ASSERT_GE(j["metrics"].size(), 6u);
+  for (const auto& m : j["metrics"]) {
+    ASSERT_EQ(m["values"].size(), 3u);
+    if (m["values"][0].get<double>() == 0) continue;
+    EXPECT_DOUBLE_EQ(m["diff_percent"][0].get<double>(), 0);
+    const double first = m["values"][0].get<double>();
+    EXPECT_NEAR(m["diff_percent"][2].get<double>(), 100 * (m["values"][2].get<double>() - first) / first, 1e-9);
+  }
+  CommandResult bad = RunAifabric("compare " + scenario + " --models packet,emulated");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("--models"));
+}
+
 TEST(Cli, MissingScenarioFileIsBadInput) {
   CommandResult r = RunAifabric("run /nonexistent/scenario.yaml");
   EXPECT_EQ(r.exit_code, 2);

@@ -61,4 +61,13 @@ struct CollectiveCommandOptions {
 };
 int CollectiveCommand(const CollectiveCommandOptions& options);
 
+// `aifabric compare SCENARIO --models packet,flow,analytic [-J FILE]`.
+struct CompareOptions {
+  std::string scenario;
+  std::string models = "packet,flow,analytic";
+  std::string json_file;
+  std::vector<std::string> overrides;
+};
+int CompareCommand(const CompareOptions& options);
+
 }  // namespace aifabric

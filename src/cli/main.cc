@@ -56,6 +56,13 @@ int main(int argc, char** argv) {
   coll_cmd->add_option("--model", coll.model, "Network model between servers (overrides simulation.model)")
       ->check(CLI::IsMember({"packet", "flow", "analytic"}));
 
+  CompareOptions cmp;
+  CLI::App* cmp_cmd = app.add_subcommand("compare", "Run a scenario under several network models and compare");
+  cmp_cmd->add_option("scenario", cmp.scenario, "Scenario file (YAML or JSON)")->required();
+  cmp_cmd->add_option("--models", cmp.models, "Comma-separated models (default packet,flow,analytic)");
+  cmp_cmd->add_option("-J,--json", cmp.json_file, "Write the comparison as JSON to FILE");
+  cmp_cmd->add_option("--set", cmp.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -66,6 +73,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return RunCommand(run);
     if (*validate_cmd) return ValidateCommand(validate);
     if (*coll_cmd) return CollectiveCommand(coll);
+    if (*cmp_cmd) return CompareCommand(cmp);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "aifabric: internal error: %s\n", e.what());
     return kExitInternal;

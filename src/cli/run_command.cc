@@ -5,7 +5,7 @@
 #include "api/outputs.h"
 #include "api/run.h"
 #include "api/scenario_loader.h"
-#include "api/chakra_run.h"
+#include "api/compare.h"
 #include "api/inference_run.h"
 #include "api/training_outputs.h"
 #include "api/training_run.h"
@@ -15,46 +15,27 @@
 namespace aifabric {
 namespace {
 
-// A scenario whose workload is jobs (training steps, Chakra traces): each
-// runs in its own simulation of the scenario's fabric.
-int RunJobs(const Scenario& scenario, const RunOptions& options) {
-  if (!scenario.workload.empty()) {
-    return ReportBadInput(Error{options.scenario +
-                                ": workload: jobs (training, chakra) and flows in one run are not supported yet; "
-                                "give them in separate scenarios"});
-  }
-  std::vector<TrainingRunResult> runs;
-  for (const Scenario::Training& t : scenario.trainings) {
-    Result<TrainingRunResult> r = RunTrainingStep(scenario, t);
-    if (!r.ok()) return ReportBadInput(Error{options.scenario + ": " + r.error().message});
-    runs.push_back(std::move(r).value());
-  }
-  std::vector<ChakraRunResult> traces;
-  for (const Scenario::ChakraJob& job : scenario.chakras) {
-    Result<ChakraRunResult> r = RunChakraJob(scenario, job);
-    if (!r.ok()) return ReportBadInput(Error{options.scenario + ": " + r.error().message});
-    traces.push_back(std::move(r).value());
-  }
-  std::vector<InferenceRunResult> serving;
-  for (const Scenario::Inference& inf : scenario.inferences) {
-    Result<InferenceRunResult> r = RunInferenceService(scenario, inf);
-    if (!r.ok()) return ReportBadInput(Error{options.scenario + ": " + r.error().message});
-    serving.push_back(std::move(r).value());
-  }
+// A scenario whose workload is jobs (training steps, Chakra traces,
+// inference serving): each runs in its own simulation of the fabric.
+int RunJobScenario(const Scenario& scenario, const RunOptions& options) {
+  Result<JobRuns> runs = RunJobs(scenario);
+  if (!runs.ok()) return ReportBadInput(Error{options.scenario + ": " + runs.error().message});
   const std::string out_dir = options.out_dir.empty() ? "out/" + scenario.name : options.out_dir;
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   if (ec) return ReportBadInput(Error{"cannot create " + out_dir + ": " + ec.message()});
   // requests.csv: the first serving entry's requests (one entry per scenario
   // is the common case).
-  if (!serving.empty()) {
-    Status csv = WriteFileAtomically(out_dir + "/requests.csv", InferenceRequestsCsv(serving.front().result));
+  if (!runs->inference.empty()) {
+    Status csv = WriteFileAtomically(out_dir + "/requests.csv", InferenceRequestsCsv(runs->inference.front().result));
     if (!csv.ok()) return ReportBadInput(csv.error());
   }
-  Status written =
-      WriteFileAtomically(out_dir + "/summary.json", JobsSummary(scenario, runs, traces, serving).dump(2) + "\n");
+  const nlohmann::ordered_json summary = JobsSummary(scenario, runs->training, runs->chakra, runs->inference);
+  Status written = WriteFileAtomically(out_dir + "/summary.json", summary.dump(2) + "\n");
   if (!written.ok()) return ReportBadInput(written.error());
-  if (!options.quiet) std::fputs(FormatJobsSummary(scenario, runs, traces, serving, out_dir).c_str(), stdout);
+  if (!options.quiet) {
+    std::fputs(FormatJobsSummary(scenario, runs->training, runs->chakra, runs->inference, out_dir).c_str(), stdout);
+  }
   return kExitOk;
 }
 
@@ -65,9 +46,7 @@ int RunCommand(const RunOptions& options) {
   if (!options.model.empty()) overrides.push_back("simulation.model=" + options.model);
   Result<Scenario> scenario = LoadScenarioFile(options.scenario, overrides);
   if (!scenario.ok()) return ReportBadInput(scenario.error());
-  if (!scenario->trainings.empty() || !scenario->chakras.empty() || !scenario->inferences.empty()) {
-    return RunJobs(*scenario, options);
-  }
+  if (HasJobs(*scenario)) return RunJobScenario(*scenario, options);
   Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(*scenario);
   if (!run.ok()) return ReportBadInput(Error{options.scenario + ": " + run.error().message});
   (*run)->Execute();

@@ -1,0 +1,50 @@
+// `aifabric compare`: one scenario under several network models, its
+// headline figures side by side with their differences.
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "api/compare.h"
+#include "api/outputs.h"
+#include "api/scenario_loader.h"
+#include "cli/commands.h"
+
+namespace aifabric {
+
+int CompareCommand(const CompareOptions& options) {
+  std::vector<std::string> models;
+  std::stringstream list(options.models);
+  for (std::string m; std::getline(list, m, ',');) {
+    if (m != "packet" && m != "flow" && m != "analytic") {
+      return ReportBadInput(Error{"--models: unknown model '" + m + "' (expected packet, flow, analytic)"});
+    }
+    models.push_back(m);
+  }
+  if (models.empty()) return ReportBadInput(Error{"--models: give at least one of packet, flow, analytic"});
+  std::vector<nlohmann::ordered_json> summaries;
+  std::vector<double> walls;
+  std::string name;
+  for (const std::string& model : models) {
+    std::vector<std::string> overrides = options.overrides;
+    overrides.push_back("simulation.model=" + model);
+    Result<Scenario> scenario = LoadScenarioFile(options.scenario, overrides);
+    if (!scenario.ok()) return ReportBadInput(scenario.error());
+    name = scenario->name;
+    const auto start = std::chrono::steady_clock::now();
+    Result<nlohmann::ordered_json> summary = SummaryOf(*scenario);
+    if (!summary.ok()) return ReportBadInput(Error{options.scenario + ": " + summary.error().message});
+    walls.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    summaries.push_back(std::move(summary).value());
+  }
+  const std::vector<ComparedMetric> metrics = HeadlineMetrics(summaries);
+  std::printf("aifabric compare — %s\n%s", name.c_str(), FormatComparison(models, metrics, walls).c_str());
+  if (!options.json_file.empty()) {
+    Status written = WriteFileAtomically(options.json_file, ComparisonJson(name, models, metrics, walls).dump(2) + "\n");
+    if (!written.ok()) return ReportBadInput(written.error());
+  }
+  return kExitOk;
+}
+
+}  // namespace aifabric
