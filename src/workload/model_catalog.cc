@@ -5,7 +5,7 @@
 #include <set>
 
 #include "workload/model_data.h"
-#include "workload/model_yaml_fields.h"
+#include "fabric/data_fields.h"
 
 namespace aifabric {
 namespace {
@@ -75,7 +75,7 @@ Result<ModelSpec> ReadModelSpec(const YAML::Node& node, const std::string& origi
   if (!node.IsMap()) {
     return Error{origin + ":" + std::to_string(node.Mark().line + 1) + ": " + path + ": expected a map of fields"};
   }
-  ModelYamlFields f(node, origin, path);
+  DataFields f(node, origin, path);
   f.CheckKeys({"name", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_hidden", "mlp", "vocab", "seq_len",
                "tied_embeddings", "position_embedding", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim",
                "v_head_dim", "experts", "shared_experts", "top_k", "expert_ffn_hidden", "first_dense_layers",

@@ -6,13 +6,13 @@
 #include <optional>
 
 #include "workload/model_data.h"
-#include "workload/model_yaml_fields.h"
+#include "fabric/data_fields.h"
 
 namespace aifabric {
 namespace {
 
 // Reads a [LL, LL128, Simple] list of non-negative microseconds.
-std::array<double, 3> ReadTriple(ModelYamlFields& f, const YAML::Node& map, const char* key) {
+std::array<double, 3> ReadTriple(DataFields& f, const YAML::Node& map, const char* key) {
   std::array<double, 3> out{};
   if (!f.ok()) return out;
   const YAML::Node v = map[key];
@@ -38,7 +38,7 @@ NcclLatencyTable ReadTable(const YAML::Node& map, const std::string& origin, con
                            std::optional<Error>& error) {
   NcclLatencyTable t;
   if (error) return t;
-  ModelYamlFields f(map, origin, path);
+  DataFields f(map, origin, path);
   f.CheckKeys({"tree", "ring", "collnet_direct", "collnet_chain", "nvls", "nvls_tree", "pat"});
   t.tree = ReadTriple(f, map, "tree");
   t.ring = ReadTriple(f, map, "ring");
@@ -54,20 +54,20 @@ NcclLatencyTable ReadTable(const YAML::Node& map, const std::string& origin, con
 Result<CalibrationSpec> ParseRoot(const YAML::Node& root, const std::string& origin) {
   CalibrationSpec c;
   if (!root.IsMap()) return Error{origin + ":1: expected a map with compute, optimizer, nic_bandwidth and nccl"};
-  ModelYamlFields top(root, origin, "");
+  DataFields top(root, origin, "");
   top.CheckKeys({"compute", "optimizer", "nic_bandwidth", "nccl"});
   const YAML::Node compute = top.Map("compute");
   const YAML::Node optimizer = top.Map("optimizer");
   const YAML::Node nccl = top.Map("nccl");
   if (!top.ok()) return top.error();
 
-  ModelYamlFields fc(compute, origin, "compute");
+  DataFields fc(compute, origin, "compute");
   fc.CheckKeys({"efficiency", "source"});
   c.compute_efficiency = fc.Number("efficiency", 1e-6, 1.0);
   c.compute_source = fc.String("source");
   if (!fc.ok()) return fc.error();
 
-  ModelYamlFields fo(optimizer, origin, "optimizer");
+  DataFields fo(optimizer, origin, "optimizer");
   fo.CheckKeys({"bytes_per_param", "source"});
   c.optimizer_bytes_per_param = fo.Number("bytes_per_param", 0, 1000);
   c.optimizer_source = fo.String("source");
@@ -81,12 +81,12 @@ Result<CalibrationSpec> ParseRoot(const YAML::Node& root, const std::string& ori
     std::string path = "nic_bandwidth[";
     path += std::to_string(i);
     path += "]";
-    ModelYamlFields fn(nics[i], origin, path);
+    DataFields fn(nics[i], origin, path);
     fn.CheckKeys({"name", "line", "achievable", "source"});
     NicBandwidthSpec n;
     n.name = fn.String("name");
-    n.line_bytes_per_s = fn.BytesPerSecond("line");
-    n.achievable_bytes_per_s = fn.BytesPerSecond("achievable");
+    n.line_bytes_per_s = fn.ByteRate("line");
+    n.achievable_bytes_per_s = fn.ByteRate("achievable");
     n.source = fn.String("source");
     if (fn.ok() && n.achievable_bytes_per_s > n.line_bytes_per_s) {
       fn.Fail(nics[i]["achievable"], path + ".achievable: exceeds the line rate");
@@ -95,14 +95,14 @@ Result<CalibrationSpec> ParseRoot(const YAML::Node& root, const std::string& ori
     c.nics.push_back(std::move(n));
   }
 
-  ModelYamlFields fn(nccl, origin, "nccl");
+  DataFields fn(nccl, origin, "nccl");
   fn.CheckKeys({"source", "net_overhead_us", "base_latency_us", "hw_latency_us"});
   c.nccl_source = fn.String("source");
   c.nccl_net_overhead_us = fn.Number("net_overhead_us", 0, 1e6);
   const YAML::Node base = fn.Map("base_latency_us");
   const YAML::Node hw = fn.Map("hw_latency_us");
   if (!fn.ok()) return fn.error();
-  ModelYamlFields fh(hw, origin, "nccl.hw_latency_us");
+  DataFields fh(hw, origin, "nccl.hw_latency_us");
   fh.CheckKeys({"nvlink", "pci", "net"});
   const YAML::Node nvlink = fh.Map("nvlink");
   const YAML::Node pci = fh.Map("pci");

@@ -1,9 +1,9 @@
-// ModelYamlFields reads the fields of one YAML map of the built-in data
-// files (data/models.yaml, data/calibration.yaml), keeping the first error,
-// which reads "<origin>:<line>: <path>.<field>: <what>". Getters return the
-// value, or the fallback when the key is absent (optional fields) or bad (the
-// error is then kept), so a schema reads as a flat list of fields. Not
-// thread-safe; one per map.
+// DataFields reads the fields of one YAML map of the built-in data files
+// (data/catalog.yaml, data/models.yaml, data/calibration.yaml), keeping the
+// first error, which reads "<origin>:<line>: <path>.<field>: <what>".
+// Getters return the value, or the fallback when the key is absent (optional
+// fields) or bad (the error is then kept), so a schema reads as a flat list
+// of fields. Not thread-safe; one per map.
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -13,13 +13,15 @@
 #include <optional>
 #include <string>
 
+#include "core/data_rate.h"
 #include "core/result.h"
+#include "core/time.h"
 
 namespace aifabric {
 
-class ModelYamlFields {
+class DataFields {
  public:
-  ModelYamlFields(YAML::Node node, std::string origin, std::string path);
+  DataFields(YAML::Node node, std::string origin, std::string path);
 
   bool ok() const { return !error_.has_value(); }
   // REQUIRES: !ok()
@@ -37,8 +39,18 @@ class ModelYamlFields {
   bool OptionalBool(const char* key, bool fallback);
   // One of `choices`; `fallback` when absent.
   std::string OptionalChoice(const char* key, std::initializer_list<const char*> choices, const char* fallback);
-  // A rate in bytes per second written "48.5GB/s" (powers of 1000).
-  double BytesPerSecond(const char* key);
+  // A bandwidth in bytes per second written "48.5GB/s" or "3.35TB/s" (powers
+  // of 1000), returned in units of `unit_bytes` per second.
+  double ByteRate(const char* key, double unit_bytes = 1);
+  // Required fields with units or signs: a positive integer (<= 10^6), a
+  // positive number, true/false, a rate ("400Gbps"), a time ("400ns"), a
+  // size > 0 ("64MiB").
+  int PositiveInt(const char* key);
+  double PositiveNumber(const char* key);
+  bool Bool(const char* key);
+  DataRate Rate(const char* key);
+  Time Duration(const char* key);
+  uint64_t Bytes(const char* key);
   // A map below this one, for nested groups; fails if absent or not a map.
   YAML::Node Map(const char* key);
 
@@ -47,6 +59,9 @@ class ModelYamlFields {
 
  private:
   YAML::Node Get(const char* key);
+  // A required scalar parsed by `parse` (a Result-returning unit parser).
+  template <typename T, typename F>
+  T Parsed(const char* key, F parse);
 
   YAML::Node node_;
   std::string origin_;

@@ -1,7 +1,9 @@
-#include "workload/model_yaml_fields.h"
+#include "fabric/data_fields.h"
 
 #include <cmath>
 #include <cstdlib>
+
+#include "core/units.h"
 
 namespace aifabric {
 namespace {
@@ -23,10 +25,10 @@ std::string RangeMessage(const std::string& field, const char* kind, const std::
 
 }  // namespace
 
-ModelYamlFields::ModelYamlFields(YAML::Node node, std::string origin, std::string path)
+DataFields::DataFields(YAML::Node node, std::string origin, std::string path)
     : node_(std::move(node)), origin_(std::move(origin)), path_(std::move(path)) {}
 
-void ModelYamlFields::CheckKeys(std::initializer_list<const char*> known) {
+void DataFields::CheckKeys(std::initializer_list<const char*> known) {
   for (const auto& kv : node_) {
     const std::string key = kv.first.Scalar();
     bool found = false;
@@ -48,19 +50,19 @@ void ModelYamlFields::CheckKeys(std::initializer_list<const char*> known) {
   }
 }
 
-bool ModelYamlFields::Has(const char* key) const {
+bool DataFields::Has(const char* key) const {
   const YAML::Node v = node_[key];
   return v && !v.IsNull();
 }
 
-std::string ModelYamlFields::Field(const char* key) const {
+std::string DataFields::Field(const char* key) const {
   std::string f = path_;
   if (!f.empty()) f += ".";
   f += key;
   return f;
 }
 
-void ModelYamlFields::Fail(const YAML::Node& at, const std::string& what) {
+void DataFields::Fail(const YAML::Node& at, const std::string& what) {
   if (error_) return;
   std::string message = origin_;
   message += ":";
@@ -70,7 +72,7 @@ void ModelYamlFields::Fail(const YAML::Node& at, const std::string& what) {
   error_ = Error{std::move(message)};
 }
 
-YAML::Node ModelYamlFields::Get(const char* key) {
+YAML::Node DataFields::Get(const char* key) {
   if (!ok()) return YAML::Node();
   YAML::Node v = node_[key];
   if (!v || v.IsNull()) {
@@ -80,7 +82,7 @@ YAML::Node ModelYamlFields::Get(const char* key) {
   return v;
 }
 
-std::string ModelYamlFields::String(const char* key) {
+std::string DataFields::String(const char* key) {
   YAML::Node v = Get(key);
   if (!v) return "";
   if (!v.IsScalar() || v.Scalar().empty()) {
@@ -90,7 +92,7 @@ std::string ModelYamlFields::String(const char* key) {
   return v.Scalar();
 }
 
-int64_t ModelYamlFields::Int(const char* key, int64_t min, int64_t max) {
+int64_t DataFields::Int(const char* key, int64_t min, int64_t max) {
   YAML::Node v = Get(key);
   if (!v) return min;
   const std::string text = v.IsScalar() ? v.Scalar() : "";
@@ -103,11 +105,11 @@ int64_t ModelYamlFields::Int(const char* key, int64_t min, int64_t max) {
   return value;
 }
 
-int64_t ModelYamlFields::OptionalInt(const char* key, int64_t min, int64_t max, int64_t fallback) {
+int64_t DataFields::OptionalInt(const char* key, int64_t min, int64_t max, int64_t fallback) {
   return Has(key) ? Int(key, min, max) : fallback;
 }
 
-double ModelYamlFields::Number(const char* key, double min, double max) {
+double DataFields::Number(const char* key, double min, double max) {
   YAML::Node v = Get(key);
   if (!v) return min;
   const std::string text = v.IsScalar() ? v.Scalar() : "";
@@ -120,7 +122,7 @@ double ModelYamlFields::Number(const char* key, double min, double max) {
   return value;
 }
 
-bool ModelYamlFields::OptionalBool(const char* key, bool fallback) {
+bool DataFields::OptionalBool(const char* key, bool fallback) {
   if (!Has(key)) return fallback;
   YAML::Node v = Get(key);
   const std::string text = v.IsScalar() ? v.Scalar() : "";
@@ -130,7 +132,7 @@ bool ModelYamlFields::OptionalBool(const char* key, bool fallback) {
   return fallback;
 }
 
-std::string ModelYamlFields::OptionalChoice(const char* key, std::initializer_list<const char*> choices,
+std::string DataFields::OptionalChoice(const char* key, std::initializer_list<const char*> choices,
                                             const char* fallback) {
   if (!Has(key)) return fallback;
   const std::string text = String(key);
@@ -152,7 +154,7 @@ std::string ModelYamlFields::OptionalChoice(const char* key, std::initializer_li
   return fallback;
 }
 
-double ModelYamlFields::BytesPerSecond(const char* key) {
+double DataFields::ByteRate(const char* key, double unit_bytes) {
   YAML::Node v = Get(key);
   if (!v) return 0;
   const std::string text = v.IsScalar() ? v.Scalar() : "";
@@ -163,13 +165,74 @@ double ModelYamlFields::BytesPerSecond(const char* key) {
   if (unit == "GB/s") factor = 1e9;
   if (unit == "TB/s") factor = 1e12;
   if (text.empty() || end == text.c_str() || factor == 0 || !std::isfinite(number) || number <= 0) {
-    Fail(v, Field(key) + ": expected a bandwidth like 48.5GB/s, got '" + text + "'");
+    Fail(v, Field(key) + ": expected a bandwidth like 450GB/s or 3.35TB/s, got '" + text + "'");
     return 0;
   }
-  return number * factor;
+  return number * factor / unit_bytes;
 }
 
-YAML::Node ModelYamlFields::Map(const char* key) {
+int DataFields::PositiveInt(const char* key) {
+  YAML::Node v = Get(key);
+  if (!v) return 0;
+  const std::string text = v.IsScalar() ? v.Scalar() : "";
+  char* end = nullptr;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || value <= 0 || value > 1000000) {
+    Fail(v, Field(key) + ": expected a positive integer, got '" + text + "'");
+    return 0;
+  }
+  return static_cast<int>(value);
+}
+
+double DataFields::PositiveNumber(const char* key) {
+  YAML::Node v = Get(key);
+  if (!v) return 0;
+  const std::string text = v.IsScalar() ? v.Scalar() : "";
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(value) || value <= 0) {
+    Fail(v, Field(key) + ": expected a positive number, got '" + text + "'");
+    return 0;
+  }
+  return value;
+}
+
+bool DataFields::Bool(const char* key) {
+  YAML::Node v = Get(key);
+  if (!v) return false;
+  const std::string text = v.IsScalar() ? v.Scalar() : "";
+  if (text != "true" && text != "false") Fail(v, Field(key) + ": expected true or false, got '" + text + "'");
+  return text == "true";
+}
+
+template <typename T, typename F>
+T DataFields::Parsed(const char* key, F parse) {
+  YAML::Node v = Get(key);
+  if (!v) return T{};
+  const std::string text = v.IsScalar() ? v.Scalar() : "";
+  auto r = parse(text);
+  if (!r.ok()) {
+    Fail(v, Field(key) + ": " + r.error().message);
+    return T{};
+  }
+  return *r;
+}
+
+DataRate DataFields::Rate(const char* key) {
+  return Parsed<DataRate>(key, [](std::string_view t) { return ParseRate(t); });
+}
+
+Time DataFields::Duration(const char* key) {
+  return Parsed<Time>(key, [](std::string_view t) { return ParseTime(t); });
+}
+
+uint64_t DataFields::Bytes(const char* key) {
+  const uint64_t b = Parsed<uint64_t>(key, [](std::string_view t) { return ParseBytes(t); });
+  if (ok() && b == 0) Fail(node_[key], Field(key) + ": must be > 0");
+  return b;
+}
+
+YAML::Node DataFields::Map(const char* key) {
   YAML::Node v = Get(key);
   if (!v) return YAML::Node();
   if (!v.IsMap()) {
