@@ -3,20 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "fabric/ecmp_path.h"
 #include "fabric/topology_report.h"
 
 namespace aifabric {
 
 AnalyticNetwork::AnalyticNetwork(Simulator& sim, const Topology& topology, const RoutingTable& routes,
                                  const FlowConfig& config)
-    : sim_(sim),
-      topology_(topology),
-      routes_(routes),
-      config_(config),
-      paths_(sim, topology, routes, config),
-      salts_(EcmpSalts(topology, config.ecmp_seed)),
-      carried_(topology.ports().size(), 0.0) {
+    : sim_(sim), topology_(topology), paths_(sim, topology, routes, config), carried_(topology.ports().size(), 0.0) {
   // A path that climbs to tier T crosses the uplinks of tiers 1..T-1; its
   // factor is the worst oversubscription among them (at least 1).
   const TopologyReport report = MakeTopologyReport(topology);
@@ -29,29 +22,20 @@ AnalyticNetwork::AnalyticNetwork(Simulator& sim, const Topology& topology, const
   tier_factor_.back() = worst;
 }
 
-Time AnalyticNetwork::TransferTime(const TransferRequest& request) const {
-  const TransferRequest r = WithSourcePort(request);
-  const std::vector<PortId> ports = EcmpPath(topology_, routes_, salts_, r.src, r.dst, FlowHash(r));
-  DataRate bottleneck = topology_.port(ports.front()).rate;
+Time AnalyticNetwork::TimeOnPath(std::span<const PortId> path, uint64_t bytes) const {
   int top_tier = 0;
-  for (PortId id : ports) {
-    bottleneck = Min(bottleneck, topology_.port(id).rate);
-    top_tier = std::max(top_tier, topology_.node(topology_.port(id).peer).tier);
-  }
-  const double factor = tier_factor_[static_cast<size_t>(std::clamp<int>(top_tier, 0, static_cast<int>(tier_factor_.size()) - 1))];
-  // The idle path's time, then its bandwidth term stretched by the factor:
-  // bytes * 8 * (mtu + overhead) / (rate * mtu) seconds.
-  const Time ideal = paths_.IdealFct(r);
-  const double beta_s = static_cast<double>(r.bytes) * 8 * (config_.mtu_bytes + config_.wire_overhead_bytes) /
-                        (static_cast<double>(bottleneck.bps()) * config_.mtu_bytes);
-  return ideal + Time::FromPs(static_cast<int64_t>(std::ceil(beta_s * (factor - 1) * 1e12)));
+  for (PortId id : path) top_tier = std::max(top_tier, topology_.node(topology_.port(id).peer).tier);
+  const double factor =
+      tier_factor_[static_cast<size_t>(std::clamp<int>(top_tier, 0, static_cast<int>(tier_factor_.size()) - 1))];
+  // The idle path's latency, then its bandwidth term stretched by the factor.
+  const Time beta = paths_.PayloadTime(path, bytes);
+  return paths_.PathLatency(path, bytes) +
+         Time::FromPs(static_cast<int64_t>(std::ceil(static_cast<double>(beta.ps()) * factor)));
 }
 
 void AnalyticNetwork::StartTransfer(const TransferRequest& request) {
-  const TransferRequest r = WithSourcePort(request);
-  for (PortId id : EcmpPath(topology_, routes_, salts_, r.src, r.dst, FlowHash(r))) {
-    carried_[static_cast<size_t>(id)] += static_cast<double>(r.bytes);
-  }
+  const std::vector<PortId> path = paths_.RoutePath(request);
+  for (PortId id : path) carried_[static_cast<size_t>(id)] += static_cast<double>(request.bytes);
   uint32_t slot;
   if (!free_slots_.empty()) {
     slot = free_slots_.back();
@@ -61,7 +45,7 @@ void AnalyticNetwork::StartTransfer(const TransferRequest& request) {
     slot = static_cast<uint32_t>(pending_.size());
     pending_.push_back(request.id);
   }
-  sim_.ScheduleIn(TransferTime(request), this, slot);
+  sim_.ScheduleIn(TimeOnPath(path, request.bytes), this, slot);
 }
 
 void AnalyticNetwork::OnEvent(uint64_t tag) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "engine/simulator.h"
@@ -31,21 +32,21 @@ class AnalyticNetwork final : public NetworkModel, private EventHandler {
   const char* name() const override { return "analytic"; }
 
   // The time `request` takes: alpha + bytes / B (see above).
-  Time TransferTime(const TransferRequest& request) const;
+  Time TransferTime(const TransferRequest& request) const {
+    return TimeOnPath(paths_.RoutePath(request), request.bytes);
+  }
   // The same without the oversubscription factor: alone on an idle fabric.
   Time IdealFct(const TransferRequest& request) const { return paths_.IdealFct(request); }
   // Payload bytes each port carried (the transfers that crossed it).
   double bytes_carried(PortId port) const { return carried_[static_cast<size_t>(port)]; }
 
  private:
+  Time TimeOnPath(std::span<const PortId> path, uint64_t bytes) const;
   void OnEvent(uint64_t tag) override;  // tag: index into pending_
 
   Simulator& sim_;
   const Topology& topology_;
-  const RoutingTable& routes_;
-  const FlowConfig config_;
   const FlowNetwork paths_;             // for paths, latencies and IdealFct; never started
-  const std::vector<uint64_t> salts_;
   std::vector<double> tier_factor_;     // [tier]: max oversubscription of the tiers below it
   std::vector<double> carried_;
   std::vector<FlowId> pending_;         // completions in flight, by event tag

@@ -79,16 +79,24 @@ Time FlowNetwork::PathLatency(std::span<const PortId> path, uint64_t bytes) cons
   return latency - bottleneck.TransmitTime(first_wire);
 }
 
-Time FlowNetwork::IdealFct(const TransferRequest& request) const {
+std::vector<PortId> FlowNetwork::RoutePath(const TransferRequest& request) const {
   const TransferRequest r = WithSourcePort(request);
-  const std::vector<PortId> ports = EcmpPath(topology_, routes_, salts_, r.src, r.dst, FlowHash(r));
-  DataRate bottleneck = topology_.port(ports.front()).rate;
-  for (PortId id : ports) bottleneck = Min(bottleneck, topology_.port(id).rate);
+  return EcmpPath(topology_, routes_, salts_, r.src, r.dst, FlowHash(r));
+}
+
+Time FlowNetwork::PayloadTime(std::span<const PortId> path, uint64_t bytes) const {
+  DataRate bottleneck = topology_.port(path.front()).rate;
+  for (PortId id : path) bottleneck = Min(bottleneck, topology_.port(id).rate);
   // bytes * 8 / (rate * mtu / (mtu + overhead)) seconds, in whole ps rounded up.
-  const unsigned __int128 num = static_cast<unsigned __int128>(r.bytes) * 8u * 1000000000000ull *
+  const unsigned __int128 num = static_cast<unsigned __int128>(bytes) * 8u * 1000000000000ull *
                                 (config_.mtu_bytes + config_.wire_overhead_bytes);
   const unsigned __int128 den = static_cast<unsigned __int128>(bottleneck.bps()) * config_.mtu_bytes;
-  return PathLatency(ports, r.bytes) + Time::FromPs(static_cast<int64_t>((num + den - 1) / den));
+  return Time::FromPs(static_cast<int64_t>((num + den - 1) / den));
+}
+
+Time FlowNetwork::IdealFct(const TransferRequest& request) const {
+  const std::vector<PortId> ports = RoutePath(request);
+  return PathLatency(ports, request.bytes) + PayloadTime(ports, request.bytes);
 }
 
 }  // namespace aifabric

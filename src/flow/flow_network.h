@@ -80,10 +80,14 @@ class FlowNetwork final : public NetworkModel {
   // ECMP hash selects: its path latency + ceil(bytes * 8 / bottleneck payload
   // rate) ps. What this model gives such a transfer, to the picosecond.
   Time IdealFct(const TransferRequest& request) const;
+  // Its parts: the ports its ECMP hash selects (`request` with its source
+  // port filled in, as WithSourcePort does), the path latency for a message
+  // of `bytes`, and ceil(bytes * 8 / bottleneck payload rate) ps.
+  std::vector<PortId> RoutePath(const TransferRequest& request) const;
+  Time PathLatency(std::span<const PortId> path, uint64_t bytes) const;
+  Time PayloadTime(std::span<const PortId> path, uint64_t bytes) const;
 
  private:
-  // The path latency above, for a message of `bytes` over `path`.
-  Time PathLatency(std::span<const PortId> path, uint64_t bytes) const;
   void StartQueuePair(const TransferRequest& request, uint32_t transfer);
   void OnQueuePairDone(uint32_t flow_index, Time finish);
 
