@@ -30,24 +30,21 @@ std::vector<CollectiveProtocol> AutoProtocols(CollectiveAlgorithm algorithm, uin
   return {CollectiveProtocol::kSimple, CollectiveProtocol::kLl, CollectiveProtocol::kLl128};
 }
 
-// One collective of one size in a fresh simulation; returns its duration.
-Result<Time> RunOne(const Scenario& scenario, const BuiltFabric& fabric, const CollectiveOptions& options,
-                    uint64_t& events) {
-  Result<CollectiveDag> dag = BuildCollective(options);
-  if (!dag.ok()) return dag.error();
+// One collective's DAG in a fresh simulation; returns its duration.
+Result<Time> RunOne(const Scenario& scenario, const BuiltFabric& fabric, const CollectiveDag& dag, uint64_t& events) {
   Simulator sim(scenario.seed);
   FabricModel model(sim, scenario, fabric);
   GpuNetwork gpus(sim, fabric.layout, model.network());
   // Every rank is its own endpoint of the GpuNetwork (GPUs, then the
   // servers' NVSwitches), so nothing is "local" to the executor.
   std::vector<NodeId> endpoints;
-  for (CollectiveRank r = 0; r < dag->num_gpu_ranks(); ++r) endpoints.push_back(r);
-  for (int s = 0; s < dag->num_switch_ranks(); ++s) endpoints.push_back(gpus.nvswitch(s));
+  for (CollectiveRank r = 0; r < dag.num_gpu_ranks(); ++r) endpoints.push_back(r);
+  for (int s = 0; s < dag.num_switch_ranks(); ++s) endpoints.push_back(gpus.nvswitch(s));
   FixedRateLocalTransfers unused_local(sim, scenario.server.nvlink_per_dir, scenario.server.nvlink_latency);
   CollectiveExecutorOptions exec;
   // A reduction reads two operands and writes one: HBM bandwidth / 3.
   exec.reduce_rate = DataRate::BitsPerSecond(static_cast<uint64_t>(scenario.gpu.hbm_tbps * 1e12 * 8 / 3));
-  CollectiveExecutor executor(sim, gpus, unused_local, *dag, std::move(endpoints), exec);
+  CollectiveExecutor executor(sim, gpus, unused_local, dag, std::move(endpoints), exec);
   gpus.SetObserver(&executor);
   unused_local.SetObserver(&executor);
   if (Status s = executor.Start(); !s.ok()) return s.error();
@@ -90,8 +87,13 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
     options.channels = result.channels;
     options.root = request.root;
     options.pxn = request.pxn && result.ranks > result.ranks_per_server;
-    // The fastest candidate (ties: the first, so the choice is stable).
+    // The fastest candidate (ties: the first, so the choice is stable). A
+    // candidate of the automatic choice that cannot be built at this size
+    // (e.g. a DAG too large for its chunk size) is not a candidate.
     std::optional<Time> best;
+    std::optional<Error> unbuilt;
+    CollectiveAlgorithm best_algorithm = algorithms.front();
+    CollectiveProtocol best_protocol = CollectiveProtocol::kSimple;
     for (CollectiveAlgorithm algorithm : algorithms) {
       options.algorithm = algorithm;
       options.chunk_bytes =
@@ -99,25 +101,24 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
       for (CollectiveProtocol protocol : request.protocol ? std::vector<CollectiveProtocol>{*request.protocol}
                                                           : AutoProtocols(algorithm, options.bytes)) {
         options.protocol = protocol;
-        Result<Time> time = RunOne(scenario, *fabric, options, result.events);
-        // A candidate of the automatic choice that cannot be built at this
-        // size (a DAG too large for its chunk size) is not a candidate.
-        if (!time.ok() && !request.algorithm && time.error().message.find("too many steps") != std::string::npos) {
+        Result<CollectiveDag> dag = BuildCollective(options);
+        if (!dag.ok()) {
+          if (request.algorithm) return dag.error();
+          unbuilt = dag.error();
           continue;
         }
+        Result<Time> time = RunOne(scenario, *fabric, *dag, result.events);
         if (!time.ok()) return time.error();
         if (!best || *time < *best) {
-          if (best) {
-            result.algorithms.back() = algorithm;
-            result.protocols.back() = protocol;
-          } else {
-            result.algorithms.push_back(algorithm);
-            result.protocols.push_back(protocol);
-          }
           best = *time;
+          best_algorithm = algorithm;
+          best_protocol = protocol;
         }
       }
     }
+    if (!best) return *unbuilt;  // no candidate could be built
+    result.algorithms.push_back(best_algorithm);
+    result.protocols.push_back(best_protocol);
     const Time time = *best;
     result.requested_bytes.push_back(requested);
     result.times.push_back(time);
