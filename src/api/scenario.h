@@ -41,7 +41,6 @@ struct Scenario {
   std::string source_file;      // the file it was loaded from ("" if inline)
 
   // cluster.*
-  int gpus_per_server = 8;
   double nics_per_gpu = 1.0;    // cluster.nic.per_gpu
   GpuSpec gpu;                  // cluster.gpu, from the catalog
   std::string nic_model;        // cluster.nic.model ("" if only a rate was given)

@@ -105,11 +105,11 @@ void ReadNic(const Context& c, const MapReader& nic, Scenario& s) {
 
 // nics_per_server = gpus_per_server * per_gpu must be a whole number >= 1.
 void DeriveNicsPerServer(const MapReader& nic, Scenario& s) {
-  const double nics = s.gpus_per_server * s.nics_per_gpu;
+  const double nics = s.server.gpus_per_server * s.nics_per_gpu;
   const double whole = std::round(nics);
   if (std::fabs(nics - whole) > 1e-9 || whole < 1 || whole > kIntMax) {
     std::ostringstream what;
-    what << "gpus_per_server (" << s.gpus_per_server << ") * per_gpu (" << s.nics_per_gpu << ") = " << nics
+    what << "gpus_per_server (" << s.server.gpus_per_server << ") * per_gpu (" << s.nics_per_gpu << ") = " << nics
          << " NICs per server; expected a whole number >= 1";
     nic.FailAt("per_gpu", what.str());
     return;
@@ -120,7 +120,7 @@ void DeriveNicsPerServer(const MapReader& nic, Scenario& s) {
 void ReadCluster(const Context& c, const MapReader& cluster, Scenario& s) {
   cluster.AllowOnly({"servers", "gpus_per_server", "gpu", "nic", "nvlink"});
   s.topology.servers = static_cast<int>(cluster.Int("servers", 1, 1, kIntMax));
-  s.gpus_per_server = static_cast<int>(cluster.Int("gpus_per_server", 8, 1, kIntMax));
+  s.server.gpus_per_server = static_cast<int>(cluster.Int("gpus_per_server", 8, 1, kIntMax));
   const std::string gpu = cluster.String("gpu", "H100");
   if (const GpuSpec* spec = c.catalog.FindGpu(gpu)) {
     s.gpu = *spec;
@@ -131,7 +131,6 @@ void ReadCluster(const Context& c, const MapReader& cluster, Scenario& s) {
   // catalog's, unless given) and the NVLink latency.
   MapReader nvlink = cluster.Map("nvlink");
   nvlink.AllowOnly({"bandwidth", "latency"});
-  s.server.gpus_per_server = s.gpus_per_server;
   // The rate NCCL achieves, not the datasheet's (data/catalog.yaml).
   const DataRate catalog_nvlink =
       DataRate::BitsPerSecond(static_cast<uint64_t>(s.gpu.nvlink_achievable_gbps_per_dir * 8e9));

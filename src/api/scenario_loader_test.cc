@@ -106,7 +106,7 @@ void ExpectFullScenario(const Scenario& s, const fs::path& dir) {
   EXPECT_EQ(s.name, "full");
   EXPECT_EQ(s.seed, 7u);
   EXPECT_EQ(s.topology.servers, 16);
-  EXPECT_EQ(s.gpus_per_server, 8);
+  EXPECT_EQ(s.server.gpus_per_server, 8);
   EXPECT_EQ(s.gpu.name, "B200");
   EXPECT_EQ(s.topology.nic_rate.bps(), 200'000'000'000u);  // 200Gbps
   EXPECT_EQ(s.topology.nics_per_server, 4);                // 8 GPUs * 0.5 NIC/GPU
@@ -183,13 +183,12 @@ TEST_F(ScenarioLoaderTest, DefaultsWhenKeysAreAbsent) {
   EXPECT_EQ(s->name, "quiet");  // the file name without extension
   EXPECT_EQ(s->seed, 1u);
   EXPECT_EQ(s->topology.servers, 1);
-  EXPECT_EQ(s->gpus_per_server, 8);
+  EXPECT_EQ(s->server.gpus_per_server, 8);
   EXPECT_EQ(s->gpu.name, "H100");
   // NVLink from the catalog: what NCCL achieves on H100, 18 links x
   // 20.6 GB/s = 370.8 GB/s per direction = 2966.4 Gb/s.
   EXPECT_EQ(s->server.nvlink_per_dir, DataRate::Mbps(2'966'400));
   EXPECT_EQ(s->server.nvlink_latency, Time::FromNs(25));
-  EXPECT_EQ(s->server.gpus_per_server, 8);
   EXPECT_EQ(s->topology.nic_rate, DataRate::Gbps(400));
   EXPECT_EQ(s->topology.nics_per_server, 8);  // 8 GPUs * 1 NIC/GPU
   EXPECT_EQ(s->packet.kind, FabricKind::kRoce);

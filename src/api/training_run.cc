@@ -12,7 +12,7 @@ namespace {
 // servers), to the NIC of the same rail, with no dependencies.
 Result<JobGraph> WithCheckpoint(const Scenario& scenario, const Scenario::Training& training, const TrainingStep& step) {
   const int k = training.storage_servers;
-  const int per_server = scenario.gpus_per_server;
+  const int per_server = scenario.server.gpus_per_server;
   const int first_storage = scenario.topology.servers - k;
   if (first_storage * per_server < step.gpus) {
     return Error{training.path + ".checkpoint.storage_servers: " + std::to_string(k) +
@@ -47,8 +47,8 @@ Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenar
   const ParallelismSpec& p = training.parallelism;
   ClusterShape shape;
   shape.gpus = p.tp * p.pp * p.dp;
-  shape.gpus_per_server = scenario.gpus_per_server;
-  const int cluster_gpus = scenario.topology.servers * scenario.gpus_per_server;
+  shape.gpus_per_server = scenario.server.gpus_per_server;
+  const int cluster_gpus = scenario.topology.servers * scenario.server.gpus_per_server;
   if (shape.gpus > cluster_gpus) {
     return Error{training.path + ": tp x pp x dp = " + std::to_string(shape.gpus) + " GPUs, the cluster has " +
                  std::to_string(cluster_gpus)};
