@@ -6,7 +6,7 @@
 
 #include "api/outputs.h"
 #include "api/run.h"
-#include "api/training_outputs.h"
+#include "api/job_outputs.h"
 
 namespace aifabric {
 

@@ -7,7 +7,7 @@
 #include "api/scenario_loader.h"
 #include "api/compare.h"
 #include "api/inference_run.h"
-#include "api/training_outputs.h"
+#include "api/job_outputs.h"
 #include "api/training_run.h"
 #include "cli/commands.h"
 #include "cli/summary_printer.h"

@@ -1,5 +1,5 @@
-// The outputs of a job run (`aifabric run` with `training` or `chakra`
-// workload entries): summary.json's fields and the printed summary.
+// The outputs of a job run (`aifabric run` with `training`, `chakra` or
+// `inference` workload entries): summary.json's fields and the printed summary.
 #pragma once
 
 #include <string>

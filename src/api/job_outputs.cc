@@ -1,4 +1,4 @@
-#include "api/training_outputs.h"
+#include "api/job_outputs.h"
 
 #include <fmt/format.h>
 
