@@ -3,18 +3,15 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <limits>
 
 namespace aifabric {
 namespace {
-// A transfer whose remainder is below this many bytes has drained (the
-// rates are doubles; their rounding leaves crumbs).
-constexpr double kDrainedBytes = 1e-6;
-// Finish times are rounded up to the next picosecond, less this much of a
+// Drain times are rounded up to the next picosecond, less this much of a
 // picosecond, so that a figure a few ulps above a whole picosecond (double
-// rounding of an exact quotient) is not pushed to the next one. OnEvent
-// accepts a transfer up to half a picosecond short of drained.
+// rounding of an exact quotient) is not pushed to the next one.
 constexpr double kRoundingSlackPs = 1e-3;
+
+bool Later(const auto& a, const auto& b) { return a.at_ps > b.at_ps || (a.at_ps == b.at_ps && a.seq > b.seq); }
 }  // namespace
 
 FluidNetwork::FluidNetwork(Simulator& sim, DoneCallback done) : sim_(sim), done_(std::move(done)) {}
@@ -36,63 +33,95 @@ void FluidNetwork::Start(uint64_t id, uint64_t bytes, std::span<const int> resou
     sim_.ScheduleCallback(at, [this, id, at] { done_(id, at); });
     return;
   }
-  Advance();
-  const int flow = solver_.AddFlow(resources, weight);
-  const double b = static_cast<double>(bytes);
-  active_.push_back(Active{id, flow, b, b, latency});
+  Add(solver_.AddFlow(resources, weight), id, bytes, latency);
+}
+
+void FluidNetwork::StartCoflow(uint64_t id, uint64_t bytes, std::span<const int> resources,
+                               std::span<const double> coefficients, Time latency, double weight) {
+  if (bytes == 0) {
+    const Time at = sim_.Now() + latency;
+    sim_.ScheduleCallback(at, [this, id, at] { done_(id, at); });
+    return;
+  }
+  Add(solver_.AddFlow(resources, coefficients, weight), id, bytes, latency);
+}
+
+void FluidNetwork::Add(int flow, uint64_t id, uint64_t bytes, Time latency) {
+  if (flows_.size() <= static_cast<size_t>(flow)) flows_.resize(static_cast<size_t>(flow) + 1);
+  Active& a = flows_[static_cast<size_t>(flow)];
+  a = Active{};
+  a.id = id;
+  a.seq = next_seq_++;
+  a.bytes = a.remaining_bytes = static_cast<double>(bytes);
+  a.updated = sim_.Now();
+  a.latency = latency;
+  a.active = true;
   if (!solve_pending_) {
     solve_pending_ = true;
     sim_.Schedule(sim_.Now(), this, kSolveTag);
   }
 }
 
+double FluidNetwork::RemainingAt(const Active& a, Time now) const {
+  const double seconds = static_cast<double>((now - a.updated).ps()) * 1e-12;
+  return a.remaining_bytes - std::min(a.remaining_bytes, a.rate_bps / 8 * seconds);
+}
+
 double FluidNetwork::rate_bps(uint64_t id) {
   if (solve_pending_) Reschedule();
-  for (const Active& a : active_) {
-    if (a.id == id) return solver_.rate(a.flow);
+  for (const Active& a : flows_) {
+    if (a.active && a.id == id) return a.rate_bps;
   }
   return 0;
 }
 
 double FluidNetwork::bytes_carried(int resource) const {
-  // Active transfers: what they had moved at the last update, plus their
-  // current rate since then.
-  const double seconds = static_cast<double>((sim_.Now() - last_update_).ps()) * 1e-12;
   double sum = carried_done_[static_cast<size_t>(resource)];
-  for (const Active& a : active_) {
-    const std::span<const int> rs = solver_.resources(a.flow);
-    if (std::find(rs.begin(), rs.end(), resource) == rs.end()) continue;
-    const double since = solve_pending_ ? 0 : std::min(a.remaining_bytes, solver_.rate(a.flow) / 8 * seconds);
-    sum += a.bytes - a.remaining_bytes + since;
+  for (size_t f = 0; f < flows_.size(); ++f) {
+    const Active& a = flows_[f];
+    if (!a.active) continue;
+    const std::span<const int> rs = solver_.resources(static_cast<int>(f));
+    const auto it = std::lower_bound(rs.begin(), rs.end(), resource);
+    if (it == rs.end() || *it != resource) continue;
+    const double coefficient = solver_.coefficients(static_cast<int>(f))[static_cast<size_t>(it - rs.begin())];
+    sum += coefficient * (a.bytes - RemainingAt(a, sim_.Now()));
   }
   return sum;
-}
-
-void FluidNetwork::Advance() {
-  const Time now = sim_.Now();
-  const double seconds = static_cast<double>((now - last_update_).ps()) * 1e-12;
-  last_update_ = now;
-  if (seconds <= 0) return;
-  for (Active& a : active_) {
-    a.remaining_bytes -= std::min(a.remaining_bytes, solver_.rate(a.flow) / 8 * seconds);
-  }
 }
 
 void FluidNetwork::Reschedule() {
   solver_.Solve();
   ++solves_;
   solve_pending_ = false;
-  ++generation_;
-  double earliest_s = std::numeric_limits<double>::infinity();
-  for (const Active& a : active_) {
-    const double r = solver_.rate(a.flow);
-    if (r > 0) earliest_s = std::min(earliest_s, a.remaining_bytes * 8 / r);
+  const Time now = sim_.Now();
+  for (int f : solver_.solved_flows()) {
+    Active& a = flows_[static_cast<size_t>(f)];
+    const double rate = solver_.rate(f);
+    if (rate == a.rate_bps && a.version != 0) continue;  // its drain stands
+    a.remaining_bytes = RemainingAt(a, now);
+    a.updated = now;
+    a.rate_bps = rate;
+    a.version = 0;
+    if (rate <= 0) continue;
+    a.version = next_version_++;
+    const double ps = std::max(0.0, std::ceil(a.remaining_bytes * 8 / rate * 1e12 - kRoundingSlackPs));
+    drains_.push_back(Drain{(now + Time::FromPs(static_cast<int64_t>(ps))).ps(), a.seq, f, a.version});
+    std::push_heap(drains_.begin(), drains_.end(), [](const Drain& x, const Drain& y) { return Later(x, y); });
   }
-  if (!std::isfinite(earliest_s)) return;
-  // Round up to the next picosecond so the transfer has drained when the
-  // event fires.
-  const double ps = std::max(0.0, std::ceil(earliest_s * 1e12 - kRoundingSlackPs));
-  sim_.Schedule(sim_.Now() + Time::FromPs(static_cast<int64_t>(ps)), this, generation_);
+  ScheduleEarliest();
+}
+
+void FluidNetwork::ScheduleEarliest() {
+  const auto later = [](const Drain& x, const Drain& y) { return Later(x, y); };
+  while (!drains_.empty()) {
+    const Drain& top = drains_.front();
+    const Active& a = flows_[static_cast<size_t>(top.flow)];
+    if (a.active && a.version == top.version) break;
+    std::pop_heap(drains_.begin(), drains_.end(), later);
+    drains_.pop_back();
+  }
+  ++generation_;
+  if (!drains_.empty()) sim_.Schedule(Time::FromPs(drains_.front().at_ps), this, generation_);
 }
 
 void FluidNetwork::OnEvent(uint64_t tag) {
@@ -101,23 +130,22 @@ void FluidNetwork::OnEvent(uint64_t tag) {
     return;
   }
   if (tag != generation_) return;  // superseded by a later start or finish
-  Advance();
-  // Finish every drained transfer (ties finish together, in start order).
+  // Finish every transfer drained by now (ties together, in start order).
+  const auto later = [](const Drain& x, const Drain& y) { return Later(x, y); };
+  const int64_t now = sim_.Now().ps();
   std::vector<Active> done;
-  size_t kept = 0;
-  for (size_t i = 0; i < active_.size(); ++i) {
-    const Active& a = active_[i];
-    const double r = solver_.rate(a.flow);
-    if (a.remaining_bytes <= kDrainedBytes || (r > 0 && a.remaining_bytes * 8 / r < 0.5e-12)) {
-      done.push_back(a);
-    } else {
-      active_[kept++] = a;
-    }
-  }
-  active_.resize(kept);
-  for (const Active& a : done) {
-    for (int r : solver_.resources(a.flow)) carried_done_[static_cast<size_t>(r)] += a.bytes;
-    solver_.RemoveFlow(a.flow);
+  while (!drains_.empty() && drains_.front().at_ps <= now) {
+    const Drain top = drains_.front();
+    std::pop_heap(drains_.begin(), drains_.end(), later);
+    drains_.pop_back();
+    Active& a = flows_[static_cast<size_t>(top.flow)];
+    if (!a.active || a.version != top.version) continue;
+    const std::span<const int> rs = solver_.resources(top.flow);
+    const std::span<const double> cs = solver_.coefficients(top.flow);
+    for (size_t k = 0; k < rs.size(); ++k) carried_done_[static_cast<size_t>(rs[k])] += cs[k] * a.bytes;
+    solver_.RemoveFlow(top.flow);
+    a.active = false;
+    done.push_back(a);
   }
   Reschedule();
   for (const Active& a : done) Finish(a);

@@ -5,9 +5,19 @@
 // cost one solve (starts mark the rates stale and schedule one solve event
 // at the same time, which runs after them). It keeps one live event in the
 // simulator (the next finish or that solve). A transfer is done when its
-// last byte has drained plus its fixed latency (pipe delay). Used for the links inside a server (NVLink ports),
-// and as the core of the flow-level network model. Lives in one Simulator;
-// not thread-safe.
+// last byte has drained plus its fixed latency (pipe delay). Used for the
+// links inside a server (NVLink ports), and as the core of the flow-level
+// network model.
+//
+// Cost. Each transfer keeps its remaining bytes as of the last change of
+// its rate and its predicted drain time in a heap; a solve touches only the
+// transfers it re-rated (the solver's component of the change), so an
+// event costs that component plus a heap operation, not every active
+// transfer.
+//
+// Coflows (StartCoflow): one fluid that crosses resources at several
+// multiples of its rate: the edges of a collective progressing together.
+// Lives in one Simulator; not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +34,8 @@ namespace aifabric {
 
 class FluidNetwork final : public EventHandler {
  public:
-  // Called once per transfer with its id and the time its last byte arrived.
+  // Called once per transfer with its id and the time its last byte arrived
+  // plus its latency.
   using DoneCallback = std::function<void(uint64_t id, Time finish)>;
 
   FluidNetwork(Simulator& sim, DoneCallback done);
@@ -39,8 +50,14 @@ class FluidNetwork final : public EventHandler {
   // Starts `bytes` now over `resources` (each an AddResource id; non-empty).
   // A zero-byte transfer completes after `latency` alone.
   void Start(uint64_t id, uint64_t bytes, std::span<const int> resources, Time latency, double weight = 1.0);
+  // Starts a coflow: `bytes` of a reference edge, crossing resources[i] with
+  // coefficients[i] bytes per reference byte (a resource listed twice
+  // carries the sum). Done when the reference bytes have drained, plus
+  // `latency`. REQUIRES: same lengths, non-empty, coefficients > 0.
+  void StartCoflow(uint64_t id, uint64_t bytes, std::span<const int> resources, std::span<const double> coefficients,
+                   Time latency, double weight = 1.0);
 
-  size_t active() const { return active_.size(); }
+  size_t active() const { return solver_.active_flows(); }
   // Current rate of the active transfer with `id`, in bit/s (0 if none);
   // solves first if starts are pending. Linear in the active transfers.
   double rate_bps(uint64_t id);
@@ -54,28 +71,43 @@ class FluidNetwork final : public EventHandler {
 
  private:
   struct Active {
-    uint64_t id;
-    int flow;               // MaxMinSolver flow id
-    double bytes;           // the transfer's size
-    double remaining_bytes;
+    uint64_t id = 0;
+    uint64_t seq = 0;              // start order: ties finish in it
+    double bytes = 0;              // the transfer's (reference) size
+    double remaining_bytes = 0;    // as of `updated`
+    double rate_bps = 0;           // since `updated`
+    Time updated;
     Time latency;
+    uint64_t version = 0;          // of its live heap entry; 0 = none
+    bool active = false;
+  };
+  struct Drain {
+    int64_t at_ps;
+    uint64_t seq;
+    int flow;
+    uint64_t version;
   };
   static constexpr uint64_t kSolveTag = ~uint64_t{0};
-  // Drains every active transfer at its current rate from last_update_ to now.
-  void Advance();
-  // Re-solves the rates and schedules the earliest finish.
+  void Add(int flow, uint64_t id, uint64_t bytes, Time latency);
+  // Remaining bytes of `a` at `now` at its current rate.
+  double RemainingAt(const Active& a, Time now) const;
+  // Re-solves the rates, re-predicts the drains of the re-rated transfers
+  // and schedules the earliest.
   void Reschedule();
+  void ScheduleEarliest();
   void Finish(const Active& a);
 
   Simulator& sim_;
   DoneCallback done_;
   MaxMinSolver solver_;
-  std::vector<Active> active_;
+  std::vector<Active> flows_;  // by solver flow id
+  std::vector<Drain> drains_;  // min-heap on (at_ps, seq); stale entries skipped
   // Per resource: bytes of the finished transfers that crossed it (active
   // ones are added on demand by bytes_carried).
   std::vector<double> carried_done_;
-  Time last_update_;
-  uint64_t generation_ = 0;   // tags the one live finish event
+  uint64_t next_seq_ = 0;
+  uint64_t next_version_ = 1;
+  uint64_t generation_ = 0;     // tags the one live finish event
   bool solve_pending_ = false;  // a start left the rates stale
   uint64_t solves_ = 0;
 };

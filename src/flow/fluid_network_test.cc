@@ -71,6 +71,26 @@ TEST(FluidNetwork, StartsAtOneInstantCostOneSolve) {
   for (const auto& [id, at] : run.done) EXPECT_EQ(at, Time::FromUs(800)) << id;
 }
 
+TEST(FluidNetwork, ACoflowDrainsItsReferenceBytesAtItsSharedRate) {
+  // A ring of three edges over links a, b, c (100G each) moving 3 MB per
+  // edge, as one coflow with the reference edge's 3 MB and coefficient 1 on
+  // each link; a plain 1 MB transfer shares link a. Both get 50G until the
+  // plain one drains at 160 us (the coflow has moved 1 MB); the coflow's
+  // last 2 MB then take 160 us at 100G: 320 us, plus its 5 us latency. Link
+  // a carries 3 + 1 MB, link b 3 MB.
+  FluidRun run;
+  const int a = run.net.AddResource(DataRate::Gbps(100));
+  const int b = run.net.AddResource(DataRate::Gbps(100));
+  const int c = run.net.AddResource(DataRate::Gbps(100));
+  run.net.StartCoflow(1, 3'000'000, std::vector<int>{a, b, c}, std::vector<double>{1, 1, 1}, Time::FromUs(5));
+  run.net.Start(2, 1'000'000, std::vector<int>{a}, Time::Zero());
+  run.sim.Run();
+  EXPECT_EQ(run.done.at(2), Time::FromUs(160));
+  EXPECT_EQ(run.done.at(1), Time::FromUs(325));
+  EXPECT_NEAR(run.net.bytes_carried(a), 4e6, 1e-3);
+  EXPECT_NEAR(run.net.bytes_carried(b), 3e6, 1e-3);
+}
+
 TEST(FluidNetwork, AnEmptyTransferTakesOnlyItsLatency) {
   FluidRun run;
   const int link = run.net.AddResource(DataRate::Gbps(1));

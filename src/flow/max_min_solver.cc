@@ -16,7 +16,26 @@ int MaxMinSolver::AddResource(double capacity) {
 }
 
 int MaxMinSolver::AddFlow(std::span<const int> resources, double weight) {
-  assert(!resources.empty() && weight > 0);
+  scratch_.clear();
+  for (int r : resources) scratch_.emplace_back(r, 1.0);
+  return AddMergedFlow(weight);
+}
+
+int MaxMinSolver::AddFlow(std::span<const int> resources, std::span<const double> coefficients, double weight) {
+  assert(resources.size() == coefficients.size());
+  scratch_.clear();
+  for (size_t i = 0; i < resources.size(); ++i) {
+    assert(coefficients[i] > 0);
+    scratch_.emplace_back(resources[i], coefficients[i]);
+  }
+  return AddMergedFlow(weight);
+}
+
+int MaxMinSolver::AddMergedFlow(double weight) {
+  assert(!scratch_.empty() && weight > 0);
+  // Sort by resource and sum the coefficients of repeats.
+  std::sort(scratch_.begin(), scratch_.end(),
+            [](const std::pair<int, double>& a, const std::pair<int, double>& b) { return a.first < b.first; });
   int id;
   if (!free_ids_.empty()) {
     id = free_ids_.back();
@@ -26,7 +45,16 @@ int MaxMinSolver::AddFlow(std::span<const int> resources, double weight) {
     flows_.emplace_back();
   }
   Flow& f = flows_[static_cast<size_t>(id)];
-  f.resources.assign(resources.begin(), resources.end());
+  f.resources.clear();
+  f.coefficients.clear();
+  for (const auto& [r, a] : scratch_) {
+    if (!f.resources.empty() && f.resources.back() == r) {
+      f.coefficients.back() += a;
+    } else {
+      f.resources.push_back(r);
+      f.coefficients.push_back(a);
+    }
+  }
   for (int r : f.resources) {
     assert(r >= 0 && static_cast<size_t>(r) < capacity_.size());
     users_[static_cast<size_t>(r)].push_back(id);
@@ -50,6 +78,7 @@ void MaxMinSolver::RemoveFlow(int flow) {
   f.active = false;
   f.rate = 0;
   f.resources.clear();
+  f.coefficients.clear();
   free_ids_.push_back(flow);
   --active_;
 }
@@ -60,6 +89,7 @@ void MaxMinSolver::Solve() {
   // Nothing outside it shares a resource with it, so its rates stand.
   ++epoch_;
   component_resources_.clear();
+  solved_flows_.clear();
   if (flow_seen_.size() < flows_.size()) flow_seen_.resize(flows_.size(), 0);
   if (frozen_.size() < flows_.size()) frozen_.resize(flows_.size(), 0);
   for (int r : changed_) {
@@ -72,6 +102,7 @@ void MaxMinSolver::Solve() {
     for (int fid : users_[static_cast<size_t>(component_resources_[i])]) {
       if (flow_seen_[static_cast<size_t>(fid)] == epoch_) continue;
       flow_seen_[static_cast<size_t>(fid)] = epoch_;
+      solved_flows_.push_back(fid);
       for (int r : flows_[static_cast<size_t>(fid)].resources) {
         if (resource_seen_[static_cast<size_t>(r)] == epoch_) continue;
         resource_seen_[static_cast<size_t>(r)] = epoch_;
@@ -82,9 +113,13 @@ void MaxMinSolver::Solve() {
   for (int r : component_resources_) {
     const size_t ru = static_cast<size_t>(r);
     remaining_[ru] = capacity_[ru];
-    double w = 0;
-    for (int fid : users_[ru]) w += flows_[static_cast<size_t>(fid)].weight;
-    weight_sum_[ru] = w;
+    weight_sum_[ru] = 0;
+  }
+  for (int fid : solved_flows_) {
+    const Flow& f = flows_[static_cast<size_t>(fid)];
+    for (size_t k = 0; k < f.resources.size(); ++k) {
+      weight_sum_[static_cast<size_t>(f.resources[k])] += f.weight * f.coefficients[k];
+    }
   }
   // Progressive filling over the component. Min-heap of (level, resource),
   // ties by resource id. Levels only rise while flows freeze, so a
@@ -118,10 +153,10 @@ void MaxMinSolver::Solve() {
       Flow& f = flows_[static_cast<size_t>(fid)];
       frozen_[static_cast<size_t>(fid)] = epoch_;
       f.rate = f.weight * s;
-      for (int other : f.resources) {
-        const size_t o = static_cast<size_t>(other);
-        remaining_[o] -= f.rate;
-        weight_sum_[o] -= f.weight;
+      for (size_t k = 0; k < f.resources.size(); ++k) {
+        const size_t o = static_cast<size_t>(f.resources[k]);
+        remaining_[o] -= f.coefficients[k] * f.rate;
+        weight_sum_[o] -= f.coefficients[k] * f.weight;
         if (weight_sum_[o] < 1e-12) weight_sum_[o] = 0;
       }
     }
@@ -132,8 +167,8 @@ double MaxMinSolver::load(int resource) const {
   double sum = 0;
   for (const Flow& f : flows_) {
     if (!f.active) continue;
-    for (int r : f.resources) {
-      if (r == resource) sum += f.rate;
+    for (size_t k = 0; k < f.resources.size(); ++k) {
+      if (f.resources[k] == resource) sum += f.coefficients[k] * f.rate;
     }
   }
   return sum;

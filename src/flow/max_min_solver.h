@@ -21,11 +21,21 @@
 // independent. Solve costs O(E + P log P) over the component of the
 // changes, E its (flow, resource) pairs, P its resources.
 //
+// Coflows. A flow may use a resource at a multiple of its rate: with
+// coefficients a_{f,r} > 0 the constraint is sum_f a_{f,r} x_f <= C_r and
+// the level of a resource becomes
+//     s_r = (C_r - sum of frozen a_{f,r} x_f) / (sum of unfrozen a_{f,r} w_f).
+// One such flow stands for several transfers that progress in proportion
+// (a ring collective's edges: x_f is the rate of its largest edge and
+// a_{f,r} the bytes crossing r per byte of that edge). All coefficients 1
+// is the plain problem above.
+//
 // Flows and resources are dense integer ids; removed flow ids are reused.
 #pragma once
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace aifabric {
@@ -36,6 +46,10 @@ class MaxMinSolver {
   int AddResource(double capacity);
   // REQUIRES: `resources` non-empty, each a valid id; weight > 0.
   int AddFlow(std::span<const int> resources, double weight = 1.0);
+  // A flow that uses resource resources[i] at coefficients[i] times its
+  // rate. A resource listed twice counts with the sum of its coefficients.
+  // REQUIRES: as above, same lengths, every coefficient > 0.
+  int AddFlow(std::span<const int> resources, std::span<const double> coefficients, double weight = 1.0);
   // REQUIRES: `flow` is active.
   void RemoveFlow(int flow);
   // Recomputes the rates of every active flow connected (through shared
@@ -49,11 +63,19 @@ class MaxMinSolver {
   size_t active_flows() const { return active_; }
   size_t resource_count() const { return capacity_.size(); }
   double capacity(int resource) const { return capacity_[static_cast<size_t>(resource)]; }
+  // A flow's distinct resources and its coefficient on each (sorted by resource).
   std::span<const int> resources(int flow) const { return flows_[static_cast<size_t>(flow)].resources; }
+  std::span<const double> coefficients(int flow) const { return flows_[static_cast<size_t>(flow)].coefficients; }
+  // The active flows the last Solve() re-rated (the component of the
+  // changes); every other active flow kept its rate.
+  const std::vector<int>& solved_flows() const { return solved_flows_; }
 
  private:
+  // Adds the flow in scratch_ (resources with coefficients, any order).
+  int AddMergedFlow(double weight);
   struct Flow {
-    std::vector<int> resources;
+    std::vector<int> resources;      // distinct, sorted
+    std::vector<double> coefficients;  // per resource
     double weight = 1.0;
     double rate = 0.0;
     bool active = false;
@@ -75,6 +97,8 @@ class MaxMinSolver {
   std::vector<uint32_t> flow_seen_;
   std::vector<uint32_t> frozen_;
   std::vector<int> component_resources_;
+  std::vector<int> solved_flows_;
+  std::vector<std::pair<int, double>> scratch_;  // AddFlow: resources with coefficients, merged
   std::vector<double> remaining_;
   std::vector<double> weight_sum_;
   std::vector<HeapEntry> heap_;

@@ -66,6 +66,32 @@ TEST(MaxMinSolver, WeightsShareInProportion) {
   EXPECT_DOUBLE_EQ(s.rate(heavy), 3.5 * 3 / 4);
 }
 
+TEST(MaxMinSolver, ACoflowUsesEachResourceAtItsCoefficientTimesItsRate) {
+  // Link A (10) carries a coflow at coefficient 2 and a plain flow: the
+  // level rises on A as (2 + 1) s = 10, so both run at 10/3 and the coflow
+  // uses 20/3 of A. Link B (10) carries a coflow at coefficient 4 alone:
+  // 4 s = 10, rate 2.5. A coflow listing C twice at 1.5 counts 3 there.
+  MaxMinSolver s;
+  const int a = s.AddResource(10), b = s.AddResource(10), c = s.AddResource(9);
+  const int on_a = s.AddFlow(std::vector<int>{a}, std::vector<double>{2.0});
+  const int plain = s.AddFlow(std::vector<int>{a});
+  const int on_b = s.AddFlow(std::vector<int>{b}, std::vector<double>{4.0});
+  const int on_c = s.AddFlow(std::vector<int>{c, c}, std::vector<double>{1.5, 1.5});
+  s.Solve();
+  EXPECT_NEAR(s.rate(on_a), 10.0 / 3, 1e-12);
+  EXPECT_NEAR(s.rate(plain), 10.0 / 3, 1e-12);
+  EXPECT_NEAR(s.load(a), 10.0, 1e-12);
+  EXPECT_DOUBLE_EQ(s.rate(on_b), 2.5);
+  EXPECT_DOUBLE_EQ(s.rate(on_c), 3.0);
+  ASSERT_EQ(s.resources(on_c).size(), 1u);
+  EXPECT_DOUBLE_EQ(s.coefficients(on_c)[0], 3.0);
+  // The plain flow leaves: the coflow takes all of A, 2 x = 10.
+  s.RemoveFlow(plain);
+  s.Solve();
+  EXPECT_DOUBLE_EQ(s.rate(on_a), 5.0);
+  EXPECT_EQ(s.solved_flows(), std::vector<int>{on_a});  // B's and C's flows kept their rates
+}
+
 TEST(MaxMinSolver, RemovedIdsAreReused) {
   MaxMinSolver s;
   const int link = s.AddResource(1);
