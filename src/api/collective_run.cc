@@ -7,6 +7,7 @@
 #include "api/fabric_setup.h"
 #include "api/scenario_loader.h"
 #include "flow/gpu_network.h"
+#include "workload/collective_coflow.h"
 #include "workload/collective_executor.h"
 
 namespace aifabric {
@@ -30,6 +31,11 @@ std::vector<CollectiveProtocol> AutoProtocols(CollectiveAlgorithm algorithm, uin
   return {CollectiveProtocol::kSimple, CollectiveProtocol::kLl, CollectiveProtocol::kLl128};
 }
 
+// A reduction reads two operands and writes one: HBM bandwidth / 3.
+DataRate ReduceRate(const Scenario& scenario) {
+  return DataRate::BitsPerSecond(static_cast<uint64_t>(scenario.gpu.hbm_tbps * 1e12 * 8 / 3));
+}
+
 // One collective's DAG in a fresh simulation; returns its duration.
 Result<Time> RunOne(const Scenario& scenario, const BuiltFabric& fabric, const CollectiveDag& dag, uint64_t& events) {
   Simulator sim(scenario.seed);
@@ -42,8 +48,7 @@ Result<Time> RunOne(const Scenario& scenario, const BuiltFabric& fabric, const C
   for (int s = 0; s < dag.num_switch_ranks(); ++s) endpoints.push_back(gpus.nvswitch(s));
   FixedRateLocalTransfers unused_local(sim, scenario.server.nvlink_per_dir, scenario.server.nvlink_latency);
   CollectiveExecutorOptions exec;
-  // A reduction reads two operands and writes one: HBM bandwidth / 3.
-  exec.reduce_rate = DataRate::BitsPerSecond(static_cast<uint64_t>(scenario.gpu.hbm_tbps * 1e12 * 8 / 3));
+  exec.reduce_rate = ReduceRate(scenario);
   CollectiveExecutor executor(sim, gpus, unused_local, dag, std::move(endpoints), exec);
   gpus.SetObserver(&executor);
   unused_local.SetObserver(&executor);
@@ -52,6 +57,37 @@ Result<Time> RunOne(const Scenario& scenario, const BuiltFabric& fabric, const C
   events += sim.events_processed();
   if (!executor.done()) return Error{"the collective did not complete (the fabric stalled); see its pfc/ib settings"};
   return executor.duration();
+}
+
+// Records when a coflow finished.
+class CoflowDone final : public TransferObserver {
+ public:
+  void OnTransferDone(FlowId /*id*/, Time finish) override { finish_ = finish; }
+  std::optional<Time> finish() const { return finish_; }
+
+ private:
+  std::optional<Time> finish_;
+};
+
+// One collective as a coflow in a fresh simulation; returns its duration.
+Result<Time> RunOneCoflow(const Scenario& scenario, const BuiltFabric& fabric, const CollectiveCoflow& coflow,
+                          uint64_t& events) {
+  if (coflow.edges.empty()) return Time::Zero();
+  Simulator sim(scenario.seed);
+  FabricModel model(sim, scenario, fabric);
+  GpuNetwork gpus(sim, fabric.layout, model.network());
+  std::vector<NodeId> endpoints;
+  for (CollectiveRank r = 0; r < coflow.gpu_ranks; ++r) endpoints.push_back(r);
+  for (int s = 0; s < coflow.switch_ranks; ++s) endpoints.push_back(gpus.nvswitch(s));
+  CoflowDone done;
+  gpus.SetObserver(&done);
+  if (Status s = gpus.StartCoflow(MakeCoflowRequest(coflow, endpoints, 0, 3, ReduceRate(scenario))); !s.ok()) {
+    return s.error();
+  }
+  sim.Run();
+  events += sim.events_processed();
+  if (!done.finish()) return Error{"the collective did not complete"};
+  return *done.finish();
 }
 
 }  // namespace
@@ -78,6 +114,7 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
   const std::vector<CollectiveAlgorithm> algorithms =
       request.algorithm ? std::vector<CollectiveAlgorithm>{*request.algorithm}
                         : AutoAlgorithms(request.op, scenario.gpu.nvls && result.ranks_per_server > 1);
+  const bool coflows = scenario.coflow_collectives();
   for (uint64_t requested : *sizes) {
     CollectiveOptions options;
     options.op = request.op;
@@ -101,13 +138,24 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
       for (CollectiveProtocol protocol : request.protocol ? std::vector<CollectiveProtocol>{*request.protocol}
                                                           : AutoProtocols(algorithm, options.bytes)) {
         options.protocol = protocol;
-        Result<CollectiveDag> dag = BuildCollective(options);
-        if (!dag.ok()) {
-          if (request.algorithm) return dag.error();
-          unbuilt = dag.error();
-          continue;
+        Result<Time> time = Time::Zero();
+        if (coflows && HasCoflowForm(options.op, algorithm)) {
+          Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(options);
+          if (!coflow.ok()) {
+            if (request.algorithm) return coflow.error();
+            unbuilt = coflow.error();
+            continue;
+          }
+          time = RunOneCoflow(scenario, *fabric, *coflow, result.events);
+        } else {
+          Result<CollectiveDag> dag = BuildCollective(options);
+          if (!dag.ok()) {
+            if (request.algorithm) return dag.error();
+            unbuilt = dag.error();
+            continue;
+          }
+          time = RunOne(scenario, *fabric, *dag, result.events);
         }
-        Result<Time> time = RunOne(scenario, *fabric, *dag, result.events);
         if (!time.ok()) return time.error();
         if (!best || *time < *best) {
           best = *time;

@@ -23,6 +23,7 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
   JobExecutorOptions options;
   // A reduction reads two operands and writes one: HBM bandwidth / 3.
   options.reduce_rate = DataRate::BitsPerSecond(static_cast<uint64_t>(scenario.gpu.hbm_tbps * 1e12 * 8 / 3));
+  options.coflow_collectives = scenario.coflow_collectives();
   JobExecutor executor(sim, gpus, fabric->layout, graph, options);
   gpus.SetObserver(&executor);
   if (Status s = executor.Start(); !s.ok()) return Error{what + ": " + s.error().message};

@@ -88,8 +88,14 @@ struct Scenario {
   std::vector<Inference> inferences;
 
   // simulation.*
-  std::string model = "packet"; // packet | flow (analytic arrives later)
+  std::string model = "packet"; // packet | flow | analytic
+  // How collectives run: "steps" (their DAG, one transfer per step, chunk
+  // and channel), "coflow" (one fluid each: workload/collective_coflow.h;
+  // flow and analytic models only) or "auto" (coflow on the flow and
+  // analytic models, steps on the packet model).
+  std::string collectives = "auto";
   Time until = Time::Infinite();
+  bool coflow_collectives() const { return collectives == "coflow" || (collectives == "auto" && model != "packet"); }
 };
 
 }  // namespace aifabric

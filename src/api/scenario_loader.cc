@@ -910,9 +910,14 @@ void ReadWorkload(const Context& c, const MapReader& top, Scenario& s) {
 // ---- top level -------------------------------------------------------------
 
 void ReadSimulation(const MapReader& sim, Scenario& s) {
-  sim.AllowOnly({"model", "until"});
+  sim.AllowOnly({"model", "collectives", "until"});
   s.model = sim.Enum<std::string>("model", "packet",
                                   {{"packet", "packet"}, {"flow", "flow"}, {"analytic", "analytic"}});
+  s.collectives = sim.Enum<std::string>("collectives", "auto",
+                                        {{"auto", "auto"}, {"steps", "steps"}, {"coflow", "coflow"}});
+  if (s.collectives == "coflow" && s.model == "packet") {
+    sim.FailAt("collectives", "coflow needs the flow or analytic model (simulation.model is packet)");
+  }
   s.until = sim.TimeValue("until", Time::Infinite());
   if (sim.Has("until") && s.until == Time::Zero()) sim.FailAt("until", "expected a time > 0, got 0");
 }

@@ -66,6 +66,7 @@ int CollectiveCommand(const CollectiveCommandOptions& options) {
   if (!request.ok()) return ReportBadInput(request.error());
   std::vector<std::string> overrides = options.overrides;
   if (!options.model.empty()) overrides.push_back("simulation.model=" + options.model);
+  if (!options.collectives.empty()) overrides.push_back("simulation.collectives=" + options.collectives);
   Result<Scenario> scenario = options.scenario.empty()
                                   ? LoadScenarioText(DefaultCollectiveScenarioText(), "default collective cluster",
                                                      ".", overrides)

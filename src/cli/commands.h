@@ -26,6 +26,7 @@ struct RunOptions {
   std::string out_dir;                 // "" -> out/<scenario name>
   std::vector<std::string> overrides;  // --set KEY=VALUE
   std::string model;                   // "" -> the scenario's simulation.model
+  std::string collectives;             // "" -> the scenario's simulation.collectives
   bool quiet = false;
 };
 int RunCommand(const RunOptions& options);
@@ -58,6 +59,7 @@ struct CollectiveCommandOptions {
   std::string json_file;               // -J
   std::vector<std::string> overrides;  // --set
   std::string model;                   // --model: "" -> the scenario's simulation.model
+  std::string collectives;             // --collectives: "" -> simulation.collectives
 };
 int CollectiveCommand(const CollectiveCommandOptions& options);
 

@@ -22,6 +22,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--set", run.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
   run_cmd->add_option("--model", run.model, "Network model (overrides simulation.model)")
       ->check(CLI::IsMember({"packet", "flow", "analytic"}));
+  run_cmd->add_option("--collectives", run.collectives,
+                      "steps (a transfer per step) or coflow (one fluid each; flow/analytic); overrides simulation.collectives")
+      ->check(CLI::IsMember({"auto", "steps", "coflow"}));
   run_cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors");
 
   ValidateOptions validate;
@@ -55,6 +58,9 @@ int main(int argc, char** argv) {
   coll_cmd->add_option("--set", coll.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
   coll_cmd->add_option("--model", coll.model, "Network model between servers (overrides simulation.model)")
       ->check(CLI::IsMember({"packet", "flow", "analytic"}));
+  coll_cmd->add_option("--collectives", coll.collectives,
+                       "steps (a transfer per step) or coflow (one fluid; flow/analytic); overrides simulation.collectives")
+      ->check(CLI::IsMember({"auto", "steps", "coflow"}));
 
   CompareOptions cmp;
   CLI::App* cmp_cmd = app.add_subcommand("compare", "Run a scenario under several network models and compare");

@@ -44,6 +44,7 @@ int RunJobScenario(const Scenario& scenario, const RunOptions& options) {
 int RunCommand(const RunOptions& options) {
   std::vector<std::string> overrides = options.overrides;
   if (!options.model.empty()) overrides.push_back("simulation.model=" + options.model);
+  if (!options.collectives.empty()) overrides.push_back("simulation.collectives=" + options.collectives);
   Result<Scenario> scenario = LoadScenarioFile(options.scenario, overrides);
   if (!scenario.ok()) return ReportBadInput(scenario.error());
   if (HasJobs(*scenario)) return RunJobScenario(*scenario, options);

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/ids.h"
+#include "core/result.h"
 #include "core/time.h"
 
 namespace aifabric {
@@ -21,6 +23,48 @@ struct TransferRequest {
   uint16_t sport = 0;     // entropy for ECMP; 0 lets the model choose
   uint16_t dport = 4791;  // RoCEv2 UDP port by default
 };
+
+// One edge of a coflow: `bytes` of payload from src to dst.
+struct CoflowEdge {
+  NodeId src = kNoNode;
+  NodeId dst = kNoNode;
+  uint64_t bytes = 0;
+  uint16_t sport = 0;           // entropy for ECMP, as TransferRequest::sport
+  double latency_weight = 0;    // times its path's latency counts in the coflow's latency
+};
+
+// A coflow: edges whose bytes move in proportion, as one fluid — the
+// pipelined steady state of a collective, where every edge of a ring moves
+// at the pace of the slowest. With D the time until every edge has moved
+// its bytes (the fluid's drain), it is done at
+//   start + max(chain + pipeline_depth x D, (1 + fill_depth) x D + fill) + latency,
+// the max-plus bound of a pipeline: either its chain of steps (each step's
+// latency — chain_latency plus, for every edge, latency_weight x the
+// latency of its path — and transmission, pipeline_depth in units of D)
+// or its busiest link's work plus the pipeline's fill (fill_depth in units
+// of D, and the fill's latency) takes longest. `latency` is what no
+// pipelining hides (a base cost).
+struct CoflowRequest {
+  FlowId id = 0;            // caller-chosen, unique among transfers and coflows
+  std::vector<CoflowEdge> edges;
+  Time chain_latency;
+  double pipeline_depth = 0;
+  Time fill;
+  double fill_depth = 0;
+  Time latency;
+  uint8_t priority = 3;
+};
+
+// An edge of a coflow as the transfer it stands for (id 0): for routing it.
+inline TransferRequest EdgeAsTransfer(const CoflowEdge& edge, uint8_t priority) {
+  TransferRequest t;
+  t.src = edge.src;
+  t.dst = edge.dst;
+  t.bytes = edge.bytes;
+  t.priority = priority;
+  t.sport = edge.sport;
+  return t;
+}
 
 class TransferObserver {
  public:
@@ -37,6 +81,14 @@ class NetworkModel {
   // Begins the transfer at the simulator's current time.
   // REQUIRES: src != dst, both hosts; bytes > 0.
   virtual void StartTransfer(const TransferRequest& request) = 0;
+  // Coflows (CoflowRequest) are a fluid-level idea: the packet model runs
+  // collectives step by step and has none. Completion is reported to the
+  // observer with the coflow's id, like a transfer's.
+  virtual bool SupportsCoflows() const { return false; }
+  // REQUIRES: SupportsCoflows(); every edge src != dst, both hosts.
+  virtual Status StartCoflow(const CoflowRequest& /*request*/) {
+    return Error{std::string(name()) + " model: collectives run step by step here, not as coflows"};
+  }
   // The observer outlives the model's run.
   virtual void SetObserver(TransferObserver* observer) = 0;
   // Model name as written in outputs: "packet", "flow", "analytic".

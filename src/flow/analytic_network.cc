@@ -22,30 +22,55 @@ AnalyticNetwork::AnalyticNetwork(Simulator& sim, const Topology& topology, const
   tier_factor_.back() = worst;
 }
 
-Time AnalyticNetwork::TimeOnPath(std::span<const PortId> path, uint64_t bytes) const {
+Time AnalyticNetwork::StretchedPayloadTime(std::span<const PortId> path, uint64_t bytes) const {
   int top_tier = 0;
   for (PortId id : path) top_tier = std::max(top_tier, topology_.node(topology_.port(id).peer).tier);
   const double factor =
       tier_factor_[static_cast<size_t>(std::clamp<int>(top_tier, 0, static_cast<int>(tier_factor_.size()) - 1))];
-  // The idle path's latency, then its bandwidth term stretched by the factor.
   const Time beta = paths_.PayloadTime(path, bytes);
-  return paths_.PathLatency(path, bytes) +
-         Time::FromPs(static_cast<int64_t>(std::ceil(static_cast<double>(beta.ps()) * factor)));
+  return Time::FromPs(static_cast<int64_t>(std::ceil(static_cast<double>(beta.ps()) * factor)));
+}
+
+Time AnalyticNetwork::TimeOnPath(std::span<const PortId> path, uint64_t bytes) const {
+  // The idle path's latency, then its bandwidth term stretched by the factor.
+  return paths_.PathLatency(path, bytes) + StretchedPayloadTime(path, bytes);
 }
 
 void AnalyticNetwork::StartTransfer(const TransferRequest& request) {
   const std::vector<PortId> path = paths_.RoutePath(request);
   for (PortId id : path) carried_[static_cast<size_t>(id)] += static_cast<double>(request.bytes);
+  CompleteIn(request.id, TimeOnPath(path, request.bytes));
+}
+
+Status AnalyticNetwork::StartCoflow(const CoflowRequest& request) {
+  double chain_ps = static_cast<double>(request.chain_latency.ps());
+  Time longest;
+  for (const CoflowEdge& e : request.edges) {
+    const std::vector<PortId> path = paths_.RoutePath(EdgeAsTransfer(e, request.priority));
+    chain_ps += e.latency_weight * static_cast<double>(paths_.PathLatency(path, std::max<uint64_t>(e.bytes, 1)).ps());
+    if (e.bytes == 0) continue;
+    for (PortId id : path) carried_[static_cast<size_t>(id)] += static_cast<double>(e.bytes);
+    longest = Max(longest, StretchedPayloadTime(path, e.bytes));
+  }
+  const double d = static_cast<double>(longest.ps());
+  const double chain_bound = chain_ps + request.pipeline_depth * d;
+  const double fill_bound = (1 + request.fill_depth) * d + static_cast<double>(request.fill.ps());
+  CompleteIn(request.id,
+             Time::FromPs(static_cast<int64_t>(std::llround(std::max(chain_bound, fill_bound)))) + request.latency);
+  return Status::Ok();
+}
+
+void AnalyticNetwork::CompleteIn(FlowId id, Time duration) {
   uint32_t slot;
   if (!free_slots_.empty()) {
     slot = free_slots_.back();
     free_slots_.pop_back();
-    pending_[slot] = request.id;
+    pending_[slot] = id;
   } else {
     slot = static_cast<uint32_t>(pending_.size());
-    pending_.push_back(request.id);
+    pending_.push_back(id);
   }
-  sim_.ScheduleIn(TimeOnPath(path, request.bytes), this, slot);
+  sim_.ScheduleIn(duration, this, slot);
 }
 
 void AnalyticNetwork::OnEvent(uint64_t tag) {

@@ -30,6 +30,11 @@ class AnalyticNetwork final : public NetworkModel, private EventHandler {
   void StartTransfer(const TransferRequest& request) override;
   void SetObserver(TransferObserver* observer) override { observer_ = observer; }
   const char* name() const override { return "analytic"; }
+  // A coflow takes CoflowRequest's time with D the longest of its edges'
+  // stretched bandwidth terms (its chain: the request's plus each edge's
+  // weight x its path latency).
+  bool SupportsCoflows() const override { return true; }
+  Status StartCoflow(const CoflowRequest& request) override;
 
   // The time `request` takes: alpha + bytes / B (see above).
   Time TransferTime(const TransferRequest& request) const {
@@ -42,6 +47,10 @@ class AnalyticNetwork final : public NetworkModel, private EventHandler {
 
  private:
   Time TimeOnPath(std::span<const PortId> path, uint64_t bytes) const;
+  // bytes / B of the header comment: the bandwidth term alone.
+  Time StretchedPayloadTime(std::span<const PortId> path, uint64_t bytes) const;
+  // Schedules the observer's call for `id` after `duration`.
+  void CompleteIn(FlowId id, Time duration);
   void OnEvent(uint64_t tag) override;  // tag: index into pending_
 
   Simulator& sim_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 #include "fabric/ecmp_path.h"
 
@@ -14,7 +15,13 @@ FlowNetwork::FlowNetwork(Simulator& sim, const Topology& topology, const Routing
       routes_(routes),
       config_(config),
       salts_(EcmpSalts(topology, config.ecmp_seed)),
-      fluid_(sim, [this](uint64_t index, Time at) { OnQueuePairDone(static_cast<uint32_t>(index), at); }) {
+      fluid_(sim, [this](uint64_t index, Time at) {
+        if (index & kCoflowBit) {
+          if (observer_ != nullptr) observer_->OnTransferDone(coflows_[index & ~kCoflowBit], at);
+          return;
+        }
+        OnQueuePairDone(static_cast<uint32_t>(index), at);
+      }) {
   assert(config.mtu_bytes > 0 && config.qps_per_transfer >= 1);
   for (const Port& port : topology.ports()) {
     const int id = fluid_.AddResource(payload_capacity_bps(port.id));
@@ -56,6 +63,36 @@ void FlowNetwork::StartQueuePair(const TransferRequest& request, uint32_t transf
   flows_.push_back(qp);
   resources_.assign(ports.begin(), ports.end());
   fluid_.Start(index, request.bytes, resources_, qp.latency, config_.priority_weight[request.priority & 7]);
+}
+
+Status FlowNetwork::StartCoflow(const CoflowRequest& request) {
+  uint64_t reference = 0;
+  for (const CoflowEdge& e : request.edges) reference = std::max(reference, e.bytes);
+  double chain_ps = static_cast<double>(request.chain_latency.ps());
+  resources_.clear();
+  coefficients_.clear();
+  for (const CoflowEdge& e : request.edges) {
+    assert(e.src != e.dst && routes_.Distance(e.src, e.dst) > 0);
+    const std::vector<PortId> ports = RoutePath(EdgeAsTransfer(e, request.priority));
+    chain_ps += e.latency_weight * static_cast<double>(PathLatency(ports, std::max<uint64_t>(e.bytes, 1)).ps());
+    if (e.bytes == 0) continue;
+    const double coefficient = static_cast<double>(e.bytes) / static_cast<double>(reference);
+    for (PortId p : ports) {
+      resources_.push_back(p);
+      coefficients_.push_back(coefficient);
+    }
+  }
+  const uint64_t index = coflows_.size();
+  coflows_.push_back(request.id);
+  FluidNetwork::CoflowTiming timing;
+  timing.chain = Time::FromPs(static_cast<int64_t>(std::llround(chain_ps)));
+  timing.depth = request.pipeline_depth;
+  timing.fill = request.fill;
+  timing.fill_depth = request.fill_depth;
+  timing.latency = request.latency;
+  fluid_.StartCoflow(kCoflowBit | index, reference, resources_, coefficients_, timing,
+                     config_.priority_weight[request.priority & 7]);
+  return Status::Ok();
 }
 
 void FlowNetwork::OnQueuePairDone(uint32_t flow_index, Time finish) {

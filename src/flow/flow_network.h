@@ -59,6 +59,15 @@ class FlowNetwork final : public NetworkModel {
   void StartTransfer(const TransferRequest& request) override;
   void SetObserver(TransferObserver* observer) override { observer_ = observer; }
   const char* name() const override { return "flow"; }
+  // A coflow is one fluid over the union of its edges' ECMP paths, each
+  // port at coefficient (bytes of the edges crossing it) / (the largest
+  // edge's bytes); its weight is its priority class's. Its chain adds each
+  // edge's weight x its path latency (PathLatency). Edges of zero bytes
+  // only add latency.
+  bool SupportsCoflows() const override { return true; }
+  Status StartCoflow(const CoflowRequest& request) override;
+  // Coflows started so far.
+  size_t coflows() const { return coflows_.size(); }
 
   // Results, valid during and after the run, one entry per queue pair in
   // start order (as PacketNetwork::flows()).
@@ -90,6 +99,8 @@ class FlowNetwork final : public NetworkModel {
  private:
   void StartQueuePair(const TransferRequest& request, uint32_t transfer);
   void OnQueuePairDone(uint32_t flow_index, Time finish);
+  // A fluid id with this bit set is a coflow (the rest: its index).
+  static constexpr uint64_t kCoflowBit = 1ull << 63;
 
   // Fixed at construction.
   Simulator& sim_;
@@ -107,6 +118,8 @@ class FlowNetwork final : public NetworkModel {
   std::vector<QueuePair> flows_;
   std::vector<PortId> path_arena_;  // every queue pair's path, back to back
   std::vector<int> resources_;      // scratch: a path as resource ids
+  std::vector<double> coefficients_;  // scratch: a coflow's per resource
+  std::vector<FlowId> coflows_;     // by coflow index: the caller's id
   TransferObserver* observer_ = nullptr;
 };
 

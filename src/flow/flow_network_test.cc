@@ -130,6 +130,38 @@ TEST(FlowNetwork, IncastSharesTheReceiverLinkEquallyAndFinishesTogether) {
   EXPECT_EQ(h.net.solves(), 2u);  // once at the start, once at the common finish
 }
 
+TEST(FlowNetwork, ACoflowRingMovesAtItsSharedRateAndAddsItsChain) {
+  // A ring h0 -> h1 -> h2 -> h0 of 1 MB per edge, as one coflow, and a
+  // plain 1 MB h3 -> h1 that shares h1's link: the coflow and the flow get
+  // C/2 each, so both drain at 2 x 1e6 * 8 * 4178 / 4096 / 100e9 s =
+  // 163,203,125 ps. The flow adds its path latency (2,734,240 ps, as in
+  // the incast above). The coflow's chain is its three edges' path
+  // latencies (weight 1 each: 8,202,720 ps) plus one drain (pipeline depth
+  // 1), then 1 us of latency: 163,203,125 + 8,202,720 + 1,000,000.
+  const Topology t = Star(4);
+  Harness h(t);
+  CoflowRequest ring;
+  ring.id = 7;
+  for (int i = 0; i < 3; ++i) {
+    CoflowEdge e;
+    e.src = i;
+    e.dst = (i + 1) % 3;
+    e.bytes = 1'000'000;
+    e.latency_weight = 1;
+    ring.edges.push_back(e);
+  }
+  ring.pipeline_depth = 1;
+  ring.latency = Time::FromUs(1);
+  ASSERT_TRUE(h.net.StartCoflow(ring).ok());
+  h.Start(1, 3, 1, 1'000'000);
+  h.sim.Run();
+  EXPECT_EQ(h.finishes.at[1], Time::FromPs(163'203'125 + 2'734'240));
+  EXPECT_EQ(h.finishes.at[7], Time::FromPs(163'203'125 + 8'202'720 + 1'000'000));
+  EXPECT_EQ(h.net.coflows(), 1u);
+  // Every link of the ring carried its edge's megabyte.
+  EXPECT_NEAR(h.net.bytes_carried(h.net.RoutePath(Harness::Request(0, 2, 0, 1)).front()), 1e6, 1e-3);
+}
+
 TEST(FlowNetwork, ParkingLotGetsTheMaxMinRatesWorkedByHand) {
   // A (on s0), B (s1), C (s2), D (s3) on 400G host links; a chain
   // s0 -100G- s1 -100G- s2 -50G- s3. Flows (in raw Gbps; payload rates are

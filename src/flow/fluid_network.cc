@@ -33,20 +33,22 @@ void FluidNetwork::Start(uint64_t id, uint64_t bytes, std::span<const int> resou
     sim_.ScheduleCallback(at, [this, id, at] { done_(id, at); });
     return;
   }
-  Add(solver_.AddFlow(resources, weight), id, bytes, latency);
+  CoflowTiming timing;
+  timing.latency = latency;
+  Add(solver_.AddFlow(resources, weight), id, bytes, timing);
 }
 
 void FluidNetwork::StartCoflow(uint64_t id, uint64_t bytes, std::span<const int> resources,
-                               std::span<const double> coefficients, Time latency, double weight) {
+                               std::span<const double> coefficients, const CoflowTiming& timing, double weight) {
   if (bytes == 0) {
-    const Time at = sim_.Now() + latency;
+    const Time at = sim_.Now() + Max(timing.chain, timing.fill) + timing.latency;
     sim_.ScheduleCallback(at, [this, id, at] { done_(id, at); });
     return;
   }
-  Add(solver_.AddFlow(resources, coefficients, weight), id, bytes, latency);
+  Add(solver_.AddFlow(resources, coefficients, weight), id, bytes, timing);
 }
 
-void FluidNetwork::Add(int flow, uint64_t id, uint64_t bytes, Time latency) {
+void FluidNetwork::Add(int flow, uint64_t id, uint64_t bytes, const CoflowTiming& timing) {
   if (flows_.size() <= static_cast<size_t>(flow)) flows_.resize(static_cast<size_t>(flow) + 1);
   Active& a = flows_[static_cast<size_t>(flow)];
   a = Active{};
@@ -54,7 +56,8 @@ void FluidNetwork::Add(int flow, uint64_t id, uint64_t bytes, Time latency) {
   a.seq = next_seq_++;
   a.bytes = a.remaining_bytes = static_cast<double>(bytes);
   a.updated = sim_.Now();
-  a.latency = latency;
+  a.start = sim_.Now();
+  a.timing = timing;
   a.active = true;
   if (!solve_pending_) {
     solve_pending_ = true;
@@ -152,8 +155,15 @@ void FluidNetwork::OnEvent(uint64_t tag) {
 }
 
 void FluidNetwork::Finish(const Active& a) {
-  const Time at = sim_.Now() + a.latency;
-  if (a.latency == Time::Zero()) {
+  const CoflowTiming& t = a.timing;
+  Time at = sim_.Now();
+  if (t.chain > Time::Zero() || t.fill > Time::Zero() || t.depth > 0 || t.fill_depth > 0) {
+    const double drain_ps = static_cast<double>((sim_.Now() - a.start).ps());
+    const auto scaled = [&](double k) { return Time::FromPs(static_cast<int64_t>(std::llround(k * drain_ps))); };
+    at = Max(a.start + t.chain + scaled(t.depth), sim_.Now() + scaled(t.fill_depth) + t.fill);
+  }
+  at += t.latency;
+  if (at == sim_.Now()) {
     done_(a.id, at);
     return;
   }

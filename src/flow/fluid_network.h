@@ -50,12 +50,21 @@ class FluidNetwork final : public EventHandler {
   // Starts `bytes` now over `resources` (each an AddResource id; non-empty).
   // A zero-byte transfer completes after `latency` alone.
   void Start(uint64_t id, uint64_t bytes, std::span<const int> resources, Time latency, double weight = 1.0);
+  // How a coflow's completion follows from its drain time D (CoflowRequest):
+  // done at max(start + chain + depth x D, start + (1 + fill_depth) x D + fill) + latency.
+  struct CoflowTiming {
+    Time chain;
+    double depth = 0;
+    Time fill;
+    double fill_depth = 0;
+    Time latency;
+  };
   // Starts a coflow: `bytes` of a reference edge, crossing resources[i] with
   // coefficients[i] bytes per reference byte (a resource listed twice
-  // carries the sum). Done when the reference bytes have drained, plus
-  // `latency`. REQUIRES: same lengths, non-empty, coefficients > 0.
+  // carries the sum); D is the time its reference bytes take to drain.
+  // REQUIRES: same lengths, non-empty, coefficients > 0, depths >= 0.
   void StartCoflow(uint64_t id, uint64_t bytes, std::span<const int> resources, std::span<const double> coefficients,
-                   Time latency, double weight = 1.0);
+                   const CoflowTiming& timing, double weight = 1.0);
 
   size_t active() const { return solver_.active_flows(); }
   // Current rate of the active transfer with `id`, in bit/s (0 if none);
@@ -77,7 +86,8 @@ class FluidNetwork final : public EventHandler {
     double remaining_bytes = 0;    // as of `updated`
     double rate_bps = 0;           // since `updated`
     Time updated;
-    Time latency;
+    Time start;
+    CoflowTiming timing;  // a plain transfer: latency alone
     uint64_t version = 0;          // of its live heap entry; 0 = none
     bool active = false;
   };
@@ -88,7 +98,7 @@ class FluidNetwork final : public EventHandler {
     uint64_t version;
   };
   static constexpr uint64_t kSolveTag = ~uint64_t{0};
-  void Add(int flow, uint64_t id, uint64_t bytes, Time latency);
+  void Add(int flow, uint64_t id, uint64_t bytes, const CoflowTiming& timing);
   // Remaining bytes of `a` at `now` at its current rate.
   double RemainingAt(const Active& a, Time now) const;
   // Re-solves the rates, re-predicts the drains of the re-rated transfers

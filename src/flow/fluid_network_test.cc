@@ -77,14 +77,38 @@ TEST(FluidNetwork, ACoflowDrainsItsReferenceBytesAtItsSharedRate) {
   // each link; a plain 1 MB transfer shares link a. Both get 50G until the
   // plain one drains at 160 us (the coflow has moved 1 MB); the coflow's
   // last 2 MB then take 160 us at 100G: 320 us, plus its 5 us latency. Link
-  // a carries 3 + 1 MB, link b 3 MB.
+  // a carries 3 + 1 MB, link b 3 MB. A second coflow of 1 KB whose chain
+  // lasts 50 us (not_before) ends then plus its 2 us, though its bytes
+  // drained long before.
   FluidRun run;
   const int a = run.net.AddResource(DataRate::Gbps(100));
   const int b = run.net.AddResource(DataRate::Gbps(100));
   const int c = run.net.AddResource(DataRate::Gbps(100));
-  run.net.StartCoflow(1, 3'000'000, std::vector<int>{a, b, c}, std::vector<double>{1, 1, 1}, Time::FromUs(5));
+  FluidNetwork::CoflowTiming plain;
+  plain.latency = Time::FromUs(5);
+  run.net.StartCoflow(1, 3'000'000, std::vector<int>{a, b, c}, std::vector<double>{1, 1, 1}, plain);
   run.net.Start(2, 1'000'000, std::vector<int>{a}, Time::Zero());
+  const int d = run.net.AddResource(DataRate::Gbps(100));
+  FluidNetwork::CoflowTiming chained;
+  chained.chain = Time::FromUs(50);
+  chained.latency = Time::FromUs(2);
+  run.net.StartCoflow(3, 1'000, std::vector<int>{d}, std::vector<double>{1}, chained);
+  // One of 100 KB (D = 8 us at 100G): with a chain of 10 us and a pipeline
+  // depth of 5, max(10 + 5 x 8, 8) + 1 = 51 us; with a fill of 3 us and a
+  // fill depth of 10 instead, max(10 + 5 x 8, 11 x 8 + 3) + 1 = 92 us.
+  const int e = run.net.AddResource(DataRate::Gbps(100)), f = run.net.AddResource(DataRate::Gbps(100));
+  FluidNetwork::CoflowTiming deep;
+  deep.chain = Time::FromUs(10);
+  deep.depth = 5;
+  deep.latency = Time::FromUs(1);
+  run.net.StartCoflow(4, 100'000, std::vector<int>{e}, std::vector<double>{1}, deep);
+  deep.fill = Time::FromUs(3);
+  deep.fill_depth = 10;
+  run.net.StartCoflow(5, 100'000, std::vector<int>{f}, std::vector<double>{1}, deep);
   run.sim.Run();
+  EXPECT_EQ(run.done.at(3), Time::FromUs(52));
+  EXPECT_EQ(run.done.at(4), Time::FromUs(51));
+  EXPECT_EQ(run.done.at(5), Time::FromUs(92));
   EXPECT_EQ(run.done.at(2), Time::FromUs(160));
   EXPECT_EQ(run.done.at(1), Time::FromUs(325));
   EXPECT_NEAR(run.net.bytes_carried(a), 4e6, 1e-3);

@@ -39,6 +39,17 @@ class GpuNetwork final : public NetworkModel, public TransferObserver {
   void StartTransfer(const TransferRequest& request) override;
   void SetObserver(TransferObserver* observer) override { observer_ = observer; }
   const char* name() const override { return fabric_.name(); }
+  // A coflow over GPU endpoints splits in two coflows that run side by
+  // side: its NVLink edges (on the NVLink fluid) and its edges between
+  // servers (NIC to NIC, on the fabric model). The chain is the request's
+  // plus each NVLink edge's weight x the NVLink latency (both parts) and,
+  // for the fabric part, its paths' latencies. It is done when both are, so each part's rate is its own: a ring whose NVLink edges are
+  // slower than its network edges ends when its NVLink part drains (a
+  // pipeline would end then too), but frees the faster part's links early.
+  // Possible when the fabric model supports coflows. Coflow ids must not
+  // have bit 63 set.
+  bool SupportsCoflows() const override { return fabric_.SupportsCoflows(); }
+  Status StartCoflow(const CoflowRequest& request) override;
 
   // A fabric transfer of this network finished.
   void OnTransferDone(FlowId id, Time finish) override;
@@ -52,6 +63,16 @@ class GpuNetwork final : public NetworkModel, public TransferObserver {
   int TxPort(GpuId gpu) const { return 2 * gpu; }
   int RxPort(GpuId gpu) const { return 2 * gpu + 1; }
   void Done(FlowId id, Time finish);
+  // Ids with this bit set are parts of coflows_[id & ~kCoflowBit].
+  static constexpr FlowId kCoflowBit = FlowId{1} << 63;
+  struct PendingCoflow {
+    FlowId id;
+    int parts_left;
+    Time finish;
+  };
+  std::vector<PendingCoflow> coflows_;
+  std::vector<int> coflow_ports_;         // scratch
+  std::vector<double> coflow_coefficients_;  // scratch
 
   const ClusterLayout& layout_;
   NetworkModel& fabric_;

@@ -353,7 +353,7 @@ void EmitChain(Emitter& e, const Shape& s, CollectiveRank root, bool reduce, uin
   }
 }
 
-Status CheckOptions(const CollectiveOptions& o, CollectiveAlgorithm algorithm) {
+Status CheckOptionsFor(const CollectiveOptions& o, CollectiveAlgorithm algorithm) {
   auto fail = [](std::string message) { return Status(Error{std::move(message)}); };
   if (o.ranks < 1) return fail(Concat("ranks: must be at least 1, got ", std::to_string(o.ranks)));
   if (o.ranks_per_server < 1 || o.ranks % o.ranks_per_server != 0) {
@@ -429,6 +429,10 @@ CollectiveAlgorithm ResolveAlgorithm(CollectiveOp op, CollectiveAlgorithm algori
   return op == CollectiveOp::kAllToAll ? CollectiveAlgorithm::kPairwise : CollectiveAlgorithm::kRing;
 }
 
+Status CheckCollectiveOptions(const CollectiveOptions& options) {
+  return CheckOptionsFor(options, ResolveAlgorithm(options.op, options.algorithm));
+}
+
 uint64_t NcclChunkBytes(CollectiveOp op, CollectiveAlgorithm algorithm, int32_t ranks) {
   constexpr uint64_t kStepBytes = 512 * 1024;  // 4 MiB / NCCL_STEPS
   const bool ring_slices = ResolveAlgorithm(op, algorithm) == CollectiveAlgorithm::kRing &&
@@ -439,7 +443,7 @@ uint64_t NcclChunkBytes(CollectiveOp op, CollectiveAlgorithm algorithm, int32_t 
 
 Result<CollectiveDag> BuildCollective(const CollectiveOptions& o) {
   const CollectiveAlgorithm algorithm = ResolveAlgorithm(o.op, o.algorithm);
-  if (Status s = CheckOptions(o, algorithm); !s.ok()) return s.error();
+  if (Status s = CheckOptionsFor(o, algorithm); !s.ok()) return s.error();
   const Shape shape{o.ranks, o.ranks_per_server, o.ranks / o.ranks_per_server};
   const int32_t switches = algorithm == CollectiveAlgorithm::kNvls ? shape.M : 0;
   CollectiveDagBuilder builder(o.ranks, switches, o.connection_window);

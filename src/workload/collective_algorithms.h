@@ -86,5 +86,7 @@ uint64_t NcclChunkBytes(CollectiveOp op, CollectiveAlgorithm algorithm, int32_t 
 // Halving-doubling does not fold extra ranks in (MPICH does, with 2 extra
 // steps); pick ring or tree for other counts.
 Result<CollectiveDag> BuildCollective(const CollectiveOptions& options);
+// The checks BuildCollective makes before building, alone.
+Status CheckCollectiveOptions(const CollectiveOptions& options);
 
 }  // namespace aifabric

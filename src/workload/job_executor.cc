@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "workload/collective_coflow.h"
 #include "workload/traffic_injector.h"
 
 namespace aifabric {
@@ -171,6 +172,10 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
     o.base_latency = spec.base_latency * n.fold;
     o.chunk_bytes *= n.fold;
   }
+  if (options_.coflow_collectives && network_.SupportsCoflows() && HasCoflowForm(o.op, o.algorithm)) {
+    StartCoflow(i, o, group);
+    return;
+  }
   Result<CollectiveDag> dag = BuildCollective(o);
   // The group was checked at Start and the options come from it, so only a
   // bad algorithm choice (e.g. halving-doubling on 6 ranks) can fail here;
@@ -204,6 +209,34 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
   CollectiveExecutor* executor = c->executor.get();
   collectives_.push_back(std::move(c));
   const Status started = executor->Start();
+  assert(started.ok());
+  (void)started;
+}
+
+void JobExecutor::StartCoflow(JobNodeIndex i, CollectiveOptions o, const std::vector<GpuId>& group) {
+  const JobNode& n = graph_.node(i);
+  Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(o);
+  // As for DAGs: only an algorithm that cannot serve this group fails; a
+  // ring always can.
+  if (!coflow.ok()) {
+    o.algorithm = CollectiveAlgorithm::kRing;
+    coflow = BuildCollectiveCoflow(o);
+  }
+  assert(coflow.ok());
+  if (coflow->edges.empty()) {
+    Finish(i);
+    return;
+  }
+  std::vector<NodeId> endpoints(group.begin(), group.end());
+  for (int32_t s = 0; s < coflow->switch_ranks; ++s) {
+    endpoints.push_back(layout_.gpus() + layout_.server_of(group[static_cast<size_t>(s * o.ranks_per_server)]));
+  }
+  const FlowId id = next_flow_id_;
+  next_flow_id_ += static_cast<FlowId>(coflow->edges.size());  // the edges' ECMP entropy
+  owner_.emplace(id, kTransferOwner | i);
+  const uint8_t priority = n.priority >= 0 ? static_cast<uint8_t>(n.priority) : options_.priority;
+  const Status started =
+      network_.StartCoflow(MakeCoflowRequest(*coflow, endpoints, id, priority, options_.reduce_rate));
   assert(started.ok());
   (void)started;
 }

@@ -5,7 +5,8 @@
 // order they became ready (its compute stream); communication runs beside
 // compute, as NCCL kernels on their own stream do. A collective node
 // compiles to a CollectiveDag (collective_algorithms.h) over its group and
-// runs through a CollectiveExecutor; a transfer node is one transfer. The
+// runs through a CollectiveExecutor (or, with coflow_collectives on a
+// network that has them, as one coflow); a transfer node is one transfer. The
 // executor records every node's start and finish for metrics and traces.
 // Lives inside one Simulator; not thread-safe.
 #pragma once
@@ -35,6 +36,10 @@ struct JobExecutorOptions {
   DataRate reduce_rate;        // GPU reduction throughput; zero = free
   uint8_t priority = 3;        // traffic class of every transfer
   FlowId first_flow_id = 0;    // ids from here on are this executor's
+  // Run each ring or tree collective as one coflow
+  // (workload/collective_coflow.h) rather than its step DAG, when the
+  // network supports coflows (flow level, analytic); ignored otherwise.
+  bool coflow_collectives = false;
   // Called once, when the last node has finished (at Start for an empty
   // graph); may be empty. It runs inside the executor's own event, so it
   // must not destroy the executor (defer that, e.g. to a callback at Now()).
@@ -74,6 +79,8 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   // into, so long chains cost no stack.
   void Finish(JobNodeIndex i);
   void StartCollective(JobNodeIndex i);
+  // The collective as one coflow (options_.coflow_collectives).
+  void StartCoflow(JobNodeIndex i, CollectiveOptions o, const std::vector<GpuId>& group);
   // Starts the GPU's next ready compute node if it is idle.
   void RunNextCompute(GpuId gpu);
   Status CheckGpus() const;

@@ -1,0 +1,287 @@
+#include "workload/collective_coflow.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "workload/collective_protocol.h"
+#include "workload/collective_topology.h"
+#include "workload/traffic_injector.h"
+
+namespace aifabric {
+namespace {
+
+// Collects edges (merging repeats of a pair) and the chain's latency.
+class CoflowBuilder {
+ public:
+  CoflowBuilder(const CollectiveOptions& o, int32_t switch_ranks)
+      : o_(o), spec_(GetProtocolSpec(o.protocol)), switch_ranks_(switch_ranks) {
+    base_latency_ = o.base_latency.value_or(spec_.base_latency);
+  }
+
+  // `bytes` of payload from src to dst; `weight` of its steps, each of
+  // `step` bytes, on the chain.
+  void Add(CollectiveRank src, CollectiveRank dst, uint64_t bytes, double weight, uint64_t step) {
+    const bool pxn = o_.pxn && Between(src, dst) && src % o_.ranks_per_server != dst % o_.ranks_per_server;
+    if (pxn) {
+      // PXN: over NVLink to the sender's server's GPU on the receiver's rail, then across.
+      const CollectiveRank relay = src - src % o_.ranks_per_server + dst % o_.ranks_per_server;
+      AddHop(src, relay, bytes, weight, step);
+      AddHop(relay, dst, bytes, weight, step);
+      return;
+    }
+    AddHop(src, dst, bytes, weight, step);
+  }
+  void AddWire(CollectiveRank src, CollectiveRank dst, uint64_t wire_bytes, double weight, uint64_t step_wire) {
+    Edge& e = edges_[{src, dst}];
+    e.wire_bytes += wire_bytes;
+    e.weight += weight;
+    if (weight > 0) {
+      e.chain_step_bytes += weight * static_cast<double>(step_wire);
+      e.largest_step = std::max(e.largest_step, step_wire);
+      chain_ps_ += weight * static_cast<double>(StepLatency(src, dst).ps());
+      fill_ = Max(fill_, StepLatency(src, dst));
+    }
+  }
+  // Steps one chunk takes on one connection (a ring AllReduce's 2(m-1); a
+  // tree's or a chain's 1): the part of the chain that is the connection's
+  // own work, not fill.
+  void SetConnectionSteps(double steps) { connection_steps_ = steps; }
+  void AddReduceChain(uint64_t bytes) { reduce_chain_bytes_ += bytes; }
+  void SetBaseLatency(Time t) { base_latency_ = t; }
+  Time StepLatency(CollectiveRank src, CollectiveRank dst) const {
+    return Between(src, dst) ? o_.net_step_latency.value_or(spec_.net_step_latency)
+                             : o_.step_latency.value_or(spec_.step_latency);
+  }
+
+  CollectiveCoflow Build() && {
+    CollectiveCoflow c;
+    c.gpu_ranks = o_.ranks;
+    c.switch_ranks = switch_ranks_;
+    c.chain_latency = Time::FromPs(static_cast<int64_t>(chain_ps_ + 0.5));
+    c.fill = fill_;
+    c.latency = base_latency_;
+    c.reduce_chain_bytes = reduce_chain_bytes_;
+    // In units of D, a step of edge e takes its step bytes / its merged
+    // bytes (all channels' connections between the pair share its rate):
+    // the chain's transmission is the sum of those over the chain's steps,
+    // and the connection's own share of it the largest single step times
+    // the steps a chunk takes on one connection.
+    double largest_step_share = 0;
+    for (const auto& [pair, e] : edges_) {
+      if (e.wire_bytes == 0 || e.weight == 0) continue;
+      const double merged = static_cast<double>(e.wire_bytes);
+      c.pipeline_depth += e.chain_step_bytes / merged;
+      largest_step_share = std::max(largest_step_share, static_cast<double>(e.largest_step) / merged);
+    }
+    c.fill_depth = std::max(0.0, c.pipeline_depth - connection_steps_ * largest_step_share);
+    c.edges.reserve(edges_.size());
+    for (const auto& [pair, e] : edges_) {
+      if (e.wire_bytes == 0 && e.weight == 0) continue;
+      c.edges.push_back(CollectiveCoflowEdge{pair.first, pair.second, e.wire_bytes, e.weight});
+    }
+    return c;
+  }
+
+ private:
+  struct Edge {
+    uint64_t wire_bytes = 0;
+    double weight = 0;
+    double chain_step_bytes = 0;  // sum of weight x step bytes
+    uint64_t largest_step = 0;
+  };
+  bool Between(CollectiveRank a, CollectiveRank b) const {
+    return a < o_.ranks && b < o_.ranks && a / o_.ranks_per_server != b / o_.ranks_per_server;
+  }
+  void AddHop(CollectiveRank src, CollectiveRank dst, uint64_t bytes, double weight, uint64_t step) {
+    AddWire(src, dst, WireBytes(o_.protocol, bytes), weight, WireBytes(o_.protocol, step));
+  }
+
+  const CollectiveOptions& o_;
+  const ProtocolSpec spec_;
+  const int32_t switch_ranks_;
+  std::map<std::pair<CollectiveRank, CollectiveRank>, Edge> edges_;
+  Time base_latency_;
+  double chain_ps_ = 0;
+  Time fill_;  // the longest step on the chain
+  double connection_steps_ = 1;
+  uint64_t reduce_chain_bytes_ = 0;
+};
+
+// The chunk each step of the pipeline moves, as BuildCollective cuts `share`.
+uint64_t ChunkOf(const CollectiveOptions& o, uint64_t share) {
+  if (o.chunk_bytes == 0 || share == 0) return share;
+  const uint64_t chunks = std::max<uint64_t>(1, (share + o.chunk_bytes - 1) / o.chunk_bytes);
+  return SplitPart(share, chunks, 0);
+}
+
+// Ring forms: channel c's ring, every op.
+void AddRing(CoflowBuilder& b, const CollectiveOptions& o, int32_t c, uint64_t share) {
+  const std::vector<CollectiveRank> ring = ChannelRingOrder(o.ranks, o.ranks_per_server, c);
+  const size_t m = ring.size();
+  const double dm = static_cast<double>(m);
+  const bool chain_channel = c == 0;  // channels run side by side: one chain counts
+  const uint64_t chunk = ChunkOf(o, share);
+  auto slice = [&](size_t i) { return SplitPart(share, m, i % m); };
+  b.SetConnectionSteps(o.op == CollectiveOp::kAllReduce ? 2 * (dm - 1)
+                       : (o.op == CollectiveOp::kAllGather || o.op == CollectiveOp::kReduceScatter) ? dm - 1
+                                                                                                    : 1);
+  switch (o.op) {
+    case CollectiveOp::kAllReduce:
+      // Reduce-scatter sends all slices but (i+1); all-gather all but (i+2).
+      for (size_t i = 0; i < m; ++i) {
+        b.Add(ring[i], ring[(i + 1) % m], 2 * share - slice(i + 1) - slice(i + 2),
+              chain_channel ? 2 * (dm - 1) / dm : 0, SplitPart(chunk, m, 0));
+      }
+      if (chain_channel) b.AddReduceChain((m - 1) * SplitPart(chunk, m, 0));
+      break;
+    case CollectiveOp::kAllGather:
+    case CollectiveOp::kReduceScatter:
+      for (size_t i = 0; i < m; ++i) {
+        b.Add(ring[i], ring[(i + 1) % m], share - slice(i + 1), chain_channel ? (dm - 1) / dm : 0,
+              SplitPart(chunk, m, 0));
+      }
+      if (chain_channel && o.op == CollectiveOp::kReduceScatter) b.AddReduceChain((m - 1) * SplitPart(chunk, m, 0));
+      break;
+    case CollectiveOp::kBroadcast:
+    case CollectiveOp::kReduce: {
+      // The ring cut into a chain that starts (broadcast) or ends (reduce) at the root.
+      size_t at_root = 0;
+      while (ring[at_root] != o.root) ++at_root;
+      const bool reduce = o.op == CollectiveOp::kReduce;
+      const size_t first = reduce ? at_root + 1 : at_root;
+      for (size_t p = 0; p + 1 < m; ++p) {
+        b.Add(ring[(first + p) % m], ring[(first + p + 1) % m], share, chain_channel ? 1.0 : 0.0, chunk);
+      }
+      if (chain_channel && reduce) b.AddReduceChain((m - 1) * chunk);
+      break;
+    }
+    case CollectiveOp::kSendRecv:
+      // Rank r to rank r+1 (rank order, not the channel's ring), as the DAG.
+      for (int32_t r = 0; r < o.ranks; ++r) b.Add(r, (r + 1) % o.ranks, share, chain_channel ? 1.0 / dm : 0, chunk);
+      break;
+    case CollectiveOp::kAllToAll: break;  // not a ring op (rejected by the checks)
+  }
+}
+
+// NCCL's double binary tree: tree t of channel c carries `share` up
+// (reduce) and down (broadcast); servers are chains of their local ranks
+// rotated by c, joined at their heads by the tree.
+void AddTree(CoflowBuilder& b, const CollectiveOptions& o, int32_t c, int t, uint64_t share) {
+  const int32_t L = o.ranks_per_server, M = o.ranks / L;
+  const std::vector<int32_t> parent = DoubleBinaryTreeParents(M, t);
+  auto rank = [&](int32_t server, int32_t j) { return server * L + (j + c) % L; };
+  // Depth of every server's head below the root: parents come before
+  // children only by index in one tree, so iterate to a fixed point.
+  std::vector<int32_t> depth(static_cast<size_t>(M), -1);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int32_t v = 0; v < M; ++v) {
+      const int32_t p = parent[static_cast<size_t>(v)];
+      const int32_t d = p < 0 ? 0 : (depth[static_cast<size_t>(p)] < 0 ? -1 : depth[static_cast<size_t>(p)] + 1);
+      if (d != depth[static_cast<size_t>(v)]) {
+        depth[static_cast<size_t>(v)] = d;
+        changed = true;
+      }
+    }
+  }
+  // The deepest rank: the last of the chain of the deepest server; its
+  // path to the root is the chain (up and down, one step each way per edge).
+  int32_t deepest = 0;
+  for (int32_t v = 0; v < M; ++v) {
+    if (depth[static_cast<size_t>(v)] > depth[static_cast<size_t>(deepest)]) deepest = v;
+  }
+  std::vector<uint8_t> on_chain(static_cast<size_t>(M), 0);
+  for (int32_t v = deepest; v >= 0; v = parent[static_cast<size_t>(v)]) on_chain[static_cast<size_t>(v)] = 1;
+  const bool chain_tree = c == 0 && t == 0;
+  const uint64_t chunk = ChunkOf(o, share);
+  for (int32_t v = 0; v < M; ++v) {
+    // The server's chain: local position j -> j + 1.
+    for (int32_t j = 0; j + 1 < L; ++j) {
+      const double w = chain_tree && v == deepest ? 1.0 : 0.0;
+      b.Add(rank(v, j + 1), rank(v, j), share, w, chunk);  // reduce up the chain
+      b.Add(rank(v, j), rank(v, j + 1), share, w, chunk);  // broadcast down it
+    }
+    const int32_t p = parent[static_cast<size_t>(v)];
+    if (p < 0) continue;
+    const double w = chain_tree && on_chain[static_cast<size_t>(v)] ? 1.0 : 0.0;
+    b.Add(rank(v, 0), rank(p, 0), share, w, chunk);
+    b.Add(rank(p, 0), rank(v, 0), share, w, chunk);
+  }
+  if (chain_tree) {
+    const uint64_t levels = static_cast<uint64_t>(depth[static_cast<size_t>(deepest)]) + static_cast<uint64_t>(L - 1);
+    b.AddReduceChain(levels * chunk);
+  }
+}
+
+}  // namespace
+
+bool HasCoflowForm(CollectiveOp op, CollectiveAlgorithm algorithm) {
+  const CollectiveAlgorithm a = ResolveAlgorithm(op, algorithm);
+  return a == CollectiveAlgorithm::kRing || (a == CollectiveAlgorithm::kTree && op == CollectiveOp::kAllReduce);
+}
+
+std::vector<uint64_t> CollectiveCoflow::WireBytesSentPerRank() const {
+  std::vector<uint64_t> sent(static_cast<size_t>(gpu_ranks + switch_ranks), 0);
+  for (const CollectiveCoflowEdge& e : edges) sent[static_cast<size_t>(e.src)] += e.wire_bytes;
+  return sent;
+}
+
+CoflowRequest MakeCoflowRequest(const CollectiveCoflow& coflow, std::span<const NodeId> endpoints, FlowId id,
+                                uint8_t priority, DataRate reduce_rate) {
+  CoflowRequest r;
+  r.id = id;
+  r.priority = priority;
+  r.latency = coflow.latency;
+  r.chain_latency = coflow.chain_latency;
+  r.pipeline_depth = coflow.pipeline_depth;
+  r.fill = coflow.fill;
+  r.fill_depth = coflow.fill_depth;
+  if (reduce_rate.bps() > 0 && coflow.reduce_chain_bytes > 0) {
+    r.chain_latency += reduce_rate.TransmitTime(coflow.reduce_chain_bytes);
+  }
+  r.edges.reserve(coflow.edges.size());
+  FlowId k = 0;
+  for (const CollectiveCoflowEdge& e : coflow.edges) {
+    CoflowEdge edge;
+    edge.src = endpoints[static_cast<size_t>(e.src)];
+    edge.dst = endpoints[static_cast<size_t>(e.dst)];
+    edge.bytes = e.wire_bytes;
+    edge.sport = TrafficInjector::SourcePort(id + k++);
+    edge.latency_weight = e.latency_weight;
+    r.edges.push_back(edge);
+  }
+  return r;
+}
+
+Result<CollectiveCoflow> BuildCollectiveCoflow(const CollectiveOptions& o) {
+  if (Status s = CheckCollectiveOptions(o); !s.ok()) return s.error();
+  const CollectiveAlgorithm algorithm = ResolveAlgorithm(o.op, o.algorithm);
+  if (!HasCoflowForm(o.op, o.algorithm)) {
+    std::string m = "algorithm: ";
+    m += CollectiveAlgorithmName(algorithm);
+    m += " has no coflow form (only ring and tree do); run it step by step";
+    return Error{std::move(m)};
+  }
+  CollectiveOptions effective = o;
+  effective.pxn = o.pxn && o.ranks_per_server > 1 && o.ranks > o.ranks_per_server;
+  CoflowBuilder b(effective, 0);
+  if (o.bytes == 0 || o.ranks == 1) {
+    CollectiveCoflow empty;
+    empty.gpu_ranks = o.ranks;
+    return empty;
+  }
+  const bool tree = algorithm == CollectiveAlgorithm::kTree;
+  for (int32_t c = 0; c < o.channels; ++c) {
+    const uint64_t channel_bytes = SplitPart(o.bytes, static_cast<uint64_t>(o.channels), static_cast<uint64_t>(c));
+    if (tree) {
+      for (int t = 0; t < 2; ++t) AddTree(b, effective, c, t, SplitPart(channel_bytes, 2, static_cast<uint64_t>(t)));
+    } else {
+      AddRing(b, effective, c, channel_bytes);
+    }
+  }
+  return std::move(b).Build();
+}
+
+}  // namespace aifabric

@@ -1,0 +1,119 @@
+// The coflow form of a collective against its step DAG (the same bytes
+// between the same ranks) and against NCCL's step counts worked by hand.
+#include "workload/collective_coflow.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+namespace aifabric {
+namespace {
+
+CollectiveOptions Options(CollectiveOp op, CollectiveAlgorithm algorithm, int32_t ranks, int32_t per_server,
+                          int32_t channels, bool pxn) {
+  CollectiveOptions o;
+  o.op = op;
+  o.algorithm = algorithm;
+  o.ranks = ranks;
+  o.ranks_per_server = per_server;
+  o.bytes = 3'000'007;  // not a multiple of anything, so slices differ by a byte
+  o.channels = channels;
+  o.pxn = pxn;
+  return o;
+}
+
+TEST(CollectiveCoflow, EveryRankSendsWhatItsStepDagSends) {
+  // One chunk per channel, so the DAG's slices are the coflow's; PXN on and
+  // off; every op with a coflow form.
+  const CollectiveOp ops[] = {CollectiveOp::kAllReduce, CollectiveOp::kAllGather, CollectiveOp::kReduceScatter,
+                              CollectiveOp::kBroadcast, CollectiveOp::kReduce, CollectiveOp::kSendRecv};
+  for (bool pxn : {false, true}) {
+    for (CollectiveOp op : ops) {
+      const CollectiveOptions o = Options(op, CollectiveAlgorithm::kRing, 8, 4, 3, pxn);
+      Result<CollectiveDag> dag = BuildCollective(o);
+      Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(o);
+      ASSERT_TRUE(dag.ok() && coflow.ok());
+      EXPECT_EQ(coflow->WireBytesSentPerRank(), dag->WireBytesSentPerRank()) << CollectiveOpName(op) << " pxn " << pxn;
+    }
+    const CollectiveOptions tree = Options(CollectiveOp::kAllReduce, CollectiveAlgorithm::kTree, 16, 4, 2, pxn);
+    Result<CollectiveDag> dag = BuildCollective(tree);
+    Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(tree);
+    ASSERT_TRUE(dag.ok() && coflow.ok());
+    EXPECT_EQ(coflow->WireBytesSentPerRank(), dag->WireBytesSentPerRank()) << "tree pxn " << pxn;
+  }
+}
+
+TEST(CollectiveCoflow, ARingAllReduceChainsNcclsTwoTimesNMinusOneSteps) {
+  // One server of 4 GPUs, one channel, Simple: 2(n-1) = 6 NVLink steps of
+  // 3.4 us on the chain (2(n-1)/n = 1.5 per edge), 8.4 us of base latency,
+  // one step of fill. One chunk: the chain's transmission is one drain (K
+  // = 6 steps x a sixth of an edge's bytes) and all of it the connections'
+  // own work (F = 0).
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 4, 4, 1, false);
+  o.bytes = 4'000'000;
+  Result<CollectiveCoflow> c = BuildCollectiveCoflow(o);
+  ASSERT_TRUE(c.ok());
+  ASSERT_EQ(c->edges.size(), 4u);
+  double weights = 0;
+  for (const CollectiveCoflowEdge& e : c->edges) {
+    EXPECT_EQ(e.wire_bytes, 6'000'000u);  // 2(n-1)/n x S
+    EXPECT_DOUBLE_EQ(e.latency_weight, 1.5);
+    weights += e.latency_weight;
+  }
+  EXPECT_DOUBLE_EQ(weights, 6.0);
+  const ProtocolSpec simple = GetProtocolSpec(CollectiveProtocol::kSimple);
+  EXPECT_EQ(c->chain_latency, simple.step_latency * 6);
+  EXPECT_EQ(c->latency, simple.base_latency);
+  EXPECT_EQ(c->fill, simple.step_latency);
+  EXPECT_NEAR(c->pipeline_depth, 1.0, 1e-12);
+  EXPECT_NEAR(c->fill_depth, 0.0, 1e-12);
+  EXPECT_EQ(c->reduce_chain_bytes, 3 * 1'000'000u);  // n-1 reductions of a slice
+  // Four chunks: the chain moves one of them, a quarter of the drain.
+  o.chunk_bytes = 1'000'000;
+  c = BuildCollectiveCoflow(o);
+  ASSERT_TRUE(c.ok());
+  EXPECT_NEAR(c->pipeline_depth, 0.25, 1e-12);
+  EXPECT_NEAR(c->fill_depth, 0.0, 1e-12);
+}
+
+TEST(CollectiveCoflow, ATreeChainsUpAndDownItsDeepestBranch) {
+  // 4 servers x 2 GPUs, one channel: tree 0 over servers is 0 - 1 - {2, 3}
+  // (depth 2 for server 3: NCCL's binary tree), each server a chain of 2.
+  // The deepest rank is server 3's second GPU: up 1 NVLink + 2 network
+  // steps, and down again: 2 x (3.4 + 2 x 14) us, Simple.
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, CollectiveAlgorithm::kTree, 8, 2, 1, false);
+  o.bytes = 8'000'000;
+  Result<CollectiveCoflow> c = BuildCollectiveCoflow(o);
+  ASSERT_TRUE(c.ok());
+  const ProtocolSpec simple = GetProtocolSpec(CollectiveProtocol::kSimple);
+  EXPECT_EQ(c->chain_latency, (simple.step_latency + simple.net_step_latency * 2) * 2);
+  EXPECT_EQ(c->fill, simple.net_step_latency);
+  // A chunk takes 6 steps on the chain but one on any connection: fill.
+  EXPECT_GT(c->fill_depth, 0.0);
+  EXPECT_LT(c->fill_depth, c->pipeline_depth);
+}
+
+TEST(CollectiveCoflow, OnlyRingsAndTreesHaveTheForm) {
+  EXPECT_TRUE(HasCoflowForm(CollectiveOp::kAllGather, CollectiveAlgorithm::kDefault));
+  EXPECT_TRUE(HasCoflowForm(CollectiveOp::kAllReduce, CollectiveAlgorithm::kTree));
+  EXPECT_FALSE(HasCoflowForm(CollectiveOp::kAllReduce, CollectiveAlgorithm::kNvls));
+  EXPECT_FALSE(HasCoflowForm(CollectiveOp::kAllToAll, CollectiveAlgorithm::kDefault));
+  Result<CollectiveCoflow> c =
+      BuildCollectiveCoflow(Options(CollectiveOp::kAllReduce, CollectiveAlgorithm::kHalvingDoubling, 8, 4, 1, false));
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("halving_doubling has no coflow form"), std::string::npos);
+}
+
+TEST(CollectiveCoflow, SixteenThousandRanksAreSixteenThousandEdgesPerChannel) {
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 16384, 8, 1, false);
+  o.bytes = 1ull << 30;
+  Result<CollectiveCoflow> c = BuildCollectiveCoflow(o);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->edges.size(), 16384u);
+  const double weights = std::accumulate(c->edges.begin(), c->edges.end(), 0.0,
+                                         [](double a, const CollectiveCoflowEdge& e) { return a + e.latency_weight; });
+  EXPECT_NEAR(weights, 2.0 * 16383, 1e-6);
+}
+
+}  // namespace
+}  // namespace aifabric
