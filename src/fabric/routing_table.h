@@ -1,9 +1,17 @@
 // RoutingTable holds, for every node and every destination host, the set of
 // outgoing ports that lie on a shortest path to it (the ECMP next-hop set).
-// Built once by breadth-first search from each host; read-only afterwards
-// and safe to share. Memory: one (offset, count) per (node, host) pair plus
-// the port lists, so it suits up to a few thousand hosts; larger fabrics use
-// the flow model's own route computation.
+// Read-only once built and safe to share.
+//
+// Layout. A table is rows (nodes that forward or have several links) by
+// columns (destinations). Shortest-path tables (BuildShortestPaths) group
+// the hosts that hang off one switch by a single link into one column —
+// the switch's: every node but that switch reaches them all by the same
+// ports (their distance is one more than the switch's) — and give such a
+// host no row: its next hop is its one link. So a fat-tree of 16,384 hosts
+// under 512 leaves costs 512 searches and 2,048 switch rows by 512
+// columns, not 16,384 searches and 18,432 x 16,384 entries. Port lists are
+// stored once per distinct list. InfiniBand tables (FromForwardingTables)
+// route each destination on its own: one column per host, a row per node.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +28,7 @@ class ForwardingTables;
 class RoutingTable {
  public:
   // All shortest paths (by hop count) from every node to every host.
+  // O(columns x (switches + their ports)) time.
   static RoutingTable BuildShortestPaths(const Topology& topology);
 
   // InfiniBand static routes (ib_forwarding_tables.h): at a switch,
@@ -35,19 +44,26 @@ class RoutingTable {
   std::span<const PortId> NextHops(NodeId at, NodeId dst) const;
   // Hops from `from` to host `dst`; -1 if unreachable.
   int Distance(NodeId from, NodeId dst) const;
+  // Memory the table holds, in bytes (entries and port lists).
+  size_t bytes() const;
 
  private:
-  // No routes yet: the host index and one empty entry per (node, host).
-  static RoutingTable Empty(const Topology& topology);
-
   struct Entry {
     uint32_t offset = 0;
     uint16_t count = 0;
     int16_t distance = -1;
   };
-  size_t num_hosts_ = 0;
-  std::vector<int> host_index_;  // by NodeId
-  std::vector<Entry> entries_;   // [node * num_hosts + host_index]
+  const Entry& At(NodeId at, NodeId dst) const {
+    return entries_[static_cast<size_t>(row_[at]) * num_columns_ + static_cast<size_t>(column_[dst])];
+  }
+
+  size_t num_columns_ = 0;
+  std::vector<int> row_;            // by NodeId; -1: a host with one link to a switch (no row)
+  std::vector<int> column_;         // by NodeId (hosts): its column
+  std::vector<NodeId> via_switch_;  // by NodeId (hosts grouped in their switch's column): that switch, else kNoNode
+  std::vector<PortId> to_host_;     // by NodeId (grouped hosts): the switch's port to it
+  std::vector<PortId> uplink_;      // by NodeId (hosts without a row): their one port
+  std::vector<Entry> entries_;      // [row * num_columns + column]
   std::vector<PortId> ports_;
 };
 
