@@ -31,11 +31,6 @@ std::vector<CollectiveProtocol> AutoProtocols(CollectiveAlgorithm algorithm, uin
   return {CollectiveProtocol::kSimple, CollectiveProtocol::kLl, CollectiveProtocol::kLl128};
 }
 
-// A reduction reads two operands and writes one: HBM bandwidth / 3.
-DataRate ReduceRate(const Scenario& scenario) {
-  return DataRate::BitsPerSecond(static_cast<uint64_t>(scenario.gpu.hbm_tbps * 1e12 * 8 / 3));
-}
-
 // One collective's DAG in a fresh simulation; returns its duration.
 Result<Time> RunOne(const Scenario& scenario, const BuiltFabric& fabric, const CollectiveDag& dag, uint64_t& events) {
   Simulator sim(scenario.seed);
@@ -48,7 +43,7 @@ Result<Time> RunOne(const Scenario& scenario, const BuiltFabric& fabric, const C
   for (int s = 0; s < dag.num_switch_ranks(); ++s) endpoints.push_back(gpus.nvswitch(s));
   FixedRateLocalTransfers unused_local(sim, scenario.server.nvlink_per_dir, scenario.server.nvlink_latency);
   CollectiveExecutorOptions exec;
-  exec.reduce_rate = ReduceRate(scenario);
+  exec.reduce_rate = scenario.reduce_rate();
   CollectiveExecutor executor(sim, gpus, unused_local, dag, std::move(endpoints), exec);
   gpus.SetObserver(&executor);
   unused_local.SetObserver(&executor);
@@ -81,7 +76,7 @@ Result<Time> RunOneCoflow(const Scenario& scenario, const BuiltFabric& fabric, c
   for (int s = 0; s < coflow.switch_ranks; ++s) endpoints.push_back(gpus.nvswitch(s));
   CoflowDone done;
   gpus.SetObserver(&done);
-  if (Status s = gpus.StartCoflow(MakeCoflowRequest(coflow, endpoints, 0, 3, ReduceRate(scenario))); !s.ok()) {
+  if (Status s = gpus.StartCoflow(MakeCoflowRequest(coflow, endpoints, 0, 0, 3, scenario.reduce_rate())); !s.ok()) {
     return s.error();
   }
   sim.Run();

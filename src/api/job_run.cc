@@ -21,8 +21,9 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
   FabricModel model(sim, scenario, *fabric);
   GpuNetwork gpus(sim, fabric->layout, model.network());
   JobExecutorOptions options;
-  // A reduction reads two operands and writes one: HBM bandwidth / 3.
-  options.reduce_rate = DataRate::BitsPerSecond(static_cast<uint64_t>(scenario.gpu.hbm_tbps * 1e12 * 8 / 3));
+  options.reduce_rate = scenario.reduce_rate();
+  options.gpu_network_rate = DataRate::BitsPerSecond(
+      static_cast<uint64_t>(static_cast<double>(scenario.topology.nic_rate.bps()) * scenario.nics_per_gpu));
   options.coflow_collectives = scenario.coflow_collectives();
   JobExecutor executor(sim, gpus, fabric->layout, graph, options);
   gpus.SetObserver(&executor);

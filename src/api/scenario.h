@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/data_rate.h"
 #include "core/time.h"
 #include "fabric/catalog.h"
 #include "fabric/cluster_layout.h"
@@ -95,6 +96,9 @@ struct Scenario {
   // analytic models, steps on the packet model).
   std::string collectives = "auto";
   Time until = Time::Infinite();
+  // GPU reduction throughput for collectives: a reduction reads two
+  // operands and writes one, so HBM bandwidth / 3.
+  DataRate reduce_rate() const { return DataRate::BitsPerSecond(static_cast<uint64_t>(gpu.hbm_tbps * 1e12 * 8 / 3)); }
   bool coflow_collectives() const { return collectives == "coflow" || (collectives == "auto" && model != "packet"); }
 };
 

@@ -65,32 +65,61 @@ void FlowNetwork::StartQueuePair(const TransferRequest& request, uint32_t transf
   fluid_.Start(index, request.bytes, resources_, qp.latency, config_.priority_weight[request.priority & 7]);
 }
 
-Status FlowNetwork::StartCoflow(const CoflowRequest& request) {
-  uint64_t reference = 0;
-  for (const CoflowEdge& e : request.edges) reference = std::max(reference, e.bytes);
-  double chain_ps = static_cast<double>(request.chain_latency.ps());
-  resources_.clear();
-  coefficients_.clear();
+namespace {
+constexpr size_t kMaxRoutedCoflows = 1024;  // then the cache starts afresh
+
+bool SameEdges(const std::vector<CoflowEdge>& a, const std::vector<CoflowEdge>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const CoflowEdge& x, const CoflowEdge& y) {
+    return x.src == y.src && x.dst == y.dst && x.bytes == y.bytes && x.sport == y.sport &&
+           x.latency_weight == y.latency_weight;
+  });
+}
+}  // namespace
+
+const FlowNetwork::RoutedCoflow& FlowNetwork::Route(const CoflowRequest& request) {
+  uint64_t key = request.priority;
+  const auto mix = [&key](uint64_t v) { key = (key ^ v) * 0x100000001B3ull + 0x9E3779B97F4A7C15ull; };
+  for (const CoflowEdge& e : request.edges) {
+    mix(static_cast<uint64_t>(e.src));
+    mix(static_cast<uint64_t>(e.dst));
+    mix(e.bytes);
+    mix(e.sport);
+  }
+  auto it = routed_.find(key);
+  if (it != routed_.end() && it->second.priority == request.priority && SameEdges(it->second.edges, request.edges)) {
+    return it->second;
+  }
+  if (routed_.size() >= kMaxRoutedCoflows) routed_.clear();
+  RoutedCoflow& r = routed_[key];
+  r = RoutedCoflow{};
+  r.edges = request.edges;
+  r.priority = request.priority;
+  for (const CoflowEdge& e : request.edges) r.reference = std::max(r.reference, e.bytes);
   for (const CoflowEdge& e : request.edges) {
     assert(e.src != e.dst && routes_.Distance(e.src, e.dst) > 0);
     const std::vector<PortId> ports = RoutePath(EdgeAsTransfer(e, request.priority));
-    chain_ps += e.latency_weight * static_cast<double>(PathLatency(ports, std::max<uint64_t>(e.bytes, 1)).ps());
+    r.path_chain_ps += e.latency_weight * static_cast<double>(PathLatency(ports, std::max<uint64_t>(e.bytes, 1)).ps());
     if (e.bytes == 0) continue;
-    const double coefficient = static_cast<double>(e.bytes) / static_cast<double>(reference);
+    const double coefficient = static_cast<double>(e.bytes) / static_cast<double>(r.reference);
     for (PortId p : ports) {
-      resources_.push_back(p);
-      coefficients_.push_back(coefficient);
+      r.resources.push_back(p);
+      r.coefficients.push_back(coefficient);
     }
   }
+  return r;
+}
+
+Status FlowNetwork::StartCoflow(const CoflowRequest& request) {
+  const RoutedCoflow& r = Route(request);
   const uint64_t index = coflows_.size();
   coflows_.push_back(request.id);
   FluidNetwork::CoflowTiming timing;
-  timing.chain = Time::FromPs(static_cast<int64_t>(std::llround(chain_ps)));
+  timing.chain = request.chain_latency + Time::FromPs(static_cast<int64_t>(std::llround(r.path_chain_ps)));
   timing.depth = request.pipeline_depth;
   timing.fill = request.fill;
   timing.fill_depth = request.fill_depth;
   timing.latency = request.latency;
-  fluid_.StartCoflow(kCoflowBit | index, reference, resources_, coefficients_, timing,
+  fluid_.StartCoflow(kCoflowBit | index, r.reference, r.resources, r.coefficients, timing,
                      config_.priority_weight[request.priority & 7]);
   return Status::Ok();
 }

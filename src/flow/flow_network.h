@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "core/time.h"
@@ -63,7 +64,9 @@ class FlowNetwork final : public NetworkModel {
   // port at coefficient (bytes of the edges crossing it) / (the largest
   // edge's bytes); its weight is its priority class's. Its chain adds each
   // edge's weight x its path latency (PathLatency). Edges of zero bytes
-  // only add latency.
+  // only add latency. The routed form of the last coflows is kept, so a
+  // coflow equal to one of them (a communicator's next bucket) is not
+  // routed again.
   bool SupportsCoflows() const override { return true; }
   Status StartCoflow(const CoflowRequest& request) override;
   // Coflows started so far.
@@ -118,8 +121,19 @@ class FlowNetwork final : public NetworkModel {
   std::vector<QueuePair> flows_;
   std::vector<PortId> path_arena_;  // every queue pair's path, back to back
   std::vector<int> resources_;      // scratch: a path as resource ids
-  std::vector<double> coefficients_;  // scratch: a coflow's per resource
   std::vector<FlowId> coflows_;     // by coflow index: the caller's id
+  // A coflow's edges and priority, routed: its ports with coefficients,
+  // reference bytes and chain latency from its paths.
+  struct RoutedCoflow {
+    std::vector<CoflowEdge> edges;
+    uint8_t priority = 0;
+    std::vector<int> resources;
+    std::vector<double> coefficients;
+    uint64_t reference = 0;
+    double path_chain_ps = 0;
+  };
+  const RoutedCoflow& Route(const CoflowRequest& request);
+  std::unordered_map<uint64_t, RoutedCoflow> routed_;  // by a hash of the edges
   TransferObserver* observer_ = nullptr;
 };
 

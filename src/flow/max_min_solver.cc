@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 
 namespace aifabric {
 
@@ -115,31 +116,64 @@ void MaxMinSolver::Solve() {
     remaining_[ru] = capacity_[ru];
     weight_sum_[ru] = 0;
   }
+  // A resource only one flow crosses (a coflow's own links, a host's NIC
+  // link) never binds another flow: it only caps its flow's rate, at
+  // C_r / a_{f,r}. So the heap holds the shared resources and, per flow,
+  // the tightest of its private caps (as level cap / w_f): far fewer
+  // entries when most links serve a single coflow.
+  if (flow_cap_.size() < flows_.size()) flow_cap_.resize(flows_.size());
+  heap_.clear();
   for (int fid : solved_flows_) {
     const Flow& f = flows_[static_cast<size_t>(fid)];
+    double cap = std::numeric_limits<double>::infinity();
     for (size_t k = 0; k < f.resources.size(); ++k) {
-      weight_sum_[static_cast<size_t>(f.resources[k])] += f.weight * f.coefficients[k];
+      const size_t r = static_cast<size_t>(f.resources[k]);
+      if (users_[r].size() == 1) {
+        cap = std::min(cap, capacity_[r] / f.coefficients[k]);
+      } else {
+        weight_sum_[r] += f.weight * f.coefficients[k];
+      }
     }
+    flow_cap_[static_cast<size_t>(fid)] = cap;
+    if (cap < std::numeric_limits<double>::infinity()) heap_.push_back(HeapEntry{cap / f.weight, -1 - fid});
   }
-  // Progressive filling over the component. Min-heap of (level, resource),
-  // ties by resource id. Levels only rise while flows freeze, so a
-  // resource's key may lag behind its level: on pop it is recomputed and
-  // pushed back if it has risen, and only a resource popped at its current
-  // level is a bottleneck (every other key, hence every other level, is at
-  // least as high). One push per resource and per lag, not per change.
+  // Progressive filling over the component. Min-heap of (level, key), key
+  // a shared resource's id or -1 - a flow's; ties by key. Levels only rise
+  // while flows freeze, so a resource's key may lag behind its level: on
+  // pop it is recomputed and pushed back if it has risen, and only a
+  // resource popped at its current level is a bottleneck (every other key,
+  // hence every other level, is at least as high). One push per resource
+  // and per lag, not per change. A flow's private cap never changes.
   auto level = [&](size_t r) { return remaining_[r] > 0 ? remaining_[r] / weight_sum_[r] : 0.0; };
   auto later = [](const HeapEntry& a, const HeapEntry& b) {
     return a.level > b.level || (a.level == b.level && a.resource > b.resource);
   };
-  heap_.clear();
+  auto freeze = [&](int fid, double s) {
+    Flow& f = flows_[static_cast<size_t>(fid)];
+    frozen_[static_cast<size_t>(fid)] = epoch_;
+    f.rate = f.weight * s;
+    for (size_t k = 0; k < f.resources.size(); ++k) {
+      const size_t o = static_cast<size_t>(f.resources[k]);
+      if (users_[o].size() == 1) continue;
+      remaining_[o] -= f.coefficients[k] * f.rate;
+      weight_sum_[o] -= f.coefficients[k] * f.weight;
+      if (weight_sum_[o] < 1e-12) weight_sum_[o] = 0;
+    }
+  };
   for (int r : component_resources_) {
-    if (weight_sum_[static_cast<size_t>(r)] > 0) heap_.push_back(HeapEntry{level(static_cast<size_t>(r)), r});
+    const size_t ru = static_cast<size_t>(r);
+    if (users_[ru].size() > 1 && weight_sum_[ru] > 0) heap_.push_back(HeapEntry{level(ru), r});
   }
   std::make_heap(heap_.begin(), heap_.end(), later);
   while (!heap_.empty()) {
     std::pop_heap(heap_.begin(), heap_.end(), later);
     const HeapEntry top = heap_.back();
     heap_.pop_back();
+    if (top.resource < 0) {
+      const int fid = -1 - top.resource;
+      if (frozen_[static_cast<size_t>(fid)] != epoch_) freeze(fid, top.level);
+      continue;
+    }
     const size_t ru = static_cast<size_t>(top.resource);
     if (weight_sum_[ru] <= 0) continue;  // all its flows froze elsewhere
     const double s = level(ru);
@@ -149,16 +183,7 @@ void MaxMinSolver::Solve() {
       continue;
     }
     for (int fid : users_[ru]) {
-      if (frozen_[static_cast<size_t>(fid)] == epoch_) continue;
-      Flow& f = flows_[static_cast<size_t>(fid)];
-      frozen_[static_cast<size_t>(fid)] = epoch_;
-      f.rate = f.weight * s;
-      for (size_t k = 0; k < f.resources.size(); ++k) {
-        const size_t o = static_cast<size_t>(f.resources[k]);
-        remaining_[o] -= f.coefficients[k] * f.rate;
-        weight_sum_[o] -= f.coefficients[k] * f.weight;
-        if (weight_sum_[o] < 1e-12) weight_sum_[o] = 0;
-      }
+      if (frozen_[static_cast<size_t>(fid)] != epoch_) freeze(fid, s);
     }
   }
 }

@@ -88,7 +88,7 @@ class MaxMinSolver {
   std::vector<int> changed_;  // resources whose flows changed since the last Solve
   struct HeapEntry {
     double level;
-    int resource;
+    int resource;  // or -1 - flow: the flow's private cap
   };
   // Scratch, kept between calls to avoid reallocating. "Seen" and "frozen"
   // hold the epoch (Solve call) that last marked the resource or flow.
@@ -102,6 +102,7 @@ class MaxMinSolver {
   std::vector<double> remaining_;
   std::vector<double> weight_sum_;
   std::vector<HeapEntry> heap_;
+  std::vector<double> flow_cap_;  // per flow: its rate cap from the resources only it crosses
 };
 
 }  // namespace aifabric

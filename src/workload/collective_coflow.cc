@@ -228,8 +228,29 @@ std::vector<uint64_t> CollectiveCoflow::WireBytesSentPerRank() const {
   return sent;
 }
 
+Time EstimateCoflowTime(const CollectiveCoflow& coflow, int32_t ranks_per_server, DataRate nvlink, DataRate network,
+                        DataRate reduce_rate) {
+  const size_t ranks = static_cast<size_t>(coflow.gpu_ranks + coflow.switch_ranks);
+  std::vector<uint64_t> nvlink_out(ranks, 0), network_out(ranks, 0);
+  for (const CollectiveCoflowEdge& e : coflow.edges) {
+    const bool gpus = e.src < coflow.gpu_ranks && e.dst < coflow.gpu_ranks;
+    const bool between = gpus && e.src / ranks_per_server != e.dst / ranks_per_server;
+    (between ? network_out : nvlink_out)[static_cast<size_t>(e.src)] += e.wire_bytes;
+  }
+  Time d;
+  for (size_t r = 0; r < ranks; ++r) {
+    d = Max(d, Max(nvlink.TransmitTime(nvlink_out[r]), network.TransmitTime(network_out[r])));
+  }
+  const double d_ps = static_cast<double>(d.ps());
+  Time chain = coflow.chain_latency;
+  if (reduce_rate.bps() > 0) chain += reduce_rate.TransmitTime(coflow.reduce_chain_bytes);
+  const double chain_bound = static_cast<double>(chain.ps()) + coflow.pipeline_depth * d_ps;
+  const double fill_bound = (1 + coflow.fill_depth) * d_ps + static_cast<double>(coflow.fill.ps());
+  return coflow.latency + Time::FromPs(static_cast<int64_t>(std::max(chain_bound, fill_bound)));
+}
+
 CoflowRequest MakeCoflowRequest(const CollectiveCoflow& coflow, std::span<const NodeId> endpoints, FlowId id,
-                                uint8_t priority, DataRate reduce_rate) {
+                                FlowId entropy, uint8_t priority, DataRate reduce_rate) {
   CoflowRequest r;
   r.id = id;
   r.priority = priority;
@@ -248,7 +269,7 @@ CoflowRequest MakeCoflowRequest(const CollectiveCoflow& coflow, std::span<const 
     edge.src = endpoints[static_cast<size_t>(e.src)];
     edge.dst = endpoints[static_cast<size_t>(e.dst)];
     edge.bytes = e.wire_bytes;
-    edge.sport = TrafficInjector::SourcePort(id + k++);
+    edge.sport = TrafficInjector::SourcePort(entropy + k++);
     edge.latency_weight = e.latency_weight;
     r.edges.push_back(edge);
   }

@@ -76,12 +76,21 @@ bool HasCoflowForm(CollectiveOp op, CollectiveAlgorithm algorithm);
 // Errors as BuildCollective's, and for an algorithm without a coflow form.
 Result<CollectiveCoflow> BuildCollectiveCoflow(const CollectiveOptions& options);
 
+// The coflow's time on an idle cluster (CoflowRequest's bound, no path
+// latencies): D is the most any rank sends over NVLink at `nvlink` or
+// between servers at `network` (ranks server-major, `ranks_per_server` to
+// a server; switch ranks' traffic counts on NVLink). For choosing an
+// algorithm, as NCCL's tuner does with its own model.
+Time EstimateCoflowTime(const CollectiveCoflow& coflow, int32_t ranks_per_server, DataRate nvlink, DataRate network,
+                        DataRate reduce_rate);
+
 // The coflow as a NetworkModel request: rank r's edges start at
 // endpoints[r] (GPU ranks, then switch ranks); the reductions on the chain
 // take reduce_chain_bytes / reduce_rate (none at a zero rate). Edge k's
-// ECMP entropy is source port SourcePort(id + k), as distinct transfers
-// would have.
+// ECMP entropy is source port SourcePort(entropy + k): give every
+// collective of one communicator (group of ranks) the same `entropy`, as
+// NCCL reuses a communicator's connections, so they keep their paths.
 CoflowRequest MakeCoflowRequest(const CollectiveCoflow& coflow, std::span<const NodeId> endpoints, FlowId id,
-                                uint8_t priority, DataRate reduce_rate);
+                                FlowId entropy, uint8_t priority, DataRate reduce_rate);
 
 }  // namespace aifabric

@@ -164,6 +164,11 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
   o.chunk_bytes = options_.chunk_bytes != 0 ? options_.chunk_bytes : NcclChunkBytes(n.op, n.algorithm, ranks);
   o.protocol = options_.protocol;
   o.pxn = options_.pxn && ranks > per_server;
+  if (n.algorithm == CollectiveAlgorithm::kDefault && n.op == CollectiveOp::kAllReduce && ranks > per_server &&
+      options_.gpu_network_rate.bps() > 0) {
+    o.algorithm = ChooseAllReduce(o, n.group);
+    o.chunk_bytes = options_.chunk_bytes != 0 ? options_.chunk_bytes : NcclChunkBytes(n.op, o.algorithm, ranks);
+  }
   if (n.fold > 1) {
     // k collectives in one: k times every latency the protocol adds.
     const ProtocolSpec spec = GetProtocolSpec(o.protocol);
@@ -213,6 +218,28 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
   (void)started;
 }
 
+CollectiveAlgorithm JobExecutor::ChooseAllReduce(const CollectiveOptions& o, uint32_t group) {
+  const auto key = std::make_pair(group, o.bytes);
+  if (const auto it = chosen_.find(key); it != chosen_.end()) return it->second;
+  CollectiveAlgorithm best = CollectiveAlgorithm::kRing;
+  Time best_time = Time::Infinite();
+  for (CollectiveAlgorithm a : {CollectiveAlgorithm::kRing, CollectiveAlgorithm::kTree}) {
+    CollectiveOptions candidate = o;
+    candidate.algorithm = a;
+    candidate.chunk_bytes = options_.chunk_bytes != 0 ? options_.chunk_bytes : NcclChunkBytes(o.op, a, o.ranks);
+    Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(candidate);
+    if (!coflow.ok()) continue;
+    const Time t = EstimateCoflowTime(*coflow, o.ranks_per_server, layout_.spec().nvlink_per_dir,
+                                      options_.gpu_network_rate, options_.reduce_rate);
+    if (t < best_time) {
+      best_time = t;
+      best = a;
+    }
+  }
+  chosen_.emplace(key, best);
+  return best;
+}
+
 void JobExecutor::StartCoflow(JobNodeIndex i, CollectiveOptions o, const std::vector<GpuId>& group) {
   const JobNode& n = graph_.node(i);
   Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(o);
@@ -231,12 +258,13 @@ void JobExecutor::StartCoflow(JobNodeIndex i, CollectiveOptions o, const std::ve
   for (int32_t s = 0; s < coflow->switch_ranks; ++s) {
     endpoints.push_back(layout_.gpus() + layout_.server_of(group[static_cast<size_t>(s * o.ranks_per_server)]));
   }
-  const FlowId id = next_flow_id_;
-  next_flow_id_ += static_cast<FlowId>(coflow->edges.size());  // the edges' ECMP entropy
+  const FlowId id = next_flow_id_++;
   owner_.emplace(id, kTransferOwner | i);
   const uint8_t priority = n.priority >= 0 ? static_cast<uint8_t>(n.priority) : options_.priority;
+  // One communicator per group: its collectives reuse its connections (and paths).
+  const FlowId entropy = static_cast<FlowId>(n.group) * 4099;
   const Status started =
-      network_.StartCoflow(MakeCoflowRequest(*coflow, endpoints, id, priority, options_.reduce_rate));
+      network_.StartCoflow(MakeCoflowRequest(*coflow, endpoints, id, entropy, priority, options_.reduce_rate));
   assert(started.ok());
   (void)started;
 }

@@ -40,6 +40,9 @@ struct JobExecutorOptions {
   // (workload/collective_coflow.h) rather than its step DAG, when the
   // network supports coflows (flow level, analytic); ignored otherwise.
   bool coflow_collectives = false;
+  // The network bandwidth one GPU has (its NIC's share), for choosing
+  // between ring and tree. Zero: kDefault AllReduces run as rings.
+  DataRate gpu_network_rate;
   // Called once, when the last node has finished (at Start for an empty
   // graph); may be empty. It runs inside the executor's own event, so it
   // must not destroy the executor (defer that, e.g. to a callback at Now()).
@@ -79,6 +82,10 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   // into, so long chains cost no stack.
   void Finish(JobNodeIndex i);
   void StartCollective(JobNodeIndex i);
+  // A kDefault AllReduce spanning servers: ring or tree, whichever
+  // EstimateCoflowTime says is faster (NCCL's tuner picks by its own
+  // latency + bandwidth model the same way); remembered per group and size.
+  CollectiveAlgorithm ChooseAllReduce(const CollectiveOptions& o, uint32_t group);
   // The collective as one coflow (options_.coflow_collectives).
   void StartCoflow(JobNodeIndex i, CollectiveOptions o, const std::vector<GpuId>& group);
   // Starts the GPU's next ready compute node if it is idle.
@@ -115,6 +122,7 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   std::vector<size_t> retired_;
   void FreeRetired();
   FlowId next_flow_id_;
+  std::map<std::pair<uint32_t, uint64_t>, CollectiveAlgorithm> chosen_;  // (group, bytes) -> algorithm
   std::vector<JobNodeIndex> finished_pending_;
   bool draining_ = false;
   bool started_ = false;
