@@ -95,15 +95,23 @@ const FlowNetwork::RoutedCoflow& FlowNetwork::Route(const CoflowRequest& request
   r.edges = request.edges;
   r.priority = request.priority;
   for (const CoflowEdge& e : request.edges) r.reference = std::max(r.reference, e.bytes);
+  std::vector<std::pair<int, double>> merged;
   for (const CoflowEdge& e : request.edges) {
     assert(e.src != e.dst && routes_.Distance(e.src, e.dst) > 0);
     const std::vector<PortId> ports = RoutePath(EdgeAsTransfer(e, request.priority));
     r.path_chain_ps += e.latency_weight * static_cast<double>(PathLatency(ports, std::max<uint64_t>(e.bytes, 1)).ps());
     if (e.bytes == 0) continue;
     const double coefficient = static_cast<double>(e.bytes) / static_cast<double>(r.reference);
-    for (PortId p : ports) {
+    for (PortId p : ports) merged.emplace_back(p, coefficient);
+  }
+  // Sorted by port, repeats summed: the solver's form, once.
+  std::sort(merged.begin(), merged.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [p, a] : merged) {
+    if (!r.resources.empty() && r.resources.back() == p) {
+      r.coefficients.back() += a;
+    } else {
       r.resources.push_back(p);
-      r.coefficients.push_back(coefficient);
+      r.coefficients.push_back(a);
     }
   }
   return r;

@@ -34,9 +34,14 @@ int MaxMinSolver::AddFlow(std::span<const int> resources, std::span<const double
 
 int MaxMinSolver::AddMergedFlow(double weight) {
   assert(!scratch_.empty() && weight > 0);
-  // Sort by resource and sum the coefficients of repeats.
-  std::sort(scratch_.begin(), scratch_.end(),
-            [](const std::pair<int, double>& a, const std::pair<int, double>& b) { return a.first < b.first; });
+  // Sort by resource and sum the coefficients of repeats (a caller's list
+  // that is sorted already, as FlowNetwork keeps its coflows', skips the sort).
+  const auto by_resource = [](const std::pair<int, double>& a, const std::pair<int, double>& b) {
+    return a.first < b.first;
+  };
+  if (!std::is_sorted(scratch_.begin(), scratch_.end(), by_resource)) {
+    std::sort(scratch_.begin(), scratch_.end(), by_resource);
+  }
   int id;
   if (!free_ids_.empty()) {
     id = free_ids_.back();
@@ -48,6 +53,7 @@ int MaxMinSolver::AddMergedFlow(double weight) {
   Flow& f = flows_[static_cast<size_t>(id)];
   f.resources.clear();
   f.coefficients.clear();
+  f.shared.clear();
   for (const auto& [r, a] : scratch_) {
     if (!f.resources.empty() && f.resources.back() == r) {
       f.coefficients.back() += a;
@@ -56,11 +62,19 @@ int MaxMinSolver::AddMergedFlow(double weight) {
       f.coefficients.push_back(a);
     }
   }
-  for (int r : f.resources) {
+  for (size_t k = 0; k < f.resources.size(); ++k) {
+    const int r = f.resources[k];
     assert(r >= 0 && static_cast<size_t>(r) < capacity_.size());
-    users_[static_cast<size_t>(r)].push_back(id);
+    std::vector<int>& u = users_[static_cast<size_t>(r)];
+    u.push_back(id);
+    if (u.size() == 2) MakeShared(u.front(), r);
+    if (u.size() > 1) {
+      f.shared.emplace_back(r, f.coefficients[k]);
+      changed_.push_back(r);  // its other flows may slow down
+    }
   }
-  changed_.push_back(f.resources.front());  // reaches the flow, then all its resources
+  RecomputePrivateCap(f);
+  changed_flows_.push_back(id);
   f.weight = weight;
   f.rate = 0;
   f.active = true;
@@ -68,47 +82,100 @@ int MaxMinSolver::AddMergedFlow(double weight) {
   return id;
 }
 
+double MaxMinSolver::Coefficient(const Flow& f, int r) const {
+  const auto it = std::lower_bound(f.resources.begin(), f.resources.end(), r);
+  assert(it != f.resources.end() && *it == r);
+  return f.coefficients[static_cast<size_t>(it - f.resources.begin())];
+}
+
+void MaxMinSolver::RecomputePrivateCap(Flow& f) {
+  f.private_cap = std::numeric_limits<double>::infinity();
+  f.private_ties = 0;
+  for (size_t k = 0; k < f.resources.size(); ++k) {
+    const size_t r = static_cast<size_t>(f.resources[k]);
+    if (users_[r].size() != 1) continue;
+    const double cap = capacity_[r] / f.coefficients[k];
+    if (cap < f.private_cap) {
+      f.private_cap = cap;
+      f.private_ties = 1;
+    } else if (cap == f.private_cap) {
+      ++f.private_ties;
+    }
+  }
+}
+
+void MaxMinSolver::MakeShared(int flow, int r) {
+  Flow& f = flows_[static_cast<size_t>(flow)];
+  const double a = Coefficient(f, r);
+  f.shared.emplace_back(r, a);
+  // Its tightest private resource is private no more: recount without it.
+  if (capacity_[static_cast<size_t>(r)] / a == f.private_cap && --f.private_ties == 0) RecomputePrivateCap(f);
+}
+
+void MaxMinSolver::MakePrivate(int flow, int r) {
+  Flow& f = flows_[static_cast<size_t>(flow)];
+  const auto it = std::find_if(f.shared.begin(), f.shared.end(), [r](const auto& e) { return e.first == r; });
+  assert(it != f.shared.end());
+  const double cap = capacity_[static_cast<size_t>(r)] / it->second;
+  f.shared.erase(it);  // keeps the others in order
+  if (cap < f.private_cap) {
+    f.private_cap = cap;
+    f.private_ties = 1;
+  } else if (cap == f.private_cap) {
+    ++f.private_ties;
+  }
+}
+
 void MaxMinSolver::RemoveFlow(int flow) {
   Flow& f = flows_[static_cast<size_t>(flow)];
   assert(f.active);
+  f.active = false;
   for (int r : f.resources) {
     std::vector<int>& u = users_[static_cast<size_t>(r)];
     u.erase(std::find(u.begin(), u.end(), flow));  // keeps the others in order
-    changed_.push_back(r);  // the flows left on each may speed up
+    if (u.empty()) continue;
+    changed_.push_back(r);  // the flows left on it may speed up
+    if (u.size() == 1) MakePrivate(u.front(), r);
   }
-  f.active = false;
   f.rate = 0;
   f.resources.clear();
   f.coefficients.clear();
+  f.shared.clear();
   free_ids_.push_back(flow);
   --active_;
 }
 
 void MaxMinSolver::Solve() {
-  // The component of the changes: every resource and flow reachable from a
-  // changed flow's resources through shared resources (breadth first).
-  // Nothing outside it shares a resource with it, so its rates stand.
+  // The component of the changes: every active flow reachable from an
+  // added flow or a changed resource through shared resources (breadth
+  // first). Nothing outside it shares a resource with it, so its rates
+  // stand.
   ++epoch_;
   component_resources_.clear();
   solved_flows_.clear();
   if (flow_seen_.size() < flows_.size()) flow_seen_.resize(flows_.size(), 0);
   if (frozen_.size() < flows_.size()) frozen_.resize(flows_.size(), 0);
-  for (int r : changed_) {
-    if (resource_seen_[static_cast<size_t>(r)] == epoch_) continue;
+  auto see_flow = [&](int fid) {
+    if (flow_seen_[static_cast<size_t>(fid)] == epoch_ || !flows_[static_cast<size_t>(fid)].active) return;
+    flow_seen_[static_cast<size_t>(fid)] = epoch_;
+    solved_flows_.push_back(fid);
+  };
+  auto see_resource = [&](int r) {
+    if (resource_seen_[static_cast<size_t>(r)] == epoch_) return;
     resource_seen_[static_cast<size_t>(r)] = epoch_;
     component_resources_.push_back(r);
+  };
+  for (int fid : changed_flows_) see_flow(fid);
+  for (int r : changed_) {
+    for (int fid : users_[static_cast<size_t>(r)]) see_flow(fid);
   }
   changed_.clear();
-  for (size_t i = 0; i < component_resources_.size(); ++i) {
-    for (int fid : users_[static_cast<size_t>(component_resources_[i])]) {
-      if (flow_seen_[static_cast<size_t>(fid)] == epoch_) continue;
-      flow_seen_[static_cast<size_t>(fid)] = epoch_;
-      solved_flows_.push_back(fid);
-      for (int r : flows_[static_cast<size_t>(fid)].resources) {
-        if (resource_seen_[static_cast<size_t>(r)] == epoch_) continue;
-        resource_seen_[static_cast<size_t>(r)] = epoch_;
-        component_resources_.push_back(r);
-      }
+  changed_flows_.clear();
+  for (size_t i = 0; i < solved_flows_.size(); ++i) {
+    for (const auto& [r, a] : flows_[static_cast<size_t>(solved_flows_[i])].shared) {
+      if (resource_seen_[static_cast<size_t>(r)] == epoch_) continue;
+      see_resource(r);
+      for (int fid : users_[static_cast<size_t>(r)]) see_flow(fid);
     }
   }
   for (int r : component_resources_) {
@@ -116,34 +183,20 @@ void MaxMinSolver::Solve() {
     remaining_[ru] = capacity_[ru];
     weight_sum_[ru] = 0;
   }
-  // A resource only one flow crosses (a coflow's own links, a host's NIC
-  // link) never binds another flow: it only caps its flow's rate, at
-  // C_r / a_{f,r}. So the heap holds the shared resources and, per flow,
-  // the tightest of its private caps (as level cap / w_f): far fewer
-  // entries when most links serve a single coflow.
-  if (flow_cap_.size() < flows_.size()) flow_cap_.resize(flows_.size());
   heap_.clear();
   for (int fid : solved_flows_) {
     const Flow& f = flows_[static_cast<size_t>(fid)];
-    double cap = std::numeric_limits<double>::infinity();
-    for (size_t k = 0; k < f.resources.size(); ++k) {
-      const size_t r = static_cast<size_t>(f.resources[k]);
-      if (users_[r].size() == 1) {
-        cap = std::min(cap, capacity_[r] / f.coefficients[k]);
-      } else {
-        weight_sum_[r] += f.weight * f.coefficients[k];
-      }
-    }
-    flow_cap_[static_cast<size_t>(fid)] = cap;
-    if (cap < std::numeric_limits<double>::infinity()) heap_.push_back(HeapEntry{cap / f.weight, -1 - fid});
+    for (const auto& [r, a] : f.shared) weight_sum_[static_cast<size_t>(r)] += f.weight * a;
+    if (f.private_ties > 0) heap_.push_back(HeapEntry{f.private_cap / f.weight, -1 - fid});
   }
   // Progressive filling over the component. Min-heap of (level, key), key
-  // a shared resource's id or -1 - a flow's; ties by key. Levels only rise
-  // while flows freeze, so a resource's key may lag behind its level: on
-  // pop it is recomputed and pushed back if it has risen, and only a
-  // resource popped at its current level is a bottleneck (every other key,
-  // hence every other level, is at least as high). One push per resource
-  // and per lag, not per change. A flow's private cap never changes.
+  // a shared resource's id or -1 - a flow's (its private cap); ties by
+  // key. Levels only rise while flows freeze, so a resource's key may lag
+  // behind its level: on pop it is recomputed and pushed back if it has
+  // risen, and only a resource popped at its current level is a bottleneck
+  // (every other key, hence every other level, is at least as high). One
+  // push per resource and per lag, not per change. A private cap never
+  // changes.
   auto level = [&](size_t r) { return remaining_[r] > 0 ? remaining_[r] / weight_sum_[r] : 0.0; };
   auto later = [](const HeapEntry& a, const HeapEntry& b) {
     return a.level > b.level || (a.level == b.level && a.resource > b.resource);
@@ -152,17 +205,16 @@ void MaxMinSolver::Solve() {
     Flow& f = flows_[static_cast<size_t>(fid)];
     frozen_[static_cast<size_t>(fid)] = epoch_;
     f.rate = f.weight * s;
-    for (size_t k = 0; k < f.resources.size(); ++k) {
-      const size_t o = static_cast<size_t>(f.resources[k]);
-      if (users_[o].size() == 1) continue;
-      remaining_[o] -= f.coefficients[k] * f.rate;
-      weight_sum_[o] -= f.coefficients[k] * f.weight;
+    for (const auto& [r, a] : f.shared) {
+      const size_t o = static_cast<size_t>(r);
+      remaining_[o] -= a * f.rate;
+      weight_sum_[o] -= a * f.weight;
       if (weight_sum_[o] < 1e-12) weight_sum_[o] = 0;
     }
   };
   for (int r : component_resources_) {
     const size_t ru = static_cast<size_t>(r);
-    if (users_[ru].size() > 1 && weight_sum_[ru] > 0) heap_.push_back(HeapEntry{level(ru), r});
+    if (weight_sum_[ru] > 0) heap_.push_back(HeapEntry{level(ru), r});
   }
   std::make_heap(heap_.begin(), heap_.end(), later);
   while (!heap_.empty()) {

@@ -18,8 +18,15 @@
 // Only what changed is re-solved (SimGrid's selective update): flows that
 // share no resource, even transitively, with an added or removed flow keep
 // their rates, since max-min allocations of disjoint components are
-// independent. Solve costs O(E + P log P) over the component of the
-// changes, E its (flow, resource) pairs, P its resources.
+// independent. A resource only one flow crosses (a coflow's own links, a
+// lone transfer's NIC link) never binds another flow and never joins two:
+// it only caps its flow, at C_r / a_{f,r}. So each flow keeps its shared
+// resources apart and the tightest of its private caps up to date as
+// resources become shared or private, and a solve walks and fills only the
+// shared resources, with one heap entry per flow for its private cap.
+// Solve costs O(E + (P + F) log(P + F)) over the component of the
+// changes, E its (flow, shared resource) pairs, P its shared resources, F
+// its flows.
 //
 // Coflows. A flow may use a resource at a multiple of its rate: with
 // coefficients a_{f,r} > 0 the constraint is sum_f a_{f,r} x_f <= C_r and
@@ -76,16 +83,27 @@ class MaxMinSolver {
   struct Flow {
     std::vector<int> resources;      // distinct, sorted
     std::vector<double> coefficients;  // per resource
+    std::vector<std::pair<int, double>> shared;  // (resource, coefficient) other active flows cross too
+    double private_cap = 0;  // min over its other resources of C_r / a_{f,r} (infinite if none)
+    int private_ties = 0;    // how many of them reach that minimum
     double weight = 1.0;
     double rate = 0.0;
     bool active = false;
   };
+  // Resource r, which flow `flow` crosses, becomes shared (another flow
+  // arrived on it) or private again (the other left).
+  void MakeShared(int flow, int r);
+  void MakePrivate(int flow, int r);
+  // Recomputes a flow's private cap from its resources.
+  void RecomputePrivateCap(Flow& f);
+  double Coefficient(const Flow& f, int r) const;
   std::vector<double> capacity_;
   std::vector<std::vector<int>> users_;  // resource -> active flows crossing it, in arrival order
   std::vector<Flow> flows_;
   std::vector<int> free_ids_;
   size_t active_ = 0;
-  std::vector<int> changed_;  // resources whose flows changed since the last Solve
+  std::vector<int> changed_;        // resources whose flows changed since the last Solve
+  std::vector<int> changed_flows_;  // flows added since the last Solve
   struct HeapEntry {
     double level;
     int resource;  // or -1 - flow: the flow's private cap
@@ -102,7 +120,6 @@ class MaxMinSolver {
   std::vector<double> remaining_;
   std::vector<double> weight_sum_;
   std::vector<HeapEntry> heap_;
-  std::vector<double> flow_cap_;  // per flow: its rate cap from the resources only it crosses
 };
 
 }  // namespace aifabric

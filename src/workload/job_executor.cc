@@ -242,14 +242,21 @@ CollectiveAlgorithm JobExecutor::ChooseAllReduce(const CollectiveOptions& o, uin
 
 void JobExecutor::StartCoflow(JobNodeIndex i, CollectiveOptions o, const std::vector<GpuId>& group) {
   const JobNode& n = graph_.node(i);
-  Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(o);
-  // As for DAGs: only an algorithm that cannot serve this group fails; a
-  // ring always can.
-  if (!coflow.ok()) {
-    o.algorithm = CollectiveAlgorithm::kRing;
-    coflow = BuildCollectiveCoflow(o);
+  const auto key = std::make_tuple(n.group, static_cast<int>(o.op), static_cast<int>(o.algorithm), o.bytes, n.fold);
+  auto cached = coflows_.find(key);
+  if (cached == coflows_.end()) {
+    Result<CollectiveCoflow> built = BuildCollectiveCoflow(o);
+    // As for DAGs: only an algorithm that cannot serve this group fails; a
+    // ring always can.
+    if (!built.ok()) {
+      o.algorithm = CollectiveAlgorithm::kRing;
+      built = BuildCollectiveCoflow(o);
+    }
+    assert(built.ok());
+    if (coflows_.size() >= 256) coflows_.clear();
+    cached = coflows_.emplace(key, std::move(built).value()).first;
   }
-  assert(coflow.ok());
+  const CollectiveCoflow* coflow = &cached->second;
   if (coflow->edges.empty()) {
     Finish(i);
     return;

@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 #include "core/data_rate.h"
@@ -23,6 +24,7 @@
 #include "engine/simulator.h"
 #include "fabric/cluster_layout.h"
 #include "fabric/network_model.h"
+#include "workload/collective_coflow.h"
 #include "workload/collective_executor.h"
 #include "workload/job_graph.h"
 
@@ -123,6 +125,9 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   void FreeRetired();
   FlowId next_flow_id_;
   std::map<std::pair<uint32_t, uint64_t>, CollectiveAlgorithm> chosen_;  // (group, bytes) -> algorithm
+  // Coflows built lately, by (group, op, algorithm, bytes, fold): a
+  // communicator's buckets of one size are one coflow.
+  std::map<std::tuple<uint32_t, int, int, uint64_t, uint32_t>, CollectiveCoflow> coflows_;
   std::vector<JobNodeIndex> finished_pending_;
   bool draining_ = false;
   bool started_ = false;
