@@ -87,42 +87,73 @@ RoutingTable RoutingTable::BuildShortestPaths(const Topology& topology) {
   table.entries_.assign(rows.size() * sources.size(), Entry{});
   PortLists lists(table.ports_);
 
-  std::vector<int> dist(num_nodes);
-  std::vector<NodeId> queue(num_nodes);
-  std::vector<PortId> hops;
+  // The graph the searches walk, over rows only (hosts without a row are
+  // never on a path): per row, its ports to other rows as (peer row, the
+  // peer's port back). Dense and small, so the searches stay in cache.
+  const size_t num_rows = rows.size();
+  std::vector<uint32_t> adjacency_start(num_rows + 1, 0);
+  std::vector<std::pair<uint32_t, PortId>> adjacency;
+  std::vector<uint8_t> forwards(num_rows);  // hosts do not forward (but a source host sends)
+  for (size_t r = 0; r < num_rows; ++r) {
+    const Node& n = nodes[rows[r]];
+    forwards[r] = n.kind == NodeKind::kSwitch;
+    for (PortId p : n.ports) {
+      const int peer_row = table.row_[ports[p].peer];
+      if (peer_row >= 0) adjacency.emplace_back(static_cast<uint32_t>(peer_row), ports[p].reverse());
+    }
+    adjacency_start[r + 1] = static_cast<uint32_t>(adjacency.size());
+  }
+  // One pass per column: the search sets each row's distance and, as it
+  // meets a row again from one hop closer, adds that port to its next hops;
+  // lists are sorted by port id (the order ECMP indexes) and stored once (a
+  // row's list is most often the same as for its last column).
+  std::vector<int> dist(num_rows);
+  std::vector<uint32_t> seen(num_rows, 0);  // column + 1 that reached the row
+  std::vector<uint32_t> queue(num_rows);
+  std::vector<std::vector<PortId>> hops(num_rows);
+  std::vector<uint32_t> last_offset(num_rows, 0);
+  std::vector<uint16_t> last_count(num_rows, 0);
   for (size_t c = 0; c < sources.size(); ++c) {
-    const NodeId src = sources[c];
-    const int offset = nodes[src].kind == NodeKind::kSwitch ? 1 : 0;  // a grouped host is one beyond its switch
-    std::fill(dist.begin(), dist.end(), -1);
+    const uint32_t src = static_cast<uint32_t>(table.row_[sources[c]]);
+    const uint32_t stamp = static_cast<uint32_t>(c) + 1;
+    const int offset = nodes[sources[c]].kind == NodeKind::kSwitch ? 1 : 0;  // a grouped host is one beyond its switch
     size_t head = 0, tail = 0;
     dist[src] = 0;
+    seen[src] = stamp;
     queue[tail++] = src;
     while (head < tail) {
-      const NodeId n = queue[head++];
-      if (n != src && nodes[n].kind == NodeKind::kHost) continue;  // hosts do not forward
-      for (PortId p : nodes[n].ports) {
-        const NodeId m = ports[p].peer;
-        if (dist[m] < 0 && table.row_[m] >= 0) {
-          dist[m] = dist[n] + 1;
+      const uint32_t n = queue[head++];
+      if (n != src && !forwards[n]) continue;
+      const int next = dist[n] + 1;
+      for (uint32_t k = adjacency_start[n]; k < adjacency_start[n + 1]; ++k) {
+        const auto [m, back] = adjacency[k];
+        if (seen[m] != stamp) {
+          seen[m] = stamp;
+          dist[m] = next;
           queue[tail++] = m;
+          hops[m].assign(1, back);
+        } else if (dist[m] == next) {
+          hops[m].push_back(back);
         }
       }
     }
-    for (size_t r = 0; r < rows.size(); ++r) {
-      const NodeId n = rows[r];
-      if (dist[n] < 0) continue;
-      Entry& e = table.entries_[r * sources.size() + c];
-      assert(dist[n] + offset <= std::numeric_limits<int16_t>::max());
-      e.distance = static_cast<int16_t>(dist[n] + offset);
-      if (dist[n] == 0) continue;
-      hops.clear();
-      for (PortId p : nodes[n].ports) {
-        const NodeId m = ports[p].peer;
-        if (table.row_[m] >= 0 && dist[m] == dist[n] - 1) hops.push_back(p);
+    for (size_t i = 0; i < tail; ++i) {
+      const uint32_t r = queue[i];
+      Entry& e = table.entries_[static_cast<size_t>(r) * sources.size() + c];
+      assert(dist[r] + offset <= std::numeric_limits<int16_t>::max());
+      e.distance = static_cast<int16_t>(dist[r] + offset);
+      if (dist[r] == 0) continue;
+      std::vector<PortId>& list = hops[r];
+      if (!std::is_sorted(list.begin(), list.end())) std::sort(list.begin(), list.end());
+      assert(list.size() <= std::numeric_limits<uint16_t>::max());
+      e.count = static_cast<uint16_t>(list.size());
+      if (last_count[r] == e.count && std::equal(list.begin(), list.end(), table.ports_.begin() + last_offset[r])) {
+        e.offset = last_offset[r];
+      } else {
+        e.offset = lists.Intern(list);
+        last_offset[r] = e.offset;
+        last_count[r] = e.count;
       }
-      assert(hops.size() <= std::numeric_limits<uint16_t>::max());
-      e.count = static_cast<uint16_t>(hops.size());
-      e.offset = lists.Intern(hops);
     }
   }
   assert(table.ports_.size() <= std::numeric_limits<uint32_t>::max());

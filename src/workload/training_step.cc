@@ -454,9 +454,13 @@ size_t TrainingGraphMaker::EstimateNodes() const {
         nodes += per_op * static_cast<size_t>(m_);
       }
     }
+    // Gradient buckets: one collective per bucket and DP group (tp of
+    // them per stage; tp x ep expert-DP groups), twice with ZeRO-1.
     const uint64_t cap = std::max<uint64_t>(1, p_.bucket_bytes / t_.grad_bytes);
-    const size_t buckets = static_cast<size_t>((st.dense_params + st.expert_params) / cap + st.backward.size() + 2);
-    nodes += buckets * tp * dp * (p_.distributed_optimizer ? 2 : 1);
+    const size_t per_chain = st.backward.size() + 2;  // a bucket cut at every layer, at most
+    const size_t dense = static_cast<size_t>(st.dense_params / static_cast<int64_t>(cap)) + per_chain;
+    const size_t expert = static_cast<size_t>(st.expert_params / static_cast<int64_t>(cap)) + per_chain;
+    nodes += (dense * tp + expert * tp * ep) * (p_.distributed_optimizer ? 2 : 1);
   }
   nodes += 2 * static_cast<size_t>(p_.pp - 1) * m_ * tp * dp;  // pipeline transfers
   nodes += 2 * static_cast<size_t>(p_.pp) * tp * dp;           // optimizer, embedding all-reduce
