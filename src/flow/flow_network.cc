@@ -50,15 +50,28 @@ void FlowNetwork::StartTransfer(const TransferRequest& request) {
 }
 
 void FlowNetwork::StartQueuePair(const TransferRequest& request, uint32_t transfer) {
-  const std::vector<PortId> ports = EcmpPath(topology_, routes_, salts_, request.src, request.dst, FlowHash(request));
   QueuePair qp;
   qp.request = request;
   qp.transfer = transfer;
-  qp.path_offset = static_cast<uint32_t>(path_arena_.size());
-  qp.path_length = static_cast<uint32_t>(ports.size());
+  // A connection (src, dst, 5-tuple hash) seen before reuses its path in the arena.
+  const uint32_t hash = FlowHash(request);
+  const uint64_t key = (static_cast<uint64_t>(request.src) * 0x9E3779B97F4A7C15ull) ^
+                       (static_cast<uint64_t>(request.dst) << 32) ^ hash;
+  const auto known = paths_.find(key);
+  if (known != paths_.end() && flows_[known->second].request.src == request.src &&
+      flows_[known->second].request.dst == request.dst && FlowHash(flows_[known->second].request) == hash) {
+    qp.path_offset = flows_[known->second].path_offset;
+    qp.path_length = flows_[known->second].path_length;
+  } else {
+    const std::vector<PortId> ports = EcmpPath(topology_, routes_, salts_, request.src, request.dst, hash);
+    qp.path_offset = static_cast<uint32_t>(path_arena_.size());
+    qp.path_length = static_cast<uint32_t>(ports.size());
+    path_arena_.insert(path_arena_.end(), ports.begin(), ports.end());
+    paths_[key] = static_cast<uint32_t>(flows_.size());
+  }
+  const std::span<const PortId> ports(path_arena_.data() + qp.path_offset, qp.path_length);
   qp.latency = PathLatency(ports, request.bytes);
   qp.start = sim_.Now();
-  path_arena_.insert(path_arena_.end(), ports.begin(), ports.end());
   const uint32_t index = static_cast<uint32_t>(flows_.size());
   flows_.push_back(qp);
   resources_.assign(ports.begin(), ports.end());

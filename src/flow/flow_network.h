@@ -119,7 +119,8 @@ class FlowNetwork final : public NetworkModel {
   };
   std::vector<Transfer> transfers_;
   std::vector<QueuePair> flows_;
-  std::vector<PortId> path_arena_;  // every queue pair's path, back to back
+  std::vector<PortId> path_arena_;  // every distinct connection's path, back to back
+  std::unordered_map<uint64_t, uint32_t> paths_;  // connection key -> a queue pair that has its path
   std::vector<int> resources_;      // scratch: a path as resource ids
   std::vector<FlowId> coflows_;     // by coflow index: the caller's id
   // A coflow's edges and priority, routed: its ports with coefficients,

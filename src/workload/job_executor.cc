@@ -144,7 +144,9 @@ void JobExecutor::Begin(JobNodeIndex i) {
   r.dst = n.peer;
   r.bytes = n.bytes;
   r.priority = n.priority >= 0 ? static_cast<uint8_t>(n.priority) : options_.priority;
-  r.sport = TrafficInjector::SourcePort(id);
+  // One connection per GPU pair (a NCCL send/recv communicator): its
+  // transfers keep one path.
+  r.sport = TrafficInjector::SourcePort(static_cast<FlowId>(n.gpu) * 65537 + static_cast<FlowId>(n.peer));
   network_.StartTransfer(r);
 }
 
