@@ -68,18 +68,36 @@ int MaxMinSolver::AddMergedFlow(double weight) {
     std::vector<int>& u = users_[static_cast<size_t>(r)];
     u.push_back(id);
     if (u.size() == 2) MakeShared(u.front(), r);
-    if (u.size() > 1) {
-      f.shared.emplace_back(r, f.coefficients[k]);
-      changed_.push_back(r);  // its other flows may slow down
-    }
+    if (u.size() > 1) f.shared.emplace_back(r, f.coefficients[k]);
   }
   RecomputePrivateCap(f);
-  changed_flows_.push_back(id);
   f.weight = weight;
   f.rate = 0;
   f.active = true;
   ++active_;
+  // A flow that can run at its private cap within the slack of every
+  // shared resource it crosses takes that rate and changes no other:
+  // those resources stay unsaturated, so they bind no flow, and every
+  // other flow keeps its bottleneck. Otherwise its component is re-solved.
+  bool fits = f.private_ties > 0;
+  for (const auto& [r, a] : f.shared) {
+    if (!fits) break;
+    fits = Unsaturated(r, a * f.private_cap);
+  }
+  if (fits) {
+    f.rate = f.private_cap;
+    for (const auto& [r, a] : f.shared) remaining_[static_cast<size_t>(r)] -= a * f.rate;
+    fast_flows_.push_back(id);
+  } else {
+    for (const auto& [r, a] : f.shared) changed_.push_back(r);  // its other flows may slow down
+    changed_flows_.push_back(id);
+  }
   return id;
+}
+
+bool MaxMinSolver::Unsaturated(int r, double more) const {
+  const size_t ru = static_cast<size_t>(r);
+  return remaining_[ru] - more > kSlack * capacity_[ru];
 }
 
 double MaxMinSolver::Coefficient(const Flow& f, int r) const {
@@ -108,6 +126,7 @@ void MaxMinSolver::MakeShared(int flow, int r) {
   Flow& f = flows_[static_cast<size_t>(flow)];
   const double a = Coefficient(f, r);
   f.shared.emplace_back(r, a);
+  remaining_[static_cast<size_t>(r)] = capacity_[static_cast<size_t>(r)] - a * f.rate;  // its slack so far
   // Its tightest private resource is private no more: recount without it.
   if (capacity_[static_cast<size_t>(r)] / a == f.private_cap && --f.private_ties == 0) RecomputePrivateCap(f);
 }
@@ -130,11 +149,20 @@ void MaxMinSolver::RemoveFlow(int flow) {
   Flow& f = flows_[static_cast<size_t>(flow)];
   assert(f.active);
   f.active = false;
+  // A flow whose shared resources all had slack bound no other flow: the
+  // others keep their rates and only the slack grows. (One still waiting
+  // for its first solve may have left stale slack figures: re-solve.)
+  bool quiet = f.rate > 0;
+  for (const auto& [r, a] : f.shared) {
+    if (!quiet) break;
+    quiet = Unsaturated(r, 0);
+  }
+  for (const auto& [r, a] : f.shared) remaining_[static_cast<size_t>(r)] += a * f.rate;
   for (int r : f.resources) {
     std::vector<int>& u = users_[static_cast<size_t>(r)];
     u.erase(std::find(u.begin(), u.end(), flow));  // keeps the others in order
     if (u.empty()) continue;
-    changed_.push_back(r);  // the flows left on it may speed up
+    if (!quiet) changed_.push_back(r);  // the flows left on it may speed up
     if (u.size() == 1) MakePrivate(u.front(), r);
   }
   f.rate = 0;
@@ -166,6 +194,8 @@ void MaxMinSolver::Solve() {
     component_resources_.push_back(r);
   };
   for (int fid : changed_flows_) see_flow(fid);
+  std::swap(fast_flows_, fast_scratch_);  // published after the component's (below)
+  fast_flows_.clear();
   for (int r : changed_) {
     for (int fid : users_[static_cast<size_t>(r)]) see_flow(fid);
   }
@@ -238,6 +268,10 @@ void MaxMinSolver::Solve() {
       if (frozen_[static_cast<size_t>(fid)] != epoch_) freeze(fid, s);
     }
   }
+  // Flows that took their rate on arrival (AddFlow) and that no component
+  // re-rated since: they are new rates too.
+  for (int fid : fast_scratch_) see_flow(fid);
+  fast_scratch_.clear();
 }
 
 double MaxMinSolver::load(int resource) const {

@@ -97,13 +97,20 @@ class MaxMinSolver {
   // Recomputes a flow's private cap from its resources.
   void RecomputePrivateCap(Flow& f);
   double Coefficient(const Flow& f, int r) const;
+  // Whether resource r (shared) keeps some slack after `more` more load.
+  // remaining_ is its slack as of its last solve, kept up to date by the
+  // flows that arrive and leave without one.
+  bool Unsaturated(int r, double more) const;
+  static constexpr double kSlack = 1e-9;  // of the capacity: below it a resource counts as full
   std::vector<double> capacity_;
   std::vector<std::vector<int>> users_;  // resource -> active flows crossing it, in arrival order
   std::vector<Flow> flows_;
   std::vector<int> free_ids_;
   size_t active_ = 0;
   std::vector<int> changed_;        // resources whose flows changed since the last Solve
-  std::vector<int> changed_flows_;  // flows added since the last Solve
+  std::vector<int> changed_flows_;  // flows added since the last Solve that need one
+  std::vector<int> fast_flows_;     // flows added since the last Solve at their private cap
+  std::vector<int> fast_scratch_;
   struct HeapEntry {
     double level;
     int resource;  // or -1 - flow: the flow's private cap
