@@ -31,16 +31,21 @@ Result<ClusterLayout> ClusterLayout::Build(const Topology& topology, const Serve
     for (const auto& [rail, id] : nics) ids.push_back(id);
     layout.nics_.push_back(std::move(ids));
   }
+  // Per GPU, its first NIC and how many it has, flat (the hot path of
+  // every transfer between servers).
+  const size_t g = static_cast<size_t>(spec.gpus_per_server);
+  for (const std::vector<NodeId>& nics : layout.nics_) {
+    const size_t n = nics.size();
+    for (size_t i = 0; i < g; ++i) {
+      layout.gpu_nic_.push_back(nics[i * n / g]);
+      layout.gpu_nic_count_.push_back(static_cast<uint16_t>(n > g ? n / g : 1));
+    }
+  }
   return layout;
 }
 
-int ClusterLayout::nic_count(GpuId gpu) const {
-  const size_t n = nics_[static_cast<size_t>(server_of(gpu))].size();
-  const size_t g = static_cast<size_t>(spec_.gpus_per_server);
-  return n > g ? static_cast<int>(n / g) : 1;
-}
-
 NodeId ClusterLayout::nic_of(GpuId gpu, int k) const {
+  if (k == 0) return gpu_nic_[static_cast<size_t>(gpu)];
   return nics_[static_cast<size_t>(server_of(gpu))][static_cast<size_t>(nic_of_index(gpu) + k)];
 }
 
@@ -49,8 +54,6 @@ size_t ClusterLayout::nic_of_index(GpuId gpu) const {
   return static_cast<size_t>(local_index(gpu)) * n / static_cast<size_t>(spec_.gpus_per_server);
 }
 
-NodeId ClusterLayout::nic_of(GpuId gpu) const {
-  return nics_[static_cast<size_t>(server_of(gpu))][nic_of_index(gpu)];
-}
+NodeId ClusterLayout::nic_of(GpuId gpu) const { return gpu_nic_[static_cast<size_t>(gpu)]; }
 
 }  // namespace aifabric

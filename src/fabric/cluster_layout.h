@@ -5,6 +5,7 @@
 // Immutable once built; safe to share between threads.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -48,7 +49,7 @@ class ClusterLayout {
   NodeId nic_of(GpuId gpu) const;
   // How many NICs the GPU has to itself: N / G when N > G, else 1 (shared
   // or its own). nic_of(gpu, k) is its k-th, for k < nic_count(gpu).
-  int nic_count(GpuId gpu) const;
+  int nic_count(GpuId gpu) const { return gpu_nic_count_[static_cast<size_t>(gpu)]; }
   NodeId nic_of(GpuId gpu, int k) const;
   // The NICs of a server, in rail order.
   const std::vector<NodeId>& nics(int server) const { return nics_[static_cast<size_t>(server)]; }
@@ -59,6 +60,8 @@ class ClusterLayout {
 
   ServerSpec spec_;
   std::vector<std::vector<NodeId>> nics_;  // per server
+  std::vector<NodeId> gpu_nic_;            // per GPU: its first NIC
+  std::vector<uint16_t> gpu_nic_count_;    // per GPU: nic_count
 };
 
 }  // namespace aifabric
