@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/peak_memory.h"
+
 namespace aifabric {
 namespace {
 
@@ -134,7 +136,8 @@ std::string FormatJobsSummary(const Scenario& scenario, const std::vector<Traini
     }
     out += fmt::format("  per GPU     compute {:.3f} ms, idle {:.3f} ms; exposed communication: {}\n", m.compute_s * 1e3,
                        m.idle_s * 1e3, exposed.empty() ? "none" : exposed);
-    out += fmt::format("  simulated   in {:.3f} s wall ({} events)\n", r.wall_seconds, r.events);
+    out += fmt::format("  simulated   in {:.3f} s wall ({} events), peak memory {:.0f} MiB\n", r.wall_seconds, r.events,
+                       PeakMemoryMiB());
   }
   for (size_t i = 0; i < traces.size(); ++i) {
     const ChakraRunResult& r = traces[i];
@@ -155,7 +158,8 @@ std::string FormatJobsSummary(const Scenario& scenario, const std::vector<Traini
                        m.ttft.p50_ms, m.ttft.p99_ms, m.tpot.p50_ms, m.tpot.p99_ms);
     out += fmt::format("  throughput  {:.0f} output tokens/s; goodput {:.2f} requests/s ({:.0f}% within SLOs)\n",
                        m.output_tokens_per_s, m.goodput_per_s, 100 * m.slo_attainment);
-    out += fmt::format("  simulated   in {:.3f} s wall ({} events)\n", serving[i].wall_seconds, serving[i].events);
+    out += fmt::format("  simulated   in {:.3f} s wall ({} events), peak memory {:.0f} MiB\n", serving[i].wall_seconds,
+                       serving[i].events, PeakMemoryMiB());
   }
   out += fmt::format("  outputs     {}/ (summary.json{})\n", out_dir, serving.empty() ? "" : ", requests.csv");
   return out;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "api/outputs.h"
+#include "core/peak_memory.h"
 #include "core/units.h"
 #include "fabric/topology_builder.h"
 #include "fabric/topology_report.h"
@@ -57,9 +58,9 @@ std::string FormatRunSummary(const ScenarioRun& run, const nlohmann::ordered_jso
                                 s["model"].get<std::string>(), run.scenario().seed);
   out += FabricLine(run);
   out += WorkloadLines(run);
-  out += fmt::format("  simulated   {} in {:.3f} s wall ({} events, {:.2f} M events/s)\n",
+  out += fmt::format("  simulated   {} in {:.3f} s wall ({} events, {:.2f} M events/s), peak memory {:.0f} MiB\n",
                      FormatTime(run.sim_time()), run.wall_seconds(), s["events"].get<uint64_t>(),
-                     s["events_per_s"].get<double>() / 1e6);
+                     s["events_per_s"].get<double>() / 1e6, PeakMemoryMiB());
   const auto& flows = s["flows"];
   const auto& fct = flows["fct_ns"];
   out += fmt::format("  flows       {}/{} completed; FCT mean {}, p50 {}, p99 {}, max {}\n",
