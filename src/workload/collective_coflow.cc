@@ -12,6 +12,8 @@
 namespace aifabric {
 namespace {
 
+constexpr int32_t kMaxAllToAllRanks = 2048;  // 4M edges
+
 // Collects edges (merging repeats of a pair) and the chain's latency.
 class CoflowBuilder {
  public:
@@ -165,6 +167,20 @@ void AddRing(CoflowBuilder& b, const CollectiveOptions& o, int32_t c, uint64_t s
   }
 }
 
+// Pairwise all-to-all: channel c's `share` from every rank to every other,
+// all at once (one step each, a chunk after another).
+void AddAllToAll(CoflowBuilder& b, const CollectiveOptions& o, int32_t c, uint64_t share) {
+  const uint64_t chunk = ChunkOf(o, share);
+  const double edges = static_cast<double>(o.ranks) * (o.ranks - 1);
+  b.SetConnectionSteps(1);
+  for (CollectiveRank r = 0; r < o.ranks; ++r) {
+    for (int32_t step = 1; step < o.ranks; ++step) {
+      // One step on the chain: the average edge's.
+      b.Add(r, (r + step) % o.ranks, share, c == 0 ? 1.0 / edges : 0.0, chunk);
+    }
+  }
+}
+
 // NCCL's double binary tree: tree t of channel c carries `share` up
 // (reduce) and down (broadcast); servers are chains of their local ranks
 // rotated by c, joined at their heads by the tree.
@@ -219,7 +235,8 @@ void AddTree(CoflowBuilder& b, const CollectiveOptions& o, int32_t c, int t, uin
 
 bool HasCoflowForm(CollectiveOp op, CollectiveAlgorithm algorithm) {
   const CollectiveAlgorithm a = ResolveAlgorithm(op, algorithm);
-  return a == CollectiveAlgorithm::kRing || (a == CollectiveAlgorithm::kTree && op == CollectiveOp::kAllReduce);
+  return a == CollectiveAlgorithm::kRing || (a == CollectiveAlgorithm::kTree && op == CollectiveOp::kAllReduce) ||
+         (a == CollectiveAlgorithm::kPairwise && op == CollectiveOp::kAllToAll);
 }
 
 std::vector<uint64_t> CollectiveCoflow::WireBytesSentPerRank() const {
@@ -282,8 +299,13 @@ Result<CollectiveCoflow> BuildCollectiveCoflow(const CollectiveOptions& o) {
   if (!HasCoflowForm(o.op, o.algorithm)) {
     std::string m = "algorithm: ";
     m += CollectiveAlgorithmName(algorithm);
-    m += " has no coflow form (only ring and tree do); run it step by step";
+    m += " has no coflow form (only ring, tree and pairwise all-to-all do); run it step by step";
     return Error{std::move(m)};
+  }
+  if (o.op == CollectiveOp::kAllToAll && o.ranks > kMaxAllToAllRanks) {
+    return Error{"ranks: an all-to-all coflow over " + std::to_string(o.ranks) + " ranks would have " +
+                 std::to_string(static_cast<int64_t>(o.ranks) * (o.ranks - 1)) + " edges; at most " +
+                 std::to_string(kMaxAllToAllRanks) + " ranks"};
   }
   CollectiveOptions effective = o;
   effective.pxn = o.pxn && o.ranks_per_server > 1 && o.ranks > o.ranks_per_server;
@@ -294,9 +316,13 @@ Result<CollectiveCoflow> BuildCollectiveCoflow(const CollectiveOptions& o) {
     return empty;
   }
   const bool tree = algorithm == CollectiveAlgorithm::kTree;
+  // All-to-all splits S / n per peer over the channels (as BuildCollective).
+  const uint64_t unit = o.op == CollectiveOp::kAllToAll ? o.bytes / static_cast<uint64_t>(o.ranks) : o.bytes;
   for (int32_t c = 0; c < o.channels; ++c) {
-    const uint64_t channel_bytes = SplitPart(o.bytes, static_cast<uint64_t>(o.channels), static_cast<uint64_t>(c));
-    if (tree) {
+    const uint64_t channel_bytes = SplitPart(unit, static_cast<uint64_t>(o.channels), static_cast<uint64_t>(c));
+    if (o.op == CollectiveOp::kAllToAll) {
+      AddAllToAll(b, effective, c, channel_bytes);
+    } else if (tree) {
       for (int t = 0; t < 2; ++t) AddTree(b, effective, c, t, SplitPart(channel_bytes, 2, static_cast<uint64_t>(t)));
     } else {
       AddRing(b, effective, c, channel_bytes);

@@ -24,7 +24,8 @@
 // its chain, whichever is longer.
 //
 // Rings (every op but alltoall) and the double binary tree (AllReduce)
-// have this form, linear in the ranks. The other algorithms do not: their
+// have this form, linear in the ranks, and so has the pairwise all-to-all
+// (one step, n(n-1) edges; up to 2,048 ranks). The other algorithms do not: their
 // phases (NVLS's upload, inter-server ring and multicast; halving then
 // doubling) overlap only in part, and one fluid over all their edges would
 // overlap them fully (NVLS on one H100 server: 575 GB/s of bus bandwidth
@@ -70,8 +71,8 @@ struct CollectiveCoflow {
   std::vector<uint64_t> WireBytesSentPerRank() const;
 };
 
-// Ring for every op but alltoall, and tree for all_reduce (kDefault
-// resolved as BuildCollective does).
+// Ring for every op but alltoall, tree for all_reduce, pairwise for
+// alltoall (kDefault resolved as BuildCollective does).
 bool HasCoflowForm(CollectiveOp op, CollectiveAlgorithm algorithm);
 // Errors as BuildCollective's, and for an algorithm without a coflow form.
 Result<CollectiveCoflow> BuildCollectiveCoflow(const CollectiveOptions& options);

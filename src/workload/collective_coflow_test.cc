@@ -35,6 +35,11 @@ TEST(CollectiveCoflow, EveryRankSendsWhatItsStepDagSends) {
       ASSERT_TRUE(dag.ok() && coflow.ok());
       EXPECT_EQ(coflow->WireBytesSentPerRank(), dag->WireBytesSentPerRank()) << CollectiveOpName(op) << " pxn " << pxn;
     }
+    const CollectiveOptions a2a = Options(CollectiveOp::kAllToAll, CollectiveAlgorithm::kPairwise, 8, 4, 2, pxn);
+    Result<CollectiveDag> a2a_dag = BuildCollective(a2a);
+    Result<CollectiveCoflow> a2a_coflow = BuildCollectiveCoflow(a2a);
+    ASSERT_TRUE(a2a_dag.ok() && a2a_coflow.ok());
+    EXPECT_EQ(a2a_coflow->WireBytesSentPerRank(), a2a_dag->WireBytesSentPerRank()) << "alltoall pxn " << pxn;
     const CollectiveOptions tree = Options(CollectiveOp::kAllReduce, CollectiveAlgorithm::kTree, 16, 4, 2, pxn);
     Result<CollectiveDag> dag = BuildCollective(tree);
     Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(tree);
@@ -97,7 +102,8 @@ TEST(CollectiveCoflow, OnlyRingsAndTreesHaveTheForm) {
   EXPECT_TRUE(HasCoflowForm(CollectiveOp::kAllGather, CollectiveAlgorithm::kDefault));
   EXPECT_TRUE(HasCoflowForm(CollectiveOp::kAllReduce, CollectiveAlgorithm::kTree));
   EXPECT_FALSE(HasCoflowForm(CollectiveOp::kAllReduce, CollectiveAlgorithm::kNvls));
-  EXPECT_FALSE(HasCoflowForm(CollectiveOp::kAllToAll, CollectiveAlgorithm::kDefault));
+  EXPECT_TRUE(HasCoflowForm(CollectiveOp::kAllToAll, CollectiveAlgorithm::kDefault));
+  EXPECT_FALSE(HasCoflowForm(CollectiveOp::kAllReduce, CollectiveAlgorithm::kHierarchical));
   Result<CollectiveCoflow> c =
       BuildCollectiveCoflow(Options(CollectiveOp::kAllReduce, CollectiveAlgorithm::kHalvingDoubling, 8, 4, 1, false));
   ASSERT_FALSE(c.ok());

@@ -179,8 +179,8 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
     o.base_latency = spec.base_latency * n.fold;
     o.chunk_bytes *= n.fold;
   }
-  if (options_.coflow_collectives && network_.SupportsCoflows() && HasCoflowForm(o.op, o.algorithm)) {
-    StartCoflow(i, o, group);
+  if (options_.coflow_collectives && network_.SupportsCoflows() && HasCoflowForm(o.op, o.algorithm) &&
+      StartCoflow(i, o, group)) {
     return;
   }
   Result<CollectiveDag> dag = BuildCollective(o);
@@ -242,26 +242,22 @@ CollectiveAlgorithm JobExecutor::ChooseAllReduce(const CollectiveOptions& o, uin
   return best;
 }
 
-void JobExecutor::StartCoflow(JobNodeIndex i, CollectiveOptions o, const std::vector<GpuId>& group) {
+bool JobExecutor::StartCoflow(JobNodeIndex i, const CollectiveOptions& o, const std::vector<GpuId>& group) {
   const JobNode& n = graph_.node(i);
   const auto key = std::make_tuple(n.group, static_cast<int>(o.op), static_cast<int>(o.algorithm), o.bytes, n.fold);
   auto cached = coflows_.find(key);
   if (cached == coflows_.end()) {
+    // Only an algorithm that cannot serve this group, or an all-to-all too
+    // wide for one coflow, fails: the caller runs its steps instead.
     Result<CollectiveCoflow> built = BuildCollectiveCoflow(o);
-    // As for DAGs: only an algorithm that cannot serve this group fails; a
-    // ring always can.
-    if (!built.ok()) {
-      o.algorithm = CollectiveAlgorithm::kRing;
-      built = BuildCollectiveCoflow(o);
-    }
-    assert(built.ok());
+    if (!built.ok()) return false;
     if (coflows_.size() >= 256) coflows_.clear();
     cached = coflows_.emplace(key, std::move(built).value()).first;
   }
   const CollectiveCoflow* coflow = &cached->second;
   if (coflow->edges.empty()) {
     Finish(i);
-    return;
+    return true;
   }
   std::vector<NodeId> endpoints(group.begin(), group.end());
   for (int32_t s = 0; s < coflow->switch_ranks; ++s) {
@@ -276,6 +272,7 @@ void JobExecutor::StartCoflow(JobNodeIndex i, CollectiveOptions o, const std::ve
       network_.StartCoflow(MakeCoflowRequest(*coflow, endpoints, id, entropy, priority, options_.reduce_rate));
   assert(started.ok());
   (void)started;
+  return true;
 }
 
 void JobExecutor::FreeRetired() {

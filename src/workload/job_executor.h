@@ -88,8 +88,9 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   // EstimateCoflowTime says is faster (NCCL's tuner picks by its own
   // latency + bandwidth model the same way); remembered per group and size.
   CollectiveAlgorithm ChooseAllReduce(const CollectiveOptions& o, uint32_t group);
-  // The collective as one coflow (options_.coflow_collectives).
-  void StartCoflow(JobNodeIndex i, CollectiveOptions o, const std::vector<GpuId>& group);
+  // The collective as one coflow (options_.coflow_collectives); false if
+  // it has none (then nothing started).
+  bool StartCoflow(JobNodeIndex i, const CollectiveOptions& o, const std::vector<GpuId>& group);
   // Starts the GPU's next ready compute node if it is idle.
   void RunNextCompute(GpuId gpu);
   Status CheckGpus() const;
