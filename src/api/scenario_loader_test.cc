@@ -463,6 +463,22 @@ TEST_F(ScenarioLoaderTest, UnknownLoadBalancingAndUnavailableModel) {
   EXPECT_EQ(flow->model, "flow");
 }
 
+TEST_F(ScenarioLoaderTest, CollectivesRunAsCoflowsOnlyOnTheFluidModels) {
+  Result<Scenario> auto_packet = Load("a.yaml", "name: a\n");
+  ASSERT_TRUE(auto_packet.ok());
+  EXPECT_EQ(auto_packet->collectives, "auto");
+  EXPECT_FALSE(auto_packet->coflow_collectives());
+  Result<Scenario> auto_flow = Load("b.yaml", "simulation: {model: flow}\n");
+  ASSERT_TRUE(auto_flow.ok());
+  EXPECT_TRUE(auto_flow->coflow_collectives());
+  Result<Scenario> steps = Load("c.yaml", "simulation: {model: analytic, collectives: steps}\n");
+  ASSERT_TRUE(steps.ok());
+  EXPECT_FALSE(steps->coflow_collectives());
+  ExpectHas(LoadError("simulation:\n  collectives: coflow\n"),
+            {"bad.yaml:2:", "simulation.collectives:", "needs the flow or analytic model"});
+  ExpectHas(LoadError("simulation:\n  collectives: fluid\n"), {"bad.yaml:2:", "simulation.collectives:", "auto, steps, coflow"});
+}
+
 TEST_F(ScenarioLoaderTest, RoceDefaultsAreACommonDeployment) {
   // No fabric.roce: PFC on priorities 3 and 4, ECN, DCQCN, RC go-back-N.
   Result<Scenario> s = Load("s.yaml", "name: s\n");

@@ -1,5 +1,7 @@
 // `aifabric collective`: an nccl-tests compatible sweep on a simulated
 // cluster. Prints nccl-tests' table; -J writes its JSON.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <string>
 
@@ -7,6 +9,7 @@
 #include "api/outputs.h"
 #include "api/scenario_loader.h"
 #include "cli/commands.h"
+#include "core/peak_memory.h"
 
 namespace aifabric {
 namespace {
@@ -91,6 +94,8 @@ int CollectiveCommand(const CollectiveCommandOptions& options) {
     chosen.append(" ").append(std::to_string(sweep->rows[i].bytes)).append("=").append(algo).append("/").append(proto);
     choices.push_back({{"size", sweep->rows[i].bytes}, {"algorithm", algo}, {"protocol", proto}});
   }
+  chosen += fmt::format("\n# aifabric: simulated in {:.3f} s wall ({} events), peak memory {:.0f} MiB",
+                        sweep->wall_seconds, sweep->events, PeakMemoryMiB());
   table.insert(table.find("# Out of bounds"), chosen + "\n");
   out += table;
   std::fputs(out.c_str(), stdout);

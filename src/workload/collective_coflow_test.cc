@@ -121,5 +121,26 @@ TEST(CollectiveCoflow, SixteenThousandRanksAreSixteenThousandEdgesPerChannel) {
   EXPECT_NEAR(weights, 2.0 * 16383, 1e-6);
 }
 
+TEST(CollectiveCoflow, TheEstimateIsTheLongerOfChainAndDrain) {
+  // Ring AllReduce of 4 MB over 4 servers, one GPU each, one channel,
+  // Simple, 100G: every edge moves 2 x 3/4 x 4 MB = 6 MB, D = 480 us; one
+  // chunk (8 MiB per channel), so the chain's 6 NET steps of 14 us carry
+  // one drain's worth of transmission (K = 1): 84 + 480 = 564 us against
+  // D + one step = 494 us; plus 8.4 us of base latency. Reductions free.
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 4, 1, 1, false);
+  o.bytes = 4'000'000;
+  o.chunk_bytes = NcclChunkBytes(o.op, o.algorithm, o.ranks);
+  Result<CollectiveCoflow> c = BuildCollectiveCoflow(o);
+  ASSERT_TRUE(c.ok());
+  const Time t = EstimateCoflowTime(*c, 1, DataRate::Gbps(3600), DataRate::Gbps(100), DataRate());
+  EXPECT_EQ(t, Time::FromNs(564'000 + 8'400));
+  // At 4 KB the chain dominates either way: 6 x 14 + 0.48 + 8.4 us.
+  o.bytes = 4'000;
+  c = BuildCollectiveCoflow(o);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(EstimateCoflowTime(*c, 1, DataRate::Gbps(3600), DataRate::Gbps(100), DataRate()),
+            Time::FromNs(84'000 + 480 + 8'400));
+}
+
 }  // namespace
 }  // namespace aifabric
