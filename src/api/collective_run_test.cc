@@ -114,6 +114,15 @@ TEST(CollectiveRun, HierarchicalAllReduceIsItsThreePhasesInSequence) {
   EXPECT_NEAR(got, expected, 0.02 * expected);
 }
 
+// A ring all-reduce of `bytes`, Simple protocol, one size.
+CollectiveRequest OneRing(uint64_t bytes) {
+  CollectiveRequest r;
+  r.algorithm = CollectiveAlgorithm::kRing;
+  r.protocol = CollectiveProtocol::kSimple;
+  r.sweep.min_bytes = r.sweep.max_bytes = bytes;
+  return r;
+}
+
 TEST(CollectiveRun, PacketAndFlowLevelsAgreeOnAnUncongestedAllReduce) {
   // A ring all-reduce of 16 MiB over 2 servers x 4 GPUs (one 100G NIC per
   // GPU under one switch): every NIC sends one flow and receives one, so
@@ -122,10 +131,7 @@ TEST(CollectiveRun, PacketAndFlowLevelsAgreeOnAnUncongestedAllReduce) {
   Scenario packet = Cluster(2, 4);
   Scenario flow = packet;
   flow.model = "flow";
-  CollectiveRequest r;
-  r.algorithm = CollectiveAlgorithm::kRing;
-  r.protocol = CollectiveProtocol::kSimple;
-  r.sweep.min_bytes = r.sweep.max_bytes = 16 << 20;
+  const CollectiveRequest r = OneRing(16 << 20);
   Result<CollectiveSweepResult> p = RunCollectiveSweep(packet, r), f = RunCollectiveSweep(flow, r);
   ASSERT_TRUE(p.ok() && f.ok());
   const double pu = p->times[0].us_f(), fu = f->times[0].us_f();
@@ -143,10 +149,7 @@ TEST(CollectiveRun, ACoflowAgreesWithItsStepsOnALargeRing) {
   steps.collectives = "steps";
   Scenario coflow = steps;
   coflow.collectives = "coflow";
-  CollectiveRequest r;
-  r.algorithm = CollectiveAlgorithm::kRing;
-  r.protocol = CollectiveProtocol::kSimple;
-  r.sweep.min_bytes = r.sweep.max_bytes = 256 << 20;
+  const CollectiveRequest r = OneRing(256 << 20);
   Result<CollectiveSweepResult> s = RunCollectiveSweep(steps, r), c = RunCollectiveSweep(coflow, r);
   ASSERT_TRUE(s.ok() && c.ok());
   const double su = s->times[0].us_f(), cu = c->times[0].us_f();
