@@ -54,6 +54,8 @@ int MaxMinSolver::AddMergedFlow(double weight) {
   f.resources.clear();
   f.coefficients.clear();
   f.shared.clear();
+  f.resources.reserve(scratch_.size());
+  f.coefficients.reserve(scratch_.size());
   for (const auto& [r, a] : scratch_) {
     if (!f.resources.empty() && f.resources.back() == r) {
       f.coefficients.back() += a;
