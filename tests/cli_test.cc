@@ -156,6 +156,8 @@ std::vector<BadInput> BadInputs() {
        {"fabric.topology"}},
       {"malformed --set", base, {}, "--set cluster.servers", {"--set cluster.servers"}},
       {"--set of an unknown field", base, {}, "--set fabric.color=blue", {"fabric.color"}},
+      {"coflows on the packet model", base, {}, "--collectives coflow",
+       {"simulation.collectives", "needs the flow or analytic model"}},
   };
 }
 
