@@ -65,5 +65,41 @@ TEST(AnalyticNetwork, SameLeafIsTheIdlePathAndCrossingTheSpineTakesTheOversubscr
   EXPECT_NEAR(net.bytes_carried(t.node(0).ports[0]), 3 * 409600.0, 1e-9);
 }
 
+TEST(AnalyticNetwork, ACoflowTakesTheLongerOfItsChainAndItsStretchedDrain) {
+  // Two edges: 0 -> 1 inside a leaf and 0 -> 5 across the 2:1 spine, 409,600
+  // bytes each (100 packets). D = the longest stretched bandwidth term:
+  // the cross edge's, 2 x 33.424 us = 66.848 us. With no chain, depth 0
+  // and a 1 us latency: D + 1 us. With a 100 us chain (and one of the
+  // paths' latency at weight 1) and depth 0.5: 100 us + that path latency
+  // + D / 2 > D, plus 1 us.
+  const Topology t = TwoLeaves();
+  const RoutingTable routes = RoutingTable::BuildShortestPaths(t);
+  Simulator sim(1);
+  AnalyticNetwork net(sim, t, routes, FlowConfig{});
+  Finishes done;
+  net.SetObserver(&done);
+  CoflowRequest c;
+  c.id = 7;
+  c.edges = {CoflowEdge{0, 1, 409'600, 0, 0.0}, CoflowEdge{0, 5, 409'600, 0, 0.0}};
+  c.latency = Time::FromUs(1);
+  ASSERT_TRUE(net.StartCoflow(c).ok());
+  CoflowRequest chained = c;
+  chained.id = 8;
+  chained.edges[0].latency_weight = 1;
+  chained.chain_latency = Time::FromUs(100);
+  chained.pipeline_depth = 0.5;
+  ASSERT_TRUE(net.StartCoflow(chained).ok());
+  sim.Run();
+  const Time d = Time::FromNs(66'848);
+  EXPECT_EQ(done.at.at(7), d + Time::FromUs(1));
+  TransferRequest same;
+  same.src = 0;
+  same.dst = 1;
+  same.bytes = 409'600;
+  // The same-leaf edge's path latency: its idle time less its bandwidth term (33.424 us).
+  const Time path_latency = net.IdealFct(same) - Time::FromNs(33'424);
+  EXPECT_EQ(done.at.at(8), Time::FromUs(100) + path_latency + Time::FromNs(33'424) + Time::FromUs(1));
+}
+
 }  // namespace
 }  // namespace aifabric
