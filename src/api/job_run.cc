@@ -29,6 +29,7 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
   gpus.SetObserver(&executor);
   if (Status s = executor.Start(); !s.ok()) return Error{what + ": " + s.error().message};
   sim.Run();
+  if (executor.error()) return Error{what + ": " + executor.error()->message};
   if (!executor.done()) return Error{what + ": the job did not complete (the fabric stalled)"};
   JobRunResult r;
   r.network_model = scenario.model;

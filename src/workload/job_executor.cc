@@ -184,14 +184,23 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
     return;
   }
   Result<CollectiveDag> dag = BuildCollective(o);
-  // The group was checked at Start and the options come from it, so only a
-  // bad algorithm choice (e.g. halving-doubling on 6 ranks) can fail here;
-  // fall back to a ring rather than stall the job.
-  if (!dag.ok()) {
+  // The group was checked at Start and the options come from it, so a bad
+  // algorithm choice (e.g. halving-doubling on 6 ranks) fails here: fall
+  // back to a ring rather than stall the job. A DAG too large to build
+  // (tens of millions of steps: a wide collective run step by step) stops
+  // the run with an error.
+  if (!dag.ok() && o.op != CollectiveOp::kAllToAll) {
     o.algorithm = CollectiveAlgorithm::kRing;
-    dag = BuildCollective(o);
+    Result<CollectiveDag> ring = BuildCollective(o);
+    if (ring.ok()) dag = std::move(ring);
   }
-  assert(dag.ok());
+  if (!dag.ok()) {
+    error_ = Error{NodeError(graph_, i, "cannot run this " + std::string(CollectiveOpName(n.op)) + " over " +
+                                            std::to_string(ranks) + " GPUs step by step: " + dag.error().message +
+                                            "; at this scale use the flow model with collectives as coflows")};
+    sim_.Stop();
+    return;
+  }
   auto c = std::make_unique<Collective>();
   c->dag = std::move(dag).value();
   std::vector<NodeId> endpoints(group.begin(), group.end());

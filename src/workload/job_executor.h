@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -65,6 +66,8 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   Status Start();
 
   bool done() const { return finished_ == graph_.size(); }
+  // Set when a collective could not be built (the simulation was stopped).
+  const std::optional<Error>& error() const { return error_; }
   Time start_time() const { return start_time_; }
   Time finish_time() const { return finish_time_; }  // REQUIRES: done()
   const std::vector<Time>& node_start() const { return start_; }
@@ -133,6 +136,7 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   bool draining_ = false;
   bool started_ = false;
   bool reported_done_ = false;
+  std::optional<Error> error_;
 };
 
 }  // namespace aifabric

@@ -170,5 +170,22 @@ TEST(JobExecutor, GroupsMustFitTheCluster) {
   EXPECT_NE(beyond.status.error().message.find("too far"), std::string::npos);
 }
 
+TEST(JobExecutor, ACollectiveTooLargeToRunStepByStepStopsTheRunWithAnError) {
+  // 1 GiB in 64-byte chunks: hundreds of millions of steps, past the DAG
+  // limit for the algorithm and for the ring fallback alike.
+  JobGraphBuilder b;
+  b.AddCollective(CollectiveOp::kAllReduce, b.AddGroup({0, 1, 2, 3, 4, 5, 6, 7}), 1ull << 30, CommDimension::kData,
+                  b.AddLabel("huge bucket"));
+  JobExecutorOptions o = OneChannel();
+  o.chunk_bytes = 64;
+  JobRun run(std::move(b).Build().value(), o);
+  ASSERT_TRUE(run.status.ok());
+  EXPECT_FALSE(run.executor->done());
+  ASSERT_TRUE(run.executor->error().has_value());
+  const std::string& m = run.executor->error()->message;
+  EXPECT_NE(m.find("huge bucket"), std::string::npos) << m;
+  EXPECT_NE(m.find("step by step"), std::string::npos) << m;
+}
+
 }  // namespace
 }  // namespace aifabric
