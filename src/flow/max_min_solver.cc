@@ -86,8 +86,11 @@ int MaxMinSolver::AddMergedFlow(double weight) {
     if (!fits) break;
     fits = Unsaturated(r, a * f.private_cap);
   }
+  double rate = f.private_cap;
+  if (!fits) rate = FairShareOfSlack(id);
+  fits = fits || rate > 0;
   if (fits) {
-    f.rate = f.private_cap;
+    f.rate = rate;
     for (const auto& [r, a] : f.shared) remaining_[static_cast<size_t>(r)] -= a * f.rate;
     fast_flows_.push_back(id);
   } else {
@@ -95,6 +98,42 @@ int MaxMinSolver::AddMergedFlow(double weight) {
     changed_flows_.push_back(id);
   }
   return id;
+}
+
+double MaxMinSolver::FairShareOfSlack(int flow) const {
+  // With no change pending (every rate and slack current), a new flow may
+  // take the slack of its tightest shared resources — those it fills
+  // become its bottleneck — as long as no other flow there runs at a
+  // higher level: then each of them keeps its own bottleneck elsewhere
+  // (a resource where it has the highest level), and the new allocation
+  // is max-min. 0 if not.
+  if (!Settled()) return 0;
+  const Flow& f = flows_[static_cast<size_t>(flow)];
+  double rate = f.private_cap;
+  for (const auto& [r, a] : f.shared) rate = std::min(rate, remaining_[static_cast<size_t>(r)] / a);
+  if (!(rate > 0) || rate == std::numeric_limits<double>::infinity()) return 0;
+  const double level = rate / f.weight;
+  for (const auto& [r, a] : f.shared) {
+    if (Unsaturated(r, a * rate)) continue;  // it does not fill this one
+    for (int h : users_[static_cast<size_t>(r)]) {
+      const Flow& other = flows_[static_cast<size_t>(h)];
+      if (h != flow && other.rate / other.weight > level * (1 + kSlack)) return 0;
+    }
+  }
+  return rate;
+}
+
+bool MaxMinSolver::NoneBoundBy(int flow, int r) const {
+  // Resource r is full. It bounds another flow only if that flow has the
+  // highest level there; if every other flow's level is below the leaving
+  // flow's, their bottlenecks are elsewhere and they keep their rates.
+  const Flow& f = flows_[static_cast<size_t>(flow)];
+  const double level = f.rate / f.weight;
+  for (int h : users_[static_cast<size_t>(r)]) {
+    const Flow& other = flows_[static_cast<size_t>(h)];
+    if (h != flow && other.rate / other.weight >= level * (1 - kSlack)) return false;
+  }
+  return true;
 }
 
 bool MaxMinSolver::Unsaturated(int r, double more) const {
@@ -157,7 +196,7 @@ void MaxMinSolver::RemoveFlow(int flow) {
   bool quiet = f.rate > 0;
   for (const auto& [r, a] : f.shared) {
     if (!quiet) break;
-    quiet = Unsaturated(r, 0);
+    quiet = Unsaturated(r, 0) || (Settled() && NoneBoundBy(flow, r));
   }
   for (const auto& [r, a] : f.shared) remaining_[static_cast<size_t>(r)] += a * f.rate;
   for (int r : f.resources) {

@@ -101,7 +101,13 @@ class MaxMinSolver {
   // remaining_ is its slack as of its last solve, kept up to date by the
   // flows that arrive and leave without one.
   bool Unsaturated(int r, double more) const;
-  static constexpr double kSlack = 1e-9;  // of the capacity: below it a resource counts as full
+  static constexpr double kSlack = 1e-9;
+  // No solve is pending: every rate and slack figure is current.
+  bool Settled() const { return changed_.empty() && changed_flows_.empty(); }
+  // The rate a new flow may take without re-solving (FairShareOfSlack), or 0.
+  double FairShareOfSlack(int flow) const;
+  // Whether full resource r bounds no flow but `flow`, which is leaving.
+  bool NoneBoundBy(int flow, int r) const;  // of the capacity: below it a resource counts as full
   std::vector<double> capacity_;
   std::vector<std::vector<int>> users_;  // resource -> active flows crossing it, in arrival order
   std::vector<Flow> flows_;

@@ -92,6 +92,35 @@ TEST(MaxMinSolver, ACoflowUsesEachResourceAtItsCoefficientTimesItsRate) {
   EXPECT_EQ(s.solved_flows(), std::vector<int>{on_a});  // B's and C's flows kept their rates
 }
 
+TEST(MaxMinSolver, ANewFlowTakesTheSlackItFillsWithoutReSolvingOthers) {
+  // g crosses A (10) and B (4): B holds it at 4, leaving 6 of A. A new
+  // flow f on A alone fills that 6, at a level above g's, so g keeps B as
+  // its bottleneck and its rate: only f is rated (the max-min answer: f = 6).
+  MaxMinSolver s;
+  const int a = s.AddResource(10), b = s.AddResource(4);
+  const int g = s.AddFlow(std::vector<int>{a, b});
+  s.Solve();
+  EXPECT_DOUBLE_EQ(s.rate(g), 4.0);
+  const int f = s.AddFlow(std::vector<int>{a});
+  s.Solve();
+  EXPECT_DOUBLE_EQ(s.rate(f), 6.0);
+  EXPECT_DOUBLE_EQ(s.rate(g), 4.0);
+  EXPECT_EQ(s.solved_flows(), std::vector<int>{f});
+  // f leaves the full A, where it ran above g: g was not bound there, so
+  // nothing is re-rated.
+  s.RemoveFlow(f);
+  s.Solve();
+  EXPECT_TRUE(s.solved_flows().empty());
+  EXPECT_DOUBLE_EQ(s.rate(g), 4.0);
+  // Two flows on A alone: the first takes the 6, the second finds A full
+  // and re-solves A's component. Three flows on A now fill it at 10/3
+  // each, below B's 4, so A binds g too.
+  const int f1 = s.AddFlow(std::vector<int>{a});
+  const int f2 = s.AddFlow(std::vector<int>{a});
+  s.Solve();
+  for (int x : {f1, f2, g}) EXPECT_NEAR(s.rate(x), 10.0 / 3, 1e-12);
+}
+
 TEST(MaxMinSolver, RemovedIdsAreReused) {
   MaxMinSolver s;
   const int link = s.AddResource(1);
