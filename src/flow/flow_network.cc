@@ -44,9 +44,29 @@ void FlowNetwork::StartTransfer(const TransferRequest& request) {
   assert(request.bytes > 0 && request.src != request.dst);
   assert(routes_.Distance(request.src, request.dst) > 0);
   const uint32_t transfer = static_cast<uint32_t>(transfers_.size());
+  if (config_.qps_per_transfer == 1) {  // SplitIntoQueuePairs' one part, without its vector
+    transfers_.push_back(Transfer{request.id, 1});
+    StartQueuePair(WithSourcePort(request), transfer);
+    return;
+  }
   const std::vector<TransferRequest> parts = SplitIntoQueuePairs(request, config_.mtu_bytes, config_.qps_per_transfer);
   transfers_.push_back(Transfer{request.id, static_cast<uint32_t>(parts.size())});
   for (const TransferRequest& part : parts) StartQueuePair(part, transfer);
+}
+
+std::optional<std::span<const PortId>> FlowNetwork::KnownPath(const TransferRequest& request, uint32_t hash) const {
+  const auto known = paths_.find(ConnectionKey(request, hash));
+  if (known == paths_.end()) return std::nullopt;
+  const QueuePair& seen = flows_[known->second];
+  if (seen.request.src != request.src || seen.request.dst != request.dst || FlowHash(seen.request) != hash) {
+    return std::nullopt;
+  }
+  return path(known->second);
+}
+
+uint64_t FlowNetwork::ConnectionKey(const TransferRequest& request, uint32_t hash) {
+  return (static_cast<uint64_t>(request.src) * 0x9E3779B97F4A7C15ull) ^ (static_cast<uint64_t>(request.dst) << 32) ^
+         hash;
 }
 
 void FlowNetwork::StartQueuePair(const TransferRequest& request, uint32_t transfer) {
@@ -55,19 +75,15 @@ void FlowNetwork::StartQueuePair(const TransferRequest& request, uint32_t transf
   qp.transfer = transfer;
   // A connection (src, dst, 5-tuple hash) seen before reuses its path in the arena.
   const uint32_t hash = FlowHash(request);
-  const uint64_t key = (static_cast<uint64_t>(request.src) * 0x9E3779B97F4A7C15ull) ^
-                       (static_cast<uint64_t>(request.dst) << 32) ^ hash;
-  const auto known = paths_.find(key);
-  if (known != paths_.end() && flows_[known->second].request.src == request.src &&
-      flows_[known->second].request.dst == request.dst && FlowHash(flows_[known->second].request) == hash) {
-    qp.path_offset = flows_[known->second].path_offset;
-    qp.path_length = flows_[known->second].path_length;
+  if (const auto known = KnownPath(request, hash)) {
+    qp.path_offset = static_cast<uint32_t>(known->data() - path_arena_.data());
+    qp.path_length = static_cast<uint32_t>(known->size());
   } else {
     const std::vector<PortId> ports = EcmpPath(topology_, routes_, salts_, request.src, request.dst, hash);
     qp.path_offset = static_cast<uint32_t>(path_arena_.size());
     qp.path_length = static_cast<uint32_t>(ports.size());
     path_arena_.insert(path_arena_.end(), ports.begin(), ports.end());
-    paths_[key] = static_cast<uint32_t>(flows_.size());
+    paths_[ConnectionKey(request, hash)] = static_cast<uint32_t>(flows_.size());
   }
   const std::span<const PortId> ports(path_arena_.data() + qp.path_offset, qp.path_length);
   qp.latency = PathLatency(ports, request.bytes);
@@ -182,6 +198,10 @@ Time FlowNetwork::PayloadTime(std::span<const PortId> path, uint64_t bytes) cons
 }
 
 Time FlowNetwork::IdealFct(const TransferRequest& request) const {
+  const TransferRequest r = WithSourcePort(request);
+  if (const auto known = KnownPath(r, FlowHash(r))) {
+    return PathLatency(*known, request.bytes) + PayloadTime(*known, request.bytes);
+  }
   const std::vector<PortId> ports = RoutePath(request);
   return PathLatency(ports, request.bytes) + PayloadTime(ports, request.bytes);
 }

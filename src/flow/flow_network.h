@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -101,6 +102,10 @@ class FlowNetwork final : public NetworkModel {
 
  private:
   void StartQueuePair(const TransferRequest& request, uint32_t transfer);
+  // The path of a connection (`request` with its source port, `hash` its
+  // FlowHash) some queue pair already took, if any.
+  std::optional<std::span<const PortId>> KnownPath(const TransferRequest& request, uint32_t hash) const;
+  static uint64_t ConnectionKey(const TransferRequest& request, uint32_t hash);
   void OnQueuePairDone(uint32_t flow_index, Time finish);
   // A fluid id with this bit set is a coflow (the rest: its index).
   static constexpr uint64_t kCoflowBit = 1ull << 63;
