@@ -34,15 +34,21 @@ PortId EcmpNextHop(const RoutingTable& routes, std::span<const uint64_t> salts, 
   return hops[MixHash(hash ^ salts[node]) % hops.size()];
 }
 
-std::vector<PortId> EcmpPath(const Topology& topology, const RoutingTable& routes, std::span<const uint64_t> salts,
-                             NodeId src, NodeId dst, uint32_t hash) {
-  std::vector<PortId> path;
+void AppendEcmpPath(const Topology& topology, const RoutingTable& routes, std::span<const uint64_t> salts, NodeId src,
+                    NodeId dst, uint32_t hash, std::vector<PortId>& out) {
   NodeId at = src;
   while (at != dst) {
     const PortId p = EcmpNextHop(routes, salts, at, dst, hash);
-    path.push_back(p);
+    out.push_back(p);
     at = topology.port(p).peer;
   }
+}
+
+std::vector<PortId> EcmpPath(const Topology& topology, const RoutingTable& routes, std::span<const uint64_t> salts,
+                             NodeId src, NodeId dst, uint32_t hash) {
+  std::vector<PortId> path;
+  path.reserve(static_cast<size_t>(std::max(0, routes.Distance(src, dst))));
+  AppendEcmpPath(topology, routes, salts, src, dst, hash, path);
   return path;
 }
 

@@ -52,6 +52,9 @@ PortId EcmpNextHop(const RoutingTable& routes, std::span<const uint64_t> salts, 
 // REQUIRES: dst reachable from src.
 std::vector<PortId> EcmpPath(const Topology& topology, const RoutingTable& routes, std::span<const uint64_t> salts,
                              NodeId src, NodeId dst, uint32_t hash);
+// The same path appended to `out` (no allocation when it has room).
+void AppendEcmpPath(const Topology& topology, const RoutingTable& routes, std::span<const uint64_t> salts, NodeId src,
+                    NodeId dst, uint32_t hash, std::vector<PortId>& out);
 
 // Splits a transfer over min(qps, packets) queue pairs in whole `mtu_bytes`
 // packets (the first parts get the remainder), each with its own UDP source

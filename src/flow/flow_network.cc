@@ -58,7 +58,7 @@ std::optional<std::span<const PortId>> FlowNetwork::KnownPath(const TransferRequ
   const auto known = paths_.find(ConnectionKey(request, hash));
   if (known == paths_.end()) return std::nullopt;
   const QueuePair& seen = flows_[known->second];
-  if (seen.request.src != request.src || seen.request.dst != request.dst || FlowHash(seen.request) != hash) {
+  if (seen.request.src != request.src || seen.request.dst != request.dst || seen.hash != hash) {
     return std::nullopt;
   }
   return path(known->second);
@@ -75,14 +75,14 @@ void FlowNetwork::StartQueuePair(const TransferRequest& request, uint32_t transf
   qp.transfer = transfer;
   // A connection (src, dst, 5-tuple hash) seen before reuses its path in the arena.
   const uint32_t hash = FlowHash(request);
+  qp.hash = hash;
   if (const auto known = KnownPath(request, hash)) {
     qp.path_offset = static_cast<uint32_t>(known->data() - path_arena_.data());
     qp.path_length = static_cast<uint32_t>(known->size());
   } else {
-    const std::vector<PortId> ports = EcmpPath(topology_, routes_, salts_, request.src, request.dst, hash);
     qp.path_offset = static_cast<uint32_t>(path_arena_.size());
-    qp.path_length = static_cast<uint32_t>(ports.size());
-    path_arena_.insert(path_arena_.end(), ports.begin(), ports.end());
+    AppendEcmpPath(topology_, routes_, salts_, request.src, request.dst, hash, path_arena_);
+    qp.path_length = static_cast<uint32_t>(path_arena_.size() - qp.path_offset);
     paths_[ConnectionKey(request, hash)] = static_cast<uint32_t>(flows_.size());
   }
   const std::span<const PortId> ports(path_arena_.data() + qp.path_offset, qp.path_length);

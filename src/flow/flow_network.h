@@ -46,6 +46,7 @@ class FlowNetwork final : public NetworkModel {
     uint32_t transfer = 0;    // index of the transfer it belongs to
     uint32_t path_offset = 0;
     uint32_t path_length = 0;
+    uint32_t hash = 0;        // its 5-tuple's FlowHash (the ECMP entropy)
     Time latency;             // path latency added after the fluid drains
     Time start;
     Time finish = Time::Infinite();  // when its last payload byte arrived
