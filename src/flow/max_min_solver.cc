@@ -6,6 +6,32 @@
 
 namespace aifabric {
 
+void MaxMinSolver::ResourceUsers::push_back(int flow) {
+  if (size_ < kInline) {
+    inline_[size_++] = flow;
+    return;
+  }
+  if (size_ == kInline) heap_.assign(inline_, inline_ + kInline);
+  heap_.push_back(flow);
+  ++size_;
+}
+
+void MaxMinSolver::ResourceUsers::erase_value(int flow) {
+  if (size_ <= kInline) {
+    const uint32_t at = inline_[0] == flow ? 0 : 1;
+    assert(inline_[at] == flow);
+    if (at == 0) inline_[0] = inline_[1];
+    --size_;
+    return;
+  }
+  heap_.erase(std::find(heap_.begin(), heap_.end(), flow));
+  if (--size_ == kInline) {
+    inline_[0] = heap_[0];
+    inline_[1] = heap_[1];
+    heap_.clear();
+  }
+}
+
 int MaxMinSolver::AddResource(double capacity) {
   assert(capacity > 0);
   capacity_.push_back(capacity);
@@ -56,6 +82,7 @@ int MaxMinSolver::AddMergedFlow(double weight) {
   f.shared.clear();
   f.resources.reserve(scratch_.size());
   f.coefficients.reserve(scratch_.size());
+  f.shared.reserve(scratch_.size());  // at most every resource, so it never regrows
   for (const auto& [r, a] : scratch_) {
     if (!f.resources.empty() && f.resources.back() == r) {
       f.coefficients.back() += a;
@@ -67,7 +94,7 @@ int MaxMinSolver::AddMergedFlow(double weight) {
   for (size_t k = 0; k < f.resources.size(); ++k) {
     const int r = f.resources[k];
     assert(r >= 0 && static_cast<size_t>(r) < capacity_.size());
-    std::vector<int>& u = users_[static_cast<size_t>(r)];
+    ResourceUsers& u = users_[static_cast<size_t>(r)];
     u.push_back(id);
     if (u.size() == 2) MakeShared(u.front(), r);
     if (u.size() > 1) f.shared.emplace_back(r, f.coefficients[k]);
@@ -200,8 +227,8 @@ void MaxMinSolver::RemoveFlow(int flow) {
   }
   for (const auto& [r, a] : f.shared) remaining_[static_cast<size_t>(r)] += a * f.rate;
   for (int r : f.resources) {
-    std::vector<int>& u = users_[static_cast<size_t>(r)];
-    u.erase(std::find(u.begin(), u.end(), flow));  // keeps the others in order
+    ResourceUsers& u = users_[static_cast<size_t>(r)];
+    u.erase_value(flow);
     if (u.empty()) continue;
     if (!quiet) changed_.push_back(r);  // the flows left on it may speed up
     if (u.size() == 1) MakePrivate(u.front(), r);

@@ -109,7 +109,27 @@ class MaxMinSolver {
   // Whether full resource r bounds no flow but `flow`, which is leaving.
   bool NoneBoundBy(int flow, int r) const;  // of the capacity: below it a resource counts as full
   std::vector<double> capacity_;
-  std::vector<std::vector<int>> users_;  // resource -> active flows crossing it, in arrival order
+  // The active flows crossing one resource, in arrival order: up to two
+  // inline (most links carry one or two), more on the heap, so a flow's
+  // arrival on a fresh link allocates nothing.
+  class ResourceUsers {
+   public:
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    int front() const { return data()[0]; }
+    const int* begin() const { return data(); }
+    const int* end() const { return data() + size_; }
+    void push_back(int flow);
+    void erase_value(int flow);  // REQUIRES: present; keeps the others in order
+
+   private:
+    static constexpr uint32_t kInline = 2;
+    const int* data() const { return size_ <= kInline ? inline_ : heap_.data(); }
+    int inline_[kInline] = {0, 0};
+    std::vector<int> heap_;  // all of them while there are more than kInline
+    uint32_t size_ = 0;
+  };
+  std::vector<ResourceUsers> users_;  // by resource
   std::vector<Flow> flows_;
   std::vector<int> free_ids_;
   size_t active_ = 0;
