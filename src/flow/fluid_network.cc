@@ -14,7 +14,27 @@ constexpr double kRoundingSlackPs = 1e-3;
 bool Later(const auto& a, const auto& b) { return a.at_ps > b.at_ps || (a.at_ps == b.at_ps && a.seq > b.seq); }
 }  // namespace
 
-FluidNetwork::FluidNetwork(Simulator& sim, DoneCallback done) : sim_(sim), done_(std::move(done)) {}
+FluidNetwork::FluidNetwork(Simulator& sim, DoneCallback done)
+    : sim_(sim), done_(std::move(done)), completions_(*this) {}
+
+void FluidNetwork::Completions::Schedule(uint64_t id, Time at) {
+  uint32_t slot;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+    pending_[slot] = {id, at};
+  } else {
+    slot = static_cast<uint32_t>(pending_.size());
+    pending_.push_back({id, at});
+  }
+  net_.sim_.Schedule(at, this, slot);
+}
+
+void FluidNetwork::Completions::OnEvent(uint64_t tag) {
+  const auto [id, at] = pending_[tag];
+  free_.push_back(static_cast<uint32_t>(tag));
+  net_.done_(id, at);
+}
 
 int FluidNetwork::AddResource(DataRate capacity) {
   assert(capacity.bps() > 0);
@@ -30,7 +50,7 @@ int FluidNetwork::AddResource(double capacity_bps) {
 void FluidNetwork::Start(uint64_t id, uint64_t bytes, std::span<const int> resources, Time latency, double weight) {
   if (bytes == 0) {
     const Time at = sim_.Now() + latency;
-    sim_.ScheduleCallback(at, [this, id, at] { done_(id, at); });
+    completions_.Schedule(id, at);
     return;
   }
   CoflowTiming timing;
@@ -42,7 +62,7 @@ void FluidNetwork::StartCoflow(uint64_t id, uint64_t bytes, std::span<const int>
                                std::span<const double> coefficients, const CoflowTiming& timing, double weight) {
   if (bytes == 0) {
     const Time at = sim_.Now() + Max(timing.chain, timing.fill) + timing.latency;
-    sim_.ScheduleCallback(at, [this, id, at] { done_(id, at); });
+    completions_.Schedule(id, at);
     return;
   }
   Add(solver_.AddFlow(resources, coefficients, weight), id, bytes, timing);
@@ -168,7 +188,7 @@ void FluidNetwork::Finish(const Active& a) {
     return;
   }
   const uint64_t id = a.id;
-  sim_.ScheduleCallback(at, [this, id, at] { done_(id, at); });
+  completions_.Schedule(id, at);
 }
 
 }  // namespace aifabric

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/data_rate.h"
@@ -109,6 +110,20 @@ class FluidNetwork final : public EventHandler {
 
   Simulator& sim_;
   DoneCallback done_;
+  // Completions due after a latency: one event each, from a slot table
+  // (no allocation per transfer, as a std::function callback would make).
+  class Completions final : public EventHandler {
+   public:
+    explicit Completions(FluidNetwork& net) : net_(net) {}
+    void Schedule(uint64_t id, Time at);
+    void OnEvent(uint64_t tag) override;
+
+   private:
+    FluidNetwork& net_;
+    std::vector<std::pair<uint64_t, Time>> pending_;
+    std::vector<uint32_t> free_;
+  };
+  Completions completions_;
   MaxMinSolver solver_;
   std::vector<Active> flows_;  // by solver flow id
   std::vector<Drain> drains_;  // min-heap on (at_ps, seq); stale entries skipped
