@@ -28,6 +28,16 @@
 // changes, E its (flow, shared resource) pairs, P its shared resources, F
 // its flows.
 //
+// Changes that need no solve (every rate and slack current): a new flow
+// whose rate, the least of its private cap and the slack of its shared
+// resources, fills no resource where another flow runs at a higher level
+// takes that rate, since every other flow keeps a bottleneck where it has
+// the highest level; a leaving flow frees its share without a solve when
+// every shared resource it crossed had slack or had only lower-level
+// flows besides it, since none of them was bound there. The allocation is
+// the one a solve would find (MaxMinSolver.AgreesWithTheObviousAlgorithm...
+// checks it against a brute-force solver across starts and removals).
+//
 // Coflows. A flow may use a resource at a multiple of its rate: with
 // coefficients a_{f,r} > 0 the constraint is sum_f a_{f,r} x_f <= C_r and
 // the level of a resource becomes

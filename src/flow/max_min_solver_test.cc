@@ -210,6 +210,23 @@ TEST(MaxMinSolver, AgreesWithTheObviousAlgorithmAcrossStartsAndRemovals) {
     }
     for (uint64_t k = next(4); k > 0; --k) add();
   }
+  // Then one start or removal per solve, where the solver may rate a new
+  // flow or drop a leaving one without solving (its slack paths): the same
+  // answer as the reference every time.
+  for (int round = 0; round < 200; ++round) {
+    if (next(2) == 0 || ids.size() < 10) {
+      add();
+    } else {
+      const size_t victim = next(ids.size());
+      s.RemoveFlow(ids[victim]);
+      ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(victim));
+      paths.erase(paths.begin() + static_cast<std::ptrdiff_t>(victim));
+      weights.erase(weights.begin() + static_cast<std::ptrdiff_t>(victim));
+    }
+    s.Solve();
+    const std::vector<double> expected = ReferenceRates(capacity, paths, weights);
+    for (size_t f = 0; f < ids.size(); ++f) EXPECT_NEAR(s.rate(ids[f]), expected[f], 1e-9) << "single " << round << " " << f;
+  }
 }
 
 }  // namespace
