@@ -73,7 +73,6 @@ Result<Time> RunOneCoflow(const Scenario& scenario, const BuiltFabric& fabric, c
   GpuNetwork gpus(sim, fabric.layout, model.network());
   std::vector<NodeId> endpoints;
   for (CollectiveRank r = 0; r < coflow.gpu_ranks; ++r) endpoints.push_back(r);
-  for (int s = 0; s < coflow.switch_ranks; ++s) endpoints.push_back(gpus.nvswitch(s));
   CoflowDone done;
   gpus.SetObserver(&done);
   if (Status s = gpus.StartCoflow(MakeCoflowRequest(coflow, endpoints, 0, 0, 3, scenario.reduce_rate())); !s.ok()) {

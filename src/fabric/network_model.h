@@ -37,21 +37,26 @@ struct CoflowEdge {
 // pipelined steady state of a collective, where every edge of a ring moves
 // at the pace of the slowest. With D the time until every edge has moved
 // its bytes (the fluid's drain), it is done at
-//   start + max(chain + pipeline_depth x D, (1 + fill_depth) x D + fill) + latency,
-// the max-plus bound of a pipeline: either its chain of steps (each step's
-// latency — chain_latency plus, for every edge, latency_weight x the
-// latency of its path — and transmission, pipeline_depth in units of D)
+//   start + max(chain + depth x D, (1 + fill_depth) x D + fill) + latency
+// (CoflowTiming), the max-plus bound of a pipeline: either its chain of
+// steps (each step's latency — `chain` plus, for every edge,
+// latency_weight x the latency of its path — and transmission, `depth` in
+// units of D)
 // or its busiest link's work plus the pipeline's fill (fill_depth in units
 // of D, and the fill's latency) takes longest. `latency` is what no
 // pipelining hides (a base cost).
+struct CoflowTiming {
+  Time chain;              // the chain's step latencies (networks add their paths')
+  double depth = 0;        // pipeline_depth: the chain's transmission, in units of D
+  Time fill;               // the fill's latency
+  double fill_depth = 0;   // the fill's transmission, in units of D
+  Time latency;            // not hidden by pipelining
+};
+
 struct CoflowRequest {
   FlowId id = 0;            // caller-chosen, unique among transfers and coflows
   std::vector<CoflowEdge> edges;
-  Time chain_latency;
-  double pipeline_depth = 0;
-  Time fill;
-  double fill_depth = 0;
-  Time latency;
+  CoflowTiming timing;
   uint8_t priority = 3;
 };
 

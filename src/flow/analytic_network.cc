@@ -43,7 +43,7 @@ void AnalyticNetwork::StartTransfer(const TransferRequest& request) {
 }
 
 Status AnalyticNetwork::StartCoflow(const CoflowRequest& request) {
-  double chain_ps = static_cast<double>(request.chain_latency.ps());
+  double chain_ps = static_cast<double>(request.timing.chain.ps());
   Time longest;
   for (const CoflowEdge& e : request.edges) {
     const std::vector<PortId> path = paths_.RoutePath(EdgeAsTransfer(e, request.priority));
@@ -53,10 +53,10 @@ Status AnalyticNetwork::StartCoflow(const CoflowRequest& request) {
     longest = Max(longest, StretchedPayloadTime(path, e.bytes));
   }
   const double d = static_cast<double>(longest.ps());
-  const double chain_bound = chain_ps + request.pipeline_depth * d;
-  const double fill_bound = (1 + request.fill_depth) * d + static_cast<double>(request.fill.ps());
+  const double chain_bound = chain_ps + request.timing.depth * d;
+  const double fill_bound = (1 + request.timing.fill_depth) * d + static_cast<double>(request.timing.fill.ps());
   CompleteIn(request.id,
-             Time::FromPs(static_cast<int64_t>(std::llround(std::max(chain_bound, fill_bound)))) + request.latency);
+             Time::FromPs(static_cast<int64_t>(std::llround(std::max(chain_bound, fill_bound)))) + request.timing.latency);
   return Status::Ok();
 }
 

@@ -35,13 +35,21 @@ Topology TwoLeaves() {
   return BuildLeafSpine(spec).value();
 }
 
-TEST(AnalyticNetwork, SameLeafIsTheIdlePathAndCrossingTheSpineTakesTheOversubscription) {
-  const Topology t = TwoLeaves();
-  const RoutingTable routes = RoutingTable::BuildShortestPaths(t);
-  Simulator sim(1);
-  AnalyticNetwork net(sim, t, routes, FlowConfig{});
+// An AnalyticNetwork on TwoLeaves, its completions recorded.
+struct TwoLeavesRun {
+  TwoLeavesRun() { net.SetObserver(&done); }
+  Topology t = TwoLeaves();
+  RoutingTable routes = RoutingTable::BuildShortestPaths(t);
+  Simulator sim{1};
+  AnalyticNetwork net{sim, t, routes, FlowConfig{}};
   Finishes done;
-  net.SetObserver(&done);
+};
+
+TEST(AnalyticNetwork, SameLeafIsTheIdlePathAndCrossingTheSpineTakesTheOversubscription) {
+  TwoLeavesRun run;
+  const Topology& t = run.t;
+  AnalyticNetwork& net = run.net;
+  Finishes& done = run.done;
   TransferRequest same;
   same.id = 1;
   same.src = 0;
@@ -53,7 +61,7 @@ TEST(AnalyticNetwork, SameLeafIsTheIdlePathAndCrossingTheSpineTakesTheOversubscr
   net.StartTransfer(same);
   net.StartTransfer(cross);
   net.StartTransfer([&] { TransferRequest again = same; again.id = 3; return again; }());
-  sim.Run();
+  run.sim.Run();
   // Inside a leaf: alone on the idle path, whatever else runs (transfer 3
   // shares every link with 1 and still takes the same time).
   EXPECT_EQ(done.at.at(1), net.IdealFct(same));
@@ -72,24 +80,21 @@ TEST(AnalyticNetwork, ACoflowTakesTheLongerOfItsChainAndItsStretchedDrain) {
   // and a 1 us latency: D + 1 us. With a 100 us chain (and one of the
   // paths' latency at weight 1) and depth 0.5: 100 us + that path latency
   // + D / 2 > D, plus 1 us.
-  const Topology t = TwoLeaves();
-  const RoutingTable routes = RoutingTable::BuildShortestPaths(t);
-  Simulator sim(1);
-  AnalyticNetwork net(sim, t, routes, FlowConfig{});
-  Finishes done;
-  net.SetObserver(&done);
+  TwoLeavesRun run;
+  AnalyticNetwork& net = run.net;
+  Finishes& done = run.done;
   CoflowRequest c;
   c.id = 7;
   c.edges = {CoflowEdge{0, 1, 409'600, 0, 0.0}, CoflowEdge{0, 5, 409'600, 0, 0.0}};
-  c.latency = Time::FromUs(1);
+  c.timing.latency = Time::FromUs(1);
   ASSERT_TRUE(net.StartCoflow(c).ok());
   CoflowRequest chained = c;
   chained.id = 8;
   chained.edges[0].latency_weight = 1;
-  chained.chain_latency = Time::FromUs(100);
-  chained.pipeline_depth = 0.5;
+  chained.timing.chain = Time::FromUs(100);
+  chained.timing.depth = 0.5;
   ASSERT_TRUE(net.StartCoflow(chained).ok());
-  sim.Run();
+  run.sim.Run();
   const Time d = Time::FromNs(66'848);
   EXPECT_EQ(done.at.at(7), d + Time::FromUs(1));
   TransferRequest same;

@@ -150,12 +150,8 @@ Status FlowNetwork::StartCoflow(const CoflowRequest& request) {
   const RoutedCoflow& r = Route(request);
   const uint64_t index = coflows_.size();
   coflows_.push_back(request.id);
-  FluidNetwork::CoflowTiming timing;
-  timing.chain = request.chain_latency + Time::FromPs(static_cast<int64_t>(std::llround(r.path_chain_ps)));
-  timing.depth = request.pipeline_depth;
-  timing.fill = request.fill;
-  timing.fill_depth = request.fill_depth;
-  timing.latency = request.latency;
+  CoflowTiming timing = request.timing;
+  timing.chain += Time::FromPs(static_cast<int64_t>(std::llround(r.path_chain_ps)));
   fluid_.StartCoflow(kCoflowBit | index, r.reference, r.resources, r.coefficients, timing,
                      config_.priority_weight[request.priority & 7]);
   return Status::Ok();

@@ -150,8 +150,8 @@ TEST(FlowNetwork, ACoflowRingMovesAtItsSharedRateAndAddsItsChain) {
     e.latency_weight = 1;
     ring.edges.push_back(e);
   }
-  ring.pipeline_depth = 1;
-  ring.latency = Time::FromUs(1);
+  ring.timing.depth = 1;
+  ring.timing.latency = Time::FromUs(1);
   ASSERT_TRUE(h.net.StartCoflow(ring).ok());
   h.Start(1, 3, 1, 1'000'000);
   h.sim.Run();

@@ -29,6 +29,7 @@
 #include "core/data_rate.h"
 #include "core/time.h"
 #include "engine/simulator.h"
+#include "fabric/network_model.h"
 #include "flow/max_min_solver.h"
 
 namespace aifabric {
@@ -51,18 +52,11 @@ class FluidNetwork final : public EventHandler {
   // Starts `bytes` now over `resources` (each an AddResource id; non-empty).
   // A zero-byte transfer completes after `latency` alone.
   void Start(uint64_t id, uint64_t bytes, std::span<const int> resources, Time latency, double weight = 1.0);
-  // How a coflow's completion follows from its drain time D (CoflowRequest):
-  // done at max(start + chain + depth x D, start + (1 + fill_depth) x D + fill) + latency.
-  struct CoflowTiming {
-    Time chain;
-    double depth = 0;
-    Time fill;
-    double fill_depth = 0;
-    Time latency;
-  };
   // Starts a coflow: `bytes` of a reference edge, crossing resources[i] with
   // coefficients[i] bytes per reference byte (a resource listed twice
-  // carries the sum); D is the time its reference bytes take to drain.
+  // carries the sum). With D the time its reference bytes take to drain,
+  // it is done at start + max(chain + depth x D, (1 + fill_depth) x D +
+  // fill) + latency (CoflowTiming, fabric/network_model.h).
   // REQUIRES: same lengths, non-empty, coefficients > 0, depths >= 0.
   void StartCoflow(uint64_t id, uint64_t bytes, std::span<const int> resources, std::span<const double> coefficients,
                    const CoflowTiming& timing, double weight = 1.0);

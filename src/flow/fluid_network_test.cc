@@ -84,12 +84,12 @@ TEST(FluidNetwork, ACoflowDrainsItsReferenceBytesAtItsSharedRate) {
   const int a = run.net.AddResource(DataRate::Gbps(100));
   const int b = run.net.AddResource(DataRate::Gbps(100));
   const int c = run.net.AddResource(DataRate::Gbps(100));
-  FluidNetwork::CoflowTiming plain;
+  CoflowTiming plain;
   plain.latency = Time::FromUs(5);
   run.net.StartCoflow(1, 3'000'000, std::vector<int>{a, b, c}, std::vector<double>{1, 1, 1}, plain);
   run.net.Start(2, 1'000'000, std::vector<int>{a}, Time::Zero());
   const int d = run.net.AddResource(DataRate::Gbps(100));
-  FluidNetwork::CoflowTiming chained;
+  CoflowTiming chained;
   chained.chain = Time::FromUs(50);
   chained.latency = Time::FromUs(2);
   run.net.StartCoflow(3, 1'000, std::vector<int>{d}, std::vector<double>{1}, chained);
@@ -97,7 +97,7 @@ TEST(FluidNetwork, ACoflowDrainsItsReferenceBytesAtItsSharedRate) {
   // depth of 5, max(10 + 5 x 8, 8) + 1 = 51 us; with a fill of 3 us and a
   // fill depth of 10 instead, max(10 + 5 x 8, 11 x 8 + 3) + 1 = 92 us.
   const int e = run.net.AddResource(DataRate::Gbps(100)), f = run.net.AddResource(DataRate::Gbps(100));
-  FluidNetwork::CoflowTiming deep;
+  CoflowTiming deep;
   deep.chain = Time::FromUs(10);
   deep.depth = 5;
   deep.latency = Time::FromUs(1);

@@ -1,9 +1,10 @@
 #include "flow/gpu_network.h"
 
-#include <array>
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
+#include <tuple>
 
 namespace aifabric {
 
@@ -37,11 +38,8 @@ void GpuNetwork::StartTransfer(const TransferRequest& request) {
   }
   TransferRequest over_fabric = request;
   over_fabric.id = next_fabric_id_++;
-  // A GPU with several NICs of its own (NCCL uses them all) spreads its
-  // transfers over them by transfer id: channels and chunks differ in id.
-  const int k = static_cast<int>(request.id % static_cast<FlowId>(layout_.nic_count(src)));
-  over_fabric.src = layout_.nic_of(src, k);
-  over_fabric.dst = layout_.nic_of(dst, k % layout_.nic_count(dst));
+  // Channels and chunks differ in id.
+  std::tie(over_fabric.src, over_fabric.dst) = Nics(src, dst, request.id);
   fabric_to_request_.emplace(over_fabric.id, request.id);
   fabric_.StartTransfer(over_fabric);
 }
@@ -52,19 +50,17 @@ Status GpuNetwork::StartCoflow(const CoflowRequest& request) {
   CoflowRequest over_fabric;
   over_fabric.priority = request.priority;
   uint64_t nvlink_reference = 0;
-  double chain_ps = static_cast<double>(request.chain_latency.ps());
+  double chain_ps = static_cast<double>(request.timing.chain.ps());
   for (const CoflowEdge& e : request.edges) {
     const GpuId src = static_cast<GpuId>(e.src), dst = static_cast<GpuId>(e.dst);
     assert(src != dst && src >= 0 && dst >= 0 && src < gpus + layout_.servers() && dst < gpus + layout_.servers());
-    if (src >= gpus || dst >= gpus || layout_.same_server(src, dst)) {
+    if (OnNvlink(src, dst)) {
       nvlink_reference = std::max(nvlink_reference, e.bytes);
       chain_ps += e.latency_weight * static_cast<double>(layout_.spec().nvlink_latency.ps());
       continue;
     }
     CoflowEdge nic = e;
-    const size_t k = over_fabric.edges.size() + request.id;
-    nic.src = layout_.nic_of(src, static_cast<int>(k % static_cast<size_t>(layout_.nic_count(src))));
-    nic.dst = layout_.nic_of(dst, static_cast<int>(k % static_cast<size_t>(layout_.nic_count(dst))));
+    std::tie(nic.src, nic.dst) = Nics(src, dst, request.id + over_fabric.edges.size());
     over_fabric.edges.push_back(nic);
   }
   const Time chain = Time::FromPs(static_cast<int64_t>(std::llround(chain_ps)));
@@ -75,7 +71,7 @@ Status GpuNetwork::StartCoflow(const CoflowRequest& request) {
     coflow_coefficients_.clear();
     for (const CoflowEdge& e : request.edges) {
       const GpuId src = static_cast<GpuId>(e.src), dst = static_cast<GpuId>(e.dst);
-      if (e.bytes == 0 || !(src >= gpus || dst >= gpus || layout_.same_server(src, dst))) continue;
+      if (e.bytes == 0 || !OnNvlink(src, dst)) continue;
       const double coefficient = static_cast<double>(e.bytes) / static_cast<double>(nvlink_reference);
       if (src < gpus) {
         coflow_ports_.push_back(TxPort(src));
@@ -87,26 +83,24 @@ Status GpuNetwork::StartCoflow(const CoflowRequest& request) {
       }
     }
     ++coflows_.back().parts_left;
-    FluidNetwork::CoflowTiming timing;
+    CoflowTiming timing = request.timing;
     timing.chain = chain;
-    timing.depth = request.pipeline_depth;
-    timing.fill = request.fill;
-    timing.fill_depth = request.fill_depth;
-    timing.latency = request.latency;
     nvlink_.StartCoflow(kCoflowBit | index, nvlink_reference, coflow_ports_, coflow_coefficients_, timing);
   }
   if (!over_fabric.edges.empty()) {
     over_fabric.id = next_fabric_id_++;
-    over_fabric.chain_latency = chain;  // its NVLink steps; the fabric adds its paths'
-    over_fabric.latency = request.latency;
-    over_fabric.pipeline_depth = request.pipeline_depth;
-    over_fabric.fill = request.fill;
-    over_fabric.fill_depth = request.fill_depth;
+    over_fabric.timing = request.timing;
+    over_fabric.timing.chain = chain;  // its NVLink steps; the fabric adds its paths'
     fabric_to_request_.emplace(over_fabric.id, kCoflowBit | index);
     ++coflows_.back().parts_left;
     if (Status s = fabric_.StartCoflow(over_fabric); !s.ok()) return s;
   }
   return Status::Ok();
+}
+
+std::pair<NodeId, NodeId> GpuNetwork::Nics(GpuId src, GpuId dst, uint64_t spread) const {
+  const int k = static_cast<int>(spread % static_cast<uint64_t>(layout_.nic_count(src)));
+  return {layout_.nic_of(src, k), layout_.nic_of(dst, k % layout_.nic_count(dst))};
 }
 
 void GpuNetwork::OnTransferDone(FlowId id, Time finish) {

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <utility>
 
 #include "engine/simulator.h"
 #include "fabric/cluster_layout.h"
@@ -43,9 +44,10 @@ class GpuNetwork final : public NetworkModel, public TransferObserver {
   // side: its NVLink edges (on the NVLink fluid) and its edges between
   // servers (NIC to NIC, on the fabric model). The chain is the request's
   // plus each NVLink edge's weight x the NVLink latency (both parts) and,
-  // for the fabric part, its paths' latencies. It is done when both are, so each part's rate is its own: a ring whose NVLink edges are
-  // slower than its network edges ends when its NVLink part drains (a
-  // pipeline would end then too), but frees the faster part's links early.
+  // for the fabric part, its paths' latencies. It is done when both are,
+  // so each part's rate is its own: a ring whose NVLink edges are slower
+  // than its network edges ends when its NVLink part drains (a pipeline
+  // would end then too), but frees the faster part's links early.
   // Possible when the fabric model supports coflows. Coflow ids must not
   // have bit 63 set.
   bool SupportsCoflows() const override { return fabric_.SupportsCoflows(); }
@@ -60,6 +62,13 @@ class GpuNetwork final : public NetworkModel, public TransferObserver {
   double nvlink_bytes_sent(GpuId gpu) const { return nvlink_.bytes_carried(TxPort(gpu)); }
 
  private:
+  // Whether a transfer between these endpoints stays on NVLink: an
+  // NVSwitch's, or two GPUs of one server.
+  bool OnNvlink(GpuId a, GpuId b) const { return a >= layout_.gpus() || b >= layout_.gpus() || layout_.same_server(a, b); }
+  // The NICs a transfer between servers leaves and enters by: a GPU with
+  // several NICs of its own (NCCL uses them all) spreads its transfers
+  // over them by `spread` (a transfer's id; a coflow's id + edge index).
+  std::pair<NodeId, NodeId> Nics(GpuId src, GpuId dst, uint64_t spread) const;
   int TxPort(GpuId gpu) const { return 2 * gpu; }
   int RxPort(GpuId gpu) const { return 2 * gpu + 1; }
   void Done(FlowId id, Time finish);

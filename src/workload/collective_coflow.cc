@@ -17,10 +17,8 @@ constexpr int32_t kMaxAllToAllRanks = 2048;  // 4M edges
 // Collects edges (merging repeats of a pair) and the chain's latency.
 class CoflowBuilder {
  public:
-  CoflowBuilder(const CollectiveOptions& o, int32_t switch_ranks)
-      : o_(o), spec_(GetProtocolSpec(o.protocol)), switch_ranks_(switch_ranks) {
-    base_latency_ = o.base_latency.value_or(spec_.base_latency);
-  }
+  explicit CoflowBuilder(const CollectiveOptions& o)
+      : o_(o), spec_(GetProtocolSpec(o.protocol)), base_latency_(o.base_latency.value_or(spec_.base_latency)) {}
 
   // `bytes` of payload from src to dst; `weight` of its steps, each of
   // `step` bytes, on the chain.
@@ -35,35 +33,18 @@ class CoflowBuilder {
     }
     AddHop(src, dst, bytes, weight, step);
   }
-  void AddWire(CollectiveRank src, CollectiveRank dst, uint64_t wire_bytes, double weight, uint64_t step_wire) {
-    Edge& e = edges_[{src, dst}];
-    e.wire_bytes += wire_bytes;
-    e.weight += weight;
-    if (weight > 0) {
-      e.chain_step_bytes += weight * static_cast<double>(step_wire);
-      e.largest_step = std::max(e.largest_step, step_wire);
-      chain_ps_ += weight * static_cast<double>(StepLatency(src, dst).ps());
-      fill_ = Max(fill_, StepLatency(src, dst));
-    }
-  }
   // Steps one chunk takes on one connection (a ring AllReduce's 2(m-1); a
   // tree's or a chain's 1): the part of the chain that is the connection's
   // own work, not fill.
   void SetConnectionSteps(double steps) { connection_steps_ = steps; }
   void AddReduceChain(uint64_t bytes) { reduce_chain_bytes_ += bytes; }
-  void SetBaseLatency(Time t) { base_latency_ = t; }
-  Time StepLatency(CollectiveRank src, CollectiveRank dst) const {
-    return Between(src, dst) ? o_.net_step_latency.value_or(spec_.net_step_latency)
-                             : o_.step_latency.value_or(spec_.step_latency);
-  }
 
   CollectiveCoflow Build() && {
     CollectiveCoflow c;
     c.gpu_ranks = o_.ranks;
-    c.switch_ranks = switch_ranks_;
-    c.chain_latency = Time::FromPs(static_cast<int64_t>(chain_ps_ + 0.5));
-    c.fill = fill_;
-    c.latency = base_latency_;
+    c.timing.chain = Time::FromPs(static_cast<int64_t>(chain_ps_ + 0.5));
+    c.timing.fill = fill_;
+    c.timing.latency = base_latency_;
     c.reduce_chain_bytes = reduce_chain_bytes_;
     // In units of D, a step of edge e takes its step bytes / its merged
     // bytes (all channels' connections between the pair share its rate):
@@ -74,10 +55,10 @@ class CoflowBuilder {
     for (const auto& [pair, e] : edges_) {
       if (e.wire_bytes == 0 || e.weight == 0) continue;
       const double merged = static_cast<double>(e.wire_bytes);
-      c.pipeline_depth += e.chain_step_bytes / merged;
+      c.timing.depth += e.chain_step_bytes / merged;
       largest_step_share = std::max(largest_step_share, static_cast<double>(e.largest_step) / merged);
     }
-    c.fill_depth = std::max(0.0, c.pipeline_depth - connection_steps_ * largest_step_share);
+    c.timing.fill_depth = std::max(0.0, c.timing.depth - connection_steps_ * largest_step_share);
     c.edges.reserve(edges_.size());
     for (const auto& [pair, e] : edges_) {
       if (e.wire_bytes == 0 && e.weight == 0) continue;
@@ -93,18 +74,29 @@ class CoflowBuilder {
     double chain_step_bytes = 0;  // sum of weight x step bytes
     uint64_t largest_step = 0;
   };
-  bool Between(CollectiveRank a, CollectiveRank b) const {
-    return a < o_.ranks && b < o_.ranks && a / o_.ranks_per_server != b / o_.ranks_per_server;
+  bool Between(CollectiveRank a, CollectiveRank b) const { return a / o_.ranks_per_server != b / o_.ranks_per_server; }
+  Time StepLatency(CollectiveRank src, CollectiveRank dst) const {
+    return Between(src, dst) ? o_.net_step_latency.value_or(spec_.net_step_latency)
+                             : o_.step_latency.value_or(spec_.step_latency);
   }
+  // One transfer's worth of an edge, in the protocol's wire bytes.
   void AddHop(CollectiveRank src, CollectiveRank dst, uint64_t bytes, double weight, uint64_t step) {
-    AddWire(src, dst, WireBytes(o_.protocol, bytes), weight, WireBytes(o_.protocol, step));
+    const uint64_t step_wire = WireBytes(o_.protocol, step);
+    Edge& e = edges_[{src, dst}];
+    e.wire_bytes += WireBytes(o_.protocol, bytes);
+    e.weight += weight;
+    if (weight > 0) {
+      e.chain_step_bytes += weight * static_cast<double>(step_wire);
+      e.largest_step = std::max(e.largest_step, step_wire);
+      chain_ps_ += weight * static_cast<double>(StepLatency(src, dst).ps());
+      fill_ = Max(fill_, StepLatency(src, dst));
+    }
   }
 
   const CollectiveOptions& o_;
   const ProtocolSpec spec_;
-  const int32_t switch_ranks_;
+  const Time base_latency_;
   std::map<std::pair<CollectiveRank, CollectiveRank>, Edge> edges_;
-  Time base_latency_;
   double chain_ps_ = 0;
   Time fill_;  // the longest step on the chain
   double connection_steps_ = 1;
@@ -240,18 +232,17 @@ bool HasCoflowForm(CollectiveOp op, CollectiveAlgorithm algorithm) {
 }
 
 std::vector<uint64_t> CollectiveCoflow::WireBytesSentPerRank() const {
-  std::vector<uint64_t> sent(static_cast<size_t>(gpu_ranks + switch_ranks), 0);
+  std::vector<uint64_t> sent(static_cast<size_t>(gpu_ranks), 0);
   for (const CollectiveCoflowEdge& e : edges) sent[static_cast<size_t>(e.src)] += e.wire_bytes;
   return sent;
 }
 
 Time EstimateCoflowTime(const CollectiveCoflow& coflow, int32_t ranks_per_server, DataRate nvlink, DataRate network,
                         DataRate reduce_rate) {
-  const size_t ranks = static_cast<size_t>(coflow.gpu_ranks + coflow.switch_ranks);
+  const size_t ranks = static_cast<size_t>(coflow.gpu_ranks);
   std::vector<uint64_t> nvlink_out(ranks, 0), network_out(ranks, 0);
   for (const CollectiveCoflowEdge& e : coflow.edges) {
-    const bool gpus = e.src < coflow.gpu_ranks && e.dst < coflow.gpu_ranks;
-    const bool between = gpus && e.src / ranks_per_server != e.dst / ranks_per_server;
+    const bool between = e.src / ranks_per_server != e.dst / ranks_per_server;
     (between ? network_out : nvlink_out)[static_cast<size_t>(e.src)] += e.wire_bytes;
   }
   Time d;
@@ -259,11 +250,11 @@ Time EstimateCoflowTime(const CollectiveCoflow& coflow, int32_t ranks_per_server
     d = Max(d, Max(nvlink.TransmitTime(nvlink_out[r]), network.TransmitTime(network_out[r])));
   }
   const double d_ps = static_cast<double>(d.ps());
-  Time chain = coflow.chain_latency;
+  Time chain = coflow.timing.chain;
   if (reduce_rate.bps() > 0) chain += reduce_rate.TransmitTime(coflow.reduce_chain_bytes);
-  const double chain_bound = static_cast<double>(chain.ps()) + coflow.pipeline_depth * d_ps;
-  const double fill_bound = (1 + coflow.fill_depth) * d_ps + static_cast<double>(coflow.fill.ps());
-  return coflow.latency + Time::FromPs(static_cast<int64_t>(std::max(chain_bound, fill_bound)));
+  const double chain_bound = static_cast<double>(chain.ps()) + coflow.timing.depth * d_ps;
+  const double fill_bound = (1 + coflow.timing.fill_depth) * d_ps + static_cast<double>(coflow.timing.fill.ps());
+  return coflow.timing.latency + Time::FromPs(static_cast<int64_t>(std::max(chain_bound, fill_bound)));
 }
 
 CoflowRequest MakeCoflowRequest(const CollectiveCoflow& coflow, std::span<const NodeId> endpoints, FlowId id,
@@ -271,13 +262,9 @@ CoflowRequest MakeCoflowRequest(const CollectiveCoflow& coflow, std::span<const 
   CoflowRequest r;
   r.id = id;
   r.priority = priority;
-  r.latency = coflow.latency;
-  r.chain_latency = coflow.chain_latency;
-  r.pipeline_depth = coflow.pipeline_depth;
-  r.fill = coflow.fill;
-  r.fill_depth = coflow.fill_depth;
+  r.timing = coflow.timing;
   if (reduce_rate.bps() > 0 && coflow.reduce_chain_bytes > 0) {
-    r.chain_latency += reduce_rate.TransmitTime(coflow.reduce_chain_bytes);
+    r.timing.chain += reduce_rate.TransmitTime(coflow.reduce_chain_bytes);
   }
   r.edges.reserve(coflow.edges.size());
   FlowId k = 0;
@@ -309,7 +296,7 @@ Result<CollectiveCoflow> BuildCollectiveCoflow(const CollectiveOptions& o) {
   }
   CollectiveOptions effective = o;
   effective.pxn = o.pxn && o.ranks_per_server > 1 && o.ranks > o.ranks_per_server;
-  CoflowBuilder b(effective, 0);
+  CoflowBuilder b(effective);
   if (o.bytes == 0 || o.ranks == 1) {
     CollectiveCoflow empty;
     empty.gpu_ranks = o.ranks;

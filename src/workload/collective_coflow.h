@@ -54,17 +54,12 @@ struct CollectiveCoflowEdge {
 };
 
 struct CollectiveCoflow {
-  int32_t gpu_ranks = 0;
-  int32_t switch_ranks = 0;  // NVLS: one per server, after the GPU ranks
+  int32_t gpu_ranks = 0;  // ranks (a coflow's are all GPUs)
   std::vector<CollectiveCoflowEdge> edges;  // one per ordered pair, sorted by (src, dst)
   // As CoflowRequest's: the chain's per-step latencies (NVLink steps inside
   // a server, network steps between; not the network's path latencies nor
   // the reductions), K, the fill's latency and F, and the base latency.
-  Time chain_latency;
-  double pipeline_depth = 0;
-  Time fill;
-  double fill_depth = 0;
-  Time latency;
+  CoflowTiming timing;
   uint64_t reduce_chain_bytes = 0;  // bytes reduced one after another on the chain
 
   // Payload-on-the-wire bytes each rank sends (index = rank).
@@ -80,13 +75,13 @@ Result<CollectiveCoflow> BuildCollectiveCoflow(const CollectiveOptions& options)
 // The coflow's time on an idle cluster (CoflowRequest's bound, no path
 // latencies): D is the most any rank sends over NVLink at `nvlink` or
 // between servers at `network` (ranks server-major, `ranks_per_server` to
-// a server; switch ranks' traffic counts on NVLink). For choosing an
+// a server). For choosing an
 // algorithm, as NCCL's tuner does with its own model.
 Time EstimateCoflowTime(const CollectiveCoflow& coflow, int32_t ranks_per_server, DataRate nvlink, DataRate network,
                         DataRate reduce_rate);
 
 // The coflow as a NetworkModel request: rank r's edges start at
-// endpoints[r] (GPU ranks, then switch ranks); the reductions on the chain
+// endpoints[r]; the reductions on the chain
 // take reduce_chain_bytes / reduce_rate (none at a zero rate). Edge k's
 // ECMP entropy is source port SourcePort(entropy + k): give every
 // collective of one communicator (group of ranks) the same `entropy`, as

@@ -67,18 +67,18 @@ TEST(CollectiveCoflow, ARingAllReduceChainsNcclsTwoTimesNMinusOneSteps) {
   }
   EXPECT_DOUBLE_EQ(weights, 6.0);
   const ProtocolSpec simple = GetProtocolSpec(CollectiveProtocol::kSimple);
-  EXPECT_EQ(c->chain_latency, simple.step_latency * 6);
-  EXPECT_EQ(c->latency, simple.base_latency);
-  EXPECT_EQ(c->fill, simple.step_latency);
-  EXPECT_NEAR(c->pipeline_depth, 1.0, 1e-12);
-  EXPECT_NEAR(c->fill_depth, 0.0, 1e-12);
+  EXPECT_EQ(c->timing.chain, simple.step_latency * 6);
+  EXPECT_EQ(c->timing.latency, simple.base_latency);
+  EXPECT_EQ(c->timing.fill, simple.step_latency);
+  EXPECT_NEAR(c->timing.depth, 1.0, 1e-12);
+  EXPECT_NEAR(c->timing.fill_depth, 0.0, 1e-12);
   EXPECT_EQ(c->reduce_chain_bytes, 3 * 1'000'000u);  // n-1 reductions of a slice
   // Four chunks: the chain moves one of them, a quarter of the drain.
   o.chunk_bytes = 1'000'000;
   c = BuildCollectiveCoflow(o);
   ASSERT_TRUE(c.ok());
-  EXPECT_NEAR(c->pipeline_depth, 0.25, 1e-12);
-  EXPECT_NEAR(c->fill_depth, 0.0, 1e-12);
+  EXPECT_NEAR(c->timing.depth, 0.25, 1e-12);
+  EXPECT_NEAR(c->timing.fill_depth, 0.0, 1e-12);
 }
 
 TEST(CollectiveCoflow, ATreeChainsUpAndDownItsDeepestBranch) {
@@ -91,11 +91,11 @@ TEST(CollectiveCoflow, ATreeChainsUpAndDownItsDeepestBranch) {
   Result<CollectiveCoflow> c = BuildCollectiveCoflow(o);
   ASSERT_TRUE(c.ok());
   const ProtocolSpec simple = GetProtocolSpec(CollectiveProtocol::kSimple);
-  EXPECT_EQ(c->chain_latency, (simple.step_latency + simple.net_step_latency * 2) * 2);
-  EXPECT_EQ(c->fill, simple.net_step_latency);
+  EXPECT_EQ(c->timing.chain, (simple.step_latency + simple.net_step_latency * 2) * 2);
+  EXPECT_EQ(c->timing.fill, simple.net_step_latency);
   // A chunk takes 6 steps on the chain but one on any connection: fill.
-  EXPECT_GT(c->fill_depth, 0.0);
-  EXPECT_LT(c->fill_depth, c->pipeline_depth);
+  EXPECT_GT(c->timing.fill_depth, 0.0);
+  EXPECT_LT(c->timing.fill_depth, c->timing.depth);
 }
 
 TEST(CollectiveCoflow, OnlyRingsAndTreesHaveTheForm) {

@@ -163,13 +163,13 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
   o.ranks_per_server = per_server;
   o.bytes = n.bytes;
   o.channels = options_.channels > 0 ? options_.channels : per_server;
-  o.chunk_bytes = options_.chunk_bytes != 0 ? options_.chunk_bytes : NcclChunkBytes(n.op, n.algorithm, ranks);
+  o.chunk_bytes = ChunkBytes(n.op, n.algorithm, ranks);
   o.protocol = options_.protocol;
   o.pxn = options_.pxn && ranks > per_server;
   if (n.algorithm == CollectiveAlgorithm::kDefault && n.op == CollectiveOp::kAllReduce && ranks > per_server &&
       options_.gpu_network_rate.bps() > 0) {
     o.algorithm = ChooseAllReduce(o, n.group);
-    o.chunk_bytes = options_.chunk_bytes != 0 ? options_.chunk_bytes : NcclChunkBytes(n.op, o.algorithm, ranks);
+    o.chunk_bytes = ChunkBytes(n.op, o.algorithm, ranks);
   }
   if (n.fold > 1) {
     // k collectives in one: k times every latency the protocol adds.
@@ -229,6 +229,10 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
   (void)started;
 }
 
+uint64_t JobExecutor::ChunkBytes(CollectiveOp op, CollectiveAlgorithm algorithm, int32_t ranks) const {
+  return options_.chunk_bytes != 0 ? options_.chunk_bytes : NcclChunkBytes(op, algorithm, ranks);
+}
+
 CollectiveAlgorithm JobExecutor::ChooseAllReduce(const CollectiveOptions& o, uint32_t group) {
   const auto key = std::make_pair(group, o.bytes);
   if (const auto it = chosen_.find(key); it != chosen_.end()) return it->second;
@@ -237,7 +241,7 @@ CollectiveAlgorithm JobExecutor::ChooseAllReduce(const CollectiveOptions& o, uin
   for (CollectiveAlgorithm a : {CollectiveAlgorithm::kRing, CollectiveAlgorithm::kTree}) {
     CollectiveOptions candidate = o;
     candidate.algorithm = a;
-    candidate.chunk_bytes = options_.chunk_bytes != 0 ? options_.chunk_bytes : NcclChunkBytes(o.op, a, o.ranks);
+    candidate.chunk_bytes = ChunkBytes(o.op, a, o.ranks);
     Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(candidate);
     if (!coflow.ok()) continue;
     const Time t = EstimateCoflowTime(*coflow, o.ranks_per_server, layout_.spec().nvlink_per_dir,
@@ -268,10 +272,7 @@ bool JobExecutor::StartCoflow(JobNodeIndex i, const CollectiveOptions& o, const 
     Finish(i);
     return true;
   }
-  std::vector<NodeId> endpoints(group.begin(), group.end());
-  for (int32_t s = 0; s < coflow->switch_ranks; ++s) {
-    endpoints.push_back(layout_.gpus() + layout_.server_of(group[static_cast<size_t>(s * o.ranks_per_server)]));
-  }
+  const std::vector<NodeId> endpoints(group.begin(), group.end());
   const FlowId id = next_flow_id_++;
   owner_.emplace(id, kTransferOwner | i);
   const uint8_t priority = n.priority >= 0 ? static_cast<uint8_t>(n.priority) : options_.priority;

@@ -87,6 +87,8 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   // into, so long chains cost no stack.
   void Finish(JobNodeIndex i);
   void StartCollective(JobNodeIndex i);
+  // The pipeline chunk: the options' or NCCL's for the algorithm.
+  uint64_t ChunkBytes(CollectiveOp op, CollectiveAlgorithm algorithm, int32_t ranks) const;
   // A kDefault AllReduce spanning servers: ring or tree, whichever
   // EstimateCoflowTime says is faster (NCCL's tuner picks by its own
   // latency + bandwidth model the same way); remembered per group and size.
