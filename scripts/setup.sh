@@ -9,6 +9,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libprotobuf-dev protobuf-compiler
   opensm ibsim-utils infiniband-diags
+  libcpp-httplib-dev prometheus chromium
 )
 
 missing=()
