@@ -23,10 +23,17 @@ FlowNetwork::FlowNetwork(Simulator& sim, const Topology& topology, const Routing
         OnQueuePairDone(static_cast<uint32_t>(index), at);
       }) {
   assert(config.mtu_bytes > 0 && config.qps_per_transfer >= 1);
+  hop_latency_.reserve(topology.ports().size());
+  full_packet_time_.reserve(topology.ports().size());
   for (const Port& port : topology.ports()) {
     const int id = fluid_.AddResource(payload_capacity_bps(port.id));
     assert(id == port.id);
     (void)id;
+    const Node& peer = topology.node(port.peer);
+    hop_latency_.push_back(port.latency + (peer.kind == NodeKind::kSwitch
+                                               ? topology.switch_specs()[peer.switch_spec].latency
+                                               : Time::Zero()));
+    full_packet_time_.push_back(port.rate.TransmitTime(config.mtu_bytes + config.wire_overhead_bytes));
   }
 }
 
@@ -55,13 +62,13 @@ void FlowNetwork::StartTransfer(const TransferRequest& request) {
 }
 
 std::optional<std::span<const PortId>> FlowNetwork::KnownPath(const TransferRequest& request, uint32_t hash) const {
-  const auto known = paths_.find(ConnectionKey(request, hash));
-  if (known == paths_.end()) return std::nullopt;
-  const QueuePair& seen = flows_[known->second];
+  const std::optional<uint32_t> known = paths_.Find(ConnectionKey(request, hash));
+  if (!known) return std::nullopt;
+  const QueuePair& seen = flows_[*known];
   if (seen.request.src != request.src || seen.request.dst != request.dst || seen.hash != hash) {
     return std::nullopt;
   }
-  return path(known->second);
+  return path(*known);
 }
 
 uint64_t FlowNetwork::ConnectionKey(const TransferRequest& request, uint32_t hash) {
@@ -83,7 +90,7 @@ void FlowNetwork::StartQueuePair(const TransferRequest& request, uint32_t transf
     qp.path_offset = static_cast<uint32_t>(path_arena_.size());
     AppendEcmpPath(topology_, routes_, salts_, request.src, request.dst, hash, path_arena_);
     qp.path_length = static_cast<uint32_t>(path_arena_.size() - qp.path_offset);
-    paths_[ConnectionKey(request, hash)] = static_cast<uint32_t>(flows_.size());
+    paths_.Set(ConnectionKey(request, hash), static_cast<uint32_t>(flows_.size()));
   }
   const std::span<const PortId> ports(path_arena_.data() + qp.path_offset, qp.path_length);
   qp.latency = PathLatency(ports, request.bytes);
@@ -165,6 +172,18 @@ void FlowNetwork::OnQueuePairDone(uint32_t flow_index, Time finish) {
 }
 
 Time FlowNetwork::PathLatency(std::span<const PortId> path, uint64_t bytes) const {
+  if (bytes >= config_.mtu_bytes) {
+    // The general form below with the first packet a full one, from the
+    // per-port figures: the bottleneck (slowest) port is the one whose
+    // packet time is the longest.
+    Time latency;
+    Time longest;
+    for (PortId id : path) {
+      latency += hop_latency_[static_cast<size_t>(id)] + full_packet_time_[static_cast<size_t>(id)];
+      longest = Max(longest, full_packet_time_[static_cast<size_t>(id)]);
+    }
+    return latency - longest;
+  }
   const uint64_t first_wire = std::min<uint64_t>(bytes, config_.mtu_bytes) + config_.wire_overhead_bytes;
   Time latency;
   DataRate bottleneck = topology_.port(path.front()).rate;

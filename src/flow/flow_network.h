@@ -32,6 +32,7 @@
 #include "fabric/network_model.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
+#include "flow/connection_table.h"
 #include "flow/flow_config.h"
 #include "flow/fluid_network.h"
 
@@ -117,6 +118,11 @@ class FlowNetwork final : public NetworkModel {
   const RoutingTable& routes_;
   const FlowConfig config_;
   const std::vector<uint64_t> salts_;   // per node: ECMP hash salt
+  // Per port, for PathLatency: its propagation plus the latency of the
+  // switch it leads into, and the time a full packet (MTU + overhead)
+  // takes to serialize on it.
+  std::vector<Time> hop_latency_;
+  std::vector<Time> full_packet_time_;
 
   FluidNetwork fluid_;  // resource id == PortId
   struct Transfer {
@@ -126,7 +132,7 @@ class FlowNetwork final : public NetworkModel {
   std::vector<Transfer> transfers_;
   std::vector<QueuePair> flows_;
   std::vector<PortId> path_arena_;  // every distinct connection's path, back to back
-  std::unordered_map<uint64_t, uint32_t> paths_;  // connection key -> a queue pair that has its path
+  ConnectionTable paths_;           // connection key -> a queue pair that has its path
   std::vector<int> resources_;      // scratch: a path as resource ids
   std::vector<FlowId> coflows_;     // by coflow index: the caller's id
   // A coflow's edges and priority, routed: its ports with coefficients,

@@ -76,28 +76,28 @@ int MaxMinSolver::AddMergedFlow(double weight) {
     id = static_cast<int>(flows_.size());
     flows_.emplace_back();
   }
-  Flow& f = flows_[static_cast<size_t>(id)];
-  f.resources.clear();
-  f.coefficients.clear();
-  f.shared.clear();
-  f.resources.reserve(scratch_.size());
-  f.coefficients.reserve(scratch_.size());
-  f.shared.reserve(scratch_.size());  // at most every resource, so it never regrows
-  for (const auto& [r, a] : scratch_) {
-    if (!f.resources.empty() && f.resources.back() == r) {
-      f.coefficients.back() += a;
+  // Repeats merged in place: scratch_ becomes the flow's distinct list.
+  size_t distinct = 0;
+  for (size_t i = 0; i < scratch_.size(); ++i) {
+    if (distinct > 0 && scratch_[distinct - 1].first == scratch_[i].first) {
+      scratch_[distinct - 1].second += scratch_[i].second;
     } else {
-      f.resources.push_back(r);
-      f.coefficients.push_back(a);
+      scratch_[distinct++] = scratch_[i];
     }
   }
-  for (size_t k = 0; k < f.resources.size(); ++k) {
-    const int r = f.resources[k];
+  Flow& f = flows_[static_cast<size_t>(id)];
+  TakeBlock(f, static_cast<uint32_t>(distinct));
+  f.size = static_cast<uint32_t>(distinct);
+  f.shared_size = 0;
+  for (size_t k = 0; k < distinct; ++k) {
+    const auto [r, a] = scratch_[k];
     assert(r >= 0 && static_cast<size_t>(r) < capacity_.size());
+    resource_pool_[f.block + k] = r;
+    coefficient_pool_[f.block + k] = a;
     ResourceUsers& u = users_[static_cast<size_t>(r)];
     u.push_back(id);
     if (u.size() == 2) MakeShared(u.front(), r);
-    if (u.size() > 1) f.shared.emplace_back(r, f.coefficients[k]);
+    if (u.size() > 1) shared_pool_[f.block + f.shared_size++] = {r, a};
   }
   RecomputePrivateCap(f);
   f.weight = weight;
@@ -109,7 +109,7 @@ int MaxMinSolver::AddMergedFlow(double weight) {
   // those resources stay unsaturated, so they bind no flow, and every
   // other flow keeps its bottleneck. Otherwise its component is re-solved.
   bool fits = f.private_ties > 0;
-  for (const auto& [r, a] : f.shared) {
+  for (const auto& [r, a] : Shared(f)) {
     if (!fits) break;
     fits = Unsaturated(r, a * f.private_cap);
   }
@@ -118,10 +118,10 @@ int MaxMinSolver::AddMergedFlow(double weight) {
   fits = fits || rate > 0;
   if (fits) {
     f.rate = rate;
-    for (const auto& [r, a] : f.shared) remaining_[static_cast<size_t>(r)] -= a * f.rate;
+    for (const auto& [r, a] : Shared(f)) remaining_[static_cast<size_t>(r)] -= a * f.rate;
     fast_flows_.push_back(id);
   } else {
-    for (const auto& [r, a] : f.shared) changed_.push_back(r);  // its other flows may slow down
+    for (const auto& [r, a] : Shared(f)) changed_.push_back(r);  // its other flows may slow down
     changed_flows_.push_back(id);
   }
   return id;
@@ -137,10 +137,10 @@ double MaxMinSolver::FairShareOfSlack(int flow) const {
   if (!Settled()) return 0;
   const Flow& f = flows_[static_cast<size_t>(flow)];
   double rate = f.private_cap;
-  for (const auto& [r, a] : f.shared) rate = std::min(rate, remaining_[static_cast<size_t>(r)] / a);
+  for (const auto& [r, a] : Shared(f)) rate = std::min(rate, remaining_[static_cast<size_t>(r)] / a);
   if (!(rate > 0) || rate == std::numeric_limits<double>::infinity()) return 0;
   const double level = rate / f.weight;
-  for (const auto& [r, a] : f.shared) {
+  for (const auto& [r, a] : Shared(f)) {
     if (Unsaturated(r, a * rate)) continue;  // it does not fill this one
     for (int h : users_[static_cast<size_t>(r)]) {
       const Flow& other = flows_[static_cast<size_t>(h)];
@@ -169,18 +169,44 @@ bool MaxMinSolver::Unsaturated(int r, double more) const {
 }
 
 double MaxMinSolver::Coefficient(const Flow& f, int r) const {
-  const auto it = std::lower_bound(f.resources.begin(), f.resources.end(), r);
-  assert(it != f.resources.end() && *it == r);
-  return f.coefficients[static_cast<size_t>(it - f.resources.begin())];
+  const std::span<const int> rs = Resources(f);
+  const auto it = std::lower_bound(rs.begin(), rs.end(), r);
+  assert(it != rs.end() && *it == r);
+  return Coefficients(f)[static_cast<size_t>(it - rs.begin())];
 }
+
+void MaxMinSolver::TakeBlock(Flow& f, uint32_t size) {
+  uint8_t k = 0;
+  while ((uint32_t{1} << k) < size) ++k;
+  f.block_class = k;
+  if (free_blocks_.size() <= k) free_blocks_.resize(k + 1u);
+  std::vector<uint32_t>& free = free_blocks_[k];
+  if (!free.empty()) {
+    f.block = free.back();
+    free.pop_back();
+    return;
+  }
+  f.block = static_cast<uint32_t>(pool_used_);
+  pool_used_ += size_t{1} << k;
+  if (pool_used_ > resource_pool_.size()) {  // grown by doubling: rare
+    const size_t grown = std::max(pool_used_, 2 * resource_pool_.size());
+    resource_pool_.resize(grown);
+    coefficient_pool_.resize(grown);
+    shared_pool_.resize(grown);
+  }
+}
+
+void MaxMinSolver::ReleaseBlock(const Flow& f) { free_blocks_[f.block_class].push_back(f.block); }
 
 void MaxMinSolver::RecomputePrivateCap(Flow& f) {
   f.private_cap = std::numeric_limits<double>::infinity();
   f.private_ties = 0;
-  for (size_t k = 0; k < f.resources.size(); ++k) {
-    const size_t r = static_cast<size_t>(f.resources[k]);
+  const std::span<const int> rs = Resources(f);
+  const std::span<const double> cs = Coefficients(f);
+  for (size_t k = 0; k < rs.size(); ++k) {
+    const size_t r = static_cast<size_t>(rs[k]);
     if (users_[r].size() != 1) continue;
-    const double cap = capacity_[r] / f.coefficients[k];
+    const double cap = capacity_[r] / cs[k];
     if (cap < f.private_cap) {
       f.private_cap = cap;
       f.private_ties = 1;
@@ -193,7 +219,7 @@ void MaxMinSolver::RecomputePrivateCap(Flow& f) {
 void MaxMinSolver::MakeShared(int flow, int r) {
   Flow& f = flows_[static_cast<size_t>(flow)];
   const double a = Coefficient(f, r);
-  f.shared.emplace_back(r, a);
+  shared_pool_[f.block + f.shared_size++] = {r, a};
   remaining_[static_cast<size_t>(r)] = capacity_[static_cast<size_t>(r)] - a * f.rate;  // its slack so far
   // Its tightest private resource is private no more: recount without it.
   if (capacity_[static_cast<size_t>(r)] / a == f.private_cap && --f.private_ties == 0) RecomputePrivateCap(f);
@@ -201,10 +227,12 @@ void MaxMinSolver::MakeShared(int flow, int r) {
 
 void MaxMinSolver::MakePrivate(int flow, int r) {
   Flow& f = flows_[static_cast<size_t>(flow)];
-  const auto it = std::find_if(f.shared.begin(), f.shared.end(), [r](const auto& e) { return e.first == r; });
-  assert(it != f.shared.end());
+  const auto shared = shared_pool_.begin() + f.block;
+  const auto it = std::find_if(shared, shared + f.shared_size, [r](const auto& e) { return e.first == r; });
+  assert(it != shared + f.shared_size);
   const double cap = capacity_[static_cast<size_t>(r)] / it->second;
-  f.shared.erase(it);  // keeps the others in order
+  std::copy(it + 1, shared + f.shared_size, it);  // keeps the others in order
+  --f.shared_size;
   if (cap < f.private_cap) {
     f.private_cap = cap;
     f.private_ties = 1;
@@ -221,12 +249,12 @@ void MaxMinSolver::RemoveFlow(int flow) {
   // others keep their rates and only the slack grows. (One still waiting
   // for its first solve may have left stale slack figures: re-solve.)
   bool quiet = f.rate > 0;
-  for (const auto& [r, a] : f.shared) {
+  for (const auto& [r, a] : Shared(f)) {
     if (!quiet) break;
     quiet = Unsaturated(r, 0) || (Settled() && NoneBoundBy(flow, r));
   }
-  for (const auto& [r, a] : f.shared) remaining_[static_cast<size_t>(r)] += a * f.rate;
-  for (int r : f.resources) {
+  for (const auto& [r, a] : Shared(f)) remaining_[static_cast<size_t>(r)] += a * f.rate;
+  for (int r : Resources(f)) {
     ResourceUsers& u = users_[static_cast<size_t>(r)];
     u.erase_value(flow);
     if (u.empty()) continue;
@@ -234,9 +262,8 @@ void MaxMinSolver::RemoveFlow(int flow) {
     if (u.size() == 1) MakePrivate(u.front(), r);
   }
   f.rate = 0;
-  f.resources.clear();
-  f.coefficients.clear();
-  f.shared.clear();
+  ReleaseBlock(f);
+  f.size = f.shared_size = 0;
   free_ids_.push_back(flow);
   --active_;
 }
@@ -270,7 +297,7 @@ void MaxMinSolver::Solve() {
   changed_.clear();
   changed_flows_.clear();
   for (size_t i = 0; i < solved_flows_.size(); ++i) {
-    for (const auto& [r, a] : flows_[static_cast<size_t>(solved_flows_[i])].shared) {
+    for (const auto& [r, a] : Shared(flows_[static_cast<size_t>(solved_flows_[i])])) {
       if (resource_seen_[static_cast<size_t>(r)] == epoch_) continue;
       see_resource(r);
       for (int fid : users_[static_cast<size_t>(r)]) see_flow(fid);
@@ -284,7 +311,7 @@ void MaxMinSolver::Solve() {
   heap_.clear();
   for (int fid : solved_flows_) {
     const Flow& f = flows_[static_cast<size_t>(fid)];
-    for (const auto& [r, a] : f.shared) weight_sum_[static_cast<size_t>(r)] += f.weight * a;
+    for (const auto& [r, a] : Shared(f)) weight_sum_[static_cast<size_t>(r)] += f.weight * a;
     if (f.private_ties > 0) heap_.push_back(HeapEntry{f.private_cap / f.weight, -1 - fid});
   }
   // Progressive filling over the component. Min-heap of (level, key), key
@@ -303,7 +330,7 @@ void MaxMinSolver::Solve() {
     Flow& f = flows_[static_cast<size_t>(fid)];
     frozen_[static_cast<size_t>(fid)] = epoch_;
     f.rate = f.weight * s;
-    for (const auto& [r, a] : f.shared) {
+    for (const auto& [r, a] : Shared(f)) {
       const size_t o = static_cast<size_t>(r);
       remaining_[o] -= a * f.rate;
       weight_sum_[o] -= a * f.weight;
@@ -346,8 +373,9 @@ double MaxMinSolver::load(int resource) const {
   double sum = 0;
   for (const Flow& f : flows_) {
     if (!f.active) continue;
-    for (size_t k = 0; k < f.resources.size(); ++k) {
-      if (f.resources[k] == resource) sum += f.coefficients[k] * f.rate;
+    const std::span<const int> rs = Resources(f);
+    for (size_t k = 0; k < rs.size(); ++k) {
+      if (rs[k] == resource) sum += Coefficients(f)[k] * f.rate;
     }
   }
   return sum;

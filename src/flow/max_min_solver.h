@@ -80,9 +80,10 @@ class MaxMinSolver {
   size_t active_flows() const { return active_; }
   size_t resource_count() const { return capacity_.size(); }
   double capacity(int resource) const { return capacity_[static_cast<size_t>(resource)]; }
-  // A flow's distinct resources and its coefficient on each (sorted by resource).
-  std::span<const int> resources(int flow) const { return flows_[static_cast<size_t>(flow)].resources; }
-  std::span<const double> coefficients(int flow) const { return flows_[static_cast<size_t>(flow)].coefficients; }
+  // A flow's distinct resources and its coefficient on each (sorted by
+  // resource). Valid until the next AddFlow.
+  std::span<const int> resources(int flow) const { return Resources(flows_[static_cast<size_t>(flow)]); }
+  std::span<const double> coefficients(int flow) const { return Coefficients(flows_[static_cast<size_t>(flow)]); }
   // The active flows the last Solve() re-rated (the component of the
   // changes); every other active flow kept its rate.
   const std::vector<int>& solved_flows() const { return solved_flows_; }
@@ -90,16 +91,31 @@ class MaxMinSolver {
  private:
   // Adds the flow in scratch_ (resources with coefficients, any order).
   int AddMergedFlow(double weight);
+  // A flow's lists live in one block of the pools below (resources and
+  // coefficients at the same offsets, its shared resources too, since
+  // they are at most all of them): blocks come in power-of-two sizes and
+  // are reused once their flow leaves, so flows come and go without an
+  // allocation.
   struct Flow {
-    std::vector<int> resources;      // distinct, sorted
-    std::vector<double> coefficients;  // per resource
-    std::vector<std::pair<int, double>> shared;  // (resource, coefficient) other active flows cross too
+    uint32_t block = 0;         // offset of its block in the pools
+    uint32_t size = 0;          // distinct resources, sorted, at the block's start
+    uint32_t shared_size = 0;   // (resource, coefficient) pairs other active flows cross too
+    uint8_t block_class = 0;    // the block holds 2^block_class entries
     double private_cap = 0;  // min over its other resources of C_r / a_{f,r} (infinite if none)
     int private_ties = 0;    // how many of them reach that minimum
     double weight = 1.0;
     double rate = 0.0;
     bool active = false;
   };
+  std::span<const int> Resources(const Flow& f) const { return {resource_pool_.data() + f.block, f.size}; }
+  std::span<const double> Coefficients(const Flow& f) const { return {coefficient_pool_.data() + f.block, f.size}; }
+  std::span<const std::pair<int, double>> Shared(const Flow& f) const {
+    return {shared_pool_.data() + f.block, f.shared_size};
+  }
+  // Gives `f` a block of at least `size` entries; returns its block to the
+  // free lists when it leaves.
+  void TakeBlock(Flow& f, uint32_t size);
+  void ReleaseBlock(const Flow& f);
   // Resource r, which flow `flow` crosses, becomes shared (another flow
   // arrived on it) or private again (the other left).
   void MakeShared(int flow, int r);
@@ -142,6 +158,11 @@ class MaxMinSolver {
   std::vector<ResourceUsers> users_;  // by resource
   std::vector<Flow> flows_;
   std::vector<int> free_ids_;
+  std::vector<int> resource_pool_;
+  std::vector<double> coefficient_pool_;
+  std::vector<std::pair<int, double>> shared_pool_;
+  size_t pool_used_ = 0;  // entries of the pools handed out as blocks
+  std::vector<std::vector<uint32_t>> free_blocks_;  // by block class: offsets of unused blocks
   size_t active_ = 0;
   std::vector<int> changed_;        // resources whose flows changed since the last Solve
   std::vector<int> changed_flows_;  // flows added since the last Solve that need one
