@@ -219,7 +219,13 @@ void MaxMinSolver::RecomputePrivateCap(Flow& f) {
 void MaxMinSolver::MakeShared(int flow, int r) {
   Flow& f = flows_[static_cast<size_t>(flow)];
   const double a = Coefficient(f, r);
-  shared_pool_[f.block + f.shared_size++] = {r, a};
+  // Kept sorted by resource, so that MakePrivate finds it by bisection.
+  const auto shared = shared_pool_.begin() + f.block;
+  const auto at = std::lower_bound(shared, shared + f.shared_size, r,
+                                   [](const std::pair<int, double>& e, int v) { return e.first < v; });
+  std::copy_backward(at, shared + f.shared_size, shared + f.shared_size + 1);
+  *at = {r, a};
+  ++f.shared_size;
   remaining_[static_cast<size_t>(r)] = capacity_[static_cast<size_t>(r)] - a * f.rate;  // its slack so far
   // Its tightest private resource is private no more: recount without it.
   if (capacity_[static_cast<size_t>(r)] / a == f.private_cap && --f.private_ties == 0) RecomputePrivateCap(f);
@@ -228,8 +234,9 @@ void MaxMinSolver::MakeShared(int flow, int r) {
 void MaxMinSolver::MakePrivate(int flow, int r) {
   Flow& f = flows_[static_cast<size_t>(flow)];
   const auto shared = shared_pool_.begin() + f.block;
-  const auto it = std::find_if(shared, shared + f.shared_size, [r](const auto& e) { return e.first == r; });
-  assert(it != shared + f.shared_size);
+  const auto it = std::lower_bound(shared, shared + f.shared_size, r,
+                                   [](const std::pair<int, double>& e, int v) { return e.first < v; });
+  assert(it != shared + f.shared_size && it->first == r);
   const double cap = capacity_[static_cast<size_t>(r)] / it->second;
   std::copy(it + 1, shared + f.shared_size, it);  // keeps the others in order
   --f.shared_size;

@@ -99,7 +99,7 @@ class MaxMinSolver {
   struct Flow {
     uint32_t block = 0;         // offset of its block in the pools
     uint32_t size = 0;          // distinct resources, sorted, at the block's start
-    uint32_t shared_size = 0;   // (resource, coefficient) pairs other active flows cross too
+    uint32_t shared_size = 0;   // (resource, coefficient) pairs other active flows cross too, sorted
     uint8_t block_class = 0;    // the block holds 2^block_class entries
     double private_cap = 0;  // min over its other resources of C_r / a_{f,r} (infinite if none)
     int private_ties = 0;    // how many of them reach that minimum
