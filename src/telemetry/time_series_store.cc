@@ -32,10 +32,13 @@ int TimeSeriesStore::AddSeries(const SeriesKey& key) {
 
 void TimeSeriesStore::RecordSample(Time at, std::span<const double> values) {
   assert(values.size() == keys_.size());
+  const size_t n = keys_.size();
   if (samples_ == 0) {
     assert(KeysUnique(keys_));
     times_.assign(max_points_, Time::Zero());
-    data_.assign(keys_.size() * max_points_, 0.0);
+    scratch_.assign(gauges_.size(), 0.0);
+    // Uninitialized on purpose: pages are touched only as rows are kept.
+    data_.reset(new double[n * max_points_]);
   } else {
     const Time last = times_[points() - 1];
     assert(at > last);
@@ -44,26 +47,15 @@ void TimeSeriesStore::RecordSample(Time at, std::span<const double> values) {
   if (committed_ == max_points_) Halve();
 
   const size_t slot = committed_;
-  const size_t n = keys_.size();
+  double* row = Row(slot);
   if (span_instants_ > 0) {
-    // The provisional point takes this instant: gauges keep the max over
-    // the span, so fold the old value in before the counters' overwrite.
-    for (size_t g : gauges_) {
-      double& cell = data_[g * max_points_ + slot];
-      cell = std::max(cell, values[g]);
-    }
-    double* cell = data_.data() + slot;
-    size_t next_gauge = 0;
-    for (size_t i = 0; i < n; ++i, cell += max_points_) {
-      if (next_gauge < gauges_.size() && gauges_[next_gauge] == i) {
-        ++next_gauge;
-        continue;
-      }
-      *cell = values[i];
-    }
+    // The provisional point takes this instant: counters the new value,
+    // gauges the max over the span.
+    for (size_t k = 0; k < gauges_.size(); ++k) scratch_[k] = std::max(row[gauges_[k]], values[gauges_[k]]);
+    std::copy(values.begin(), values.end(), row);
+    for (size_t k = 0; k < gauges_.size(); ++k) row[gauges_[k]] = scratch_[k];
   } else {
-    double* cell = data_.data() + slot;
-    for (size_t i = 0; i < n; ++i, cell += max_points_) *cell = values[i];
+    std::copy(values.begin(), values.end(), row);
   }
   times_[slot] = at;
   ++samples_;
@@ -76,23 +68,21 @@ void TimeSeriesStore::RecordSample(Time at, std::span<const double> values) {
 void TimeSeriesStore::Halve() {
   assert(committed_ == max_points_ && span_instants_ == 0);
   const size_t half = max_points_ / 2;
-  // Point j (j >= 1) becomes old point 2j, merged with old point 2j-1; old
-  // point 0 stays; old point M-1 becomes the provisional point `half`, which
-  // already spans stride_ of the 2 * stride_ instants it will cover. Reads
-  // are at indices >= the write, so the merge runs in place.
-  for (size_t j = 1; j < half; ++j) times_[j] = times_[2 * j];
-  times_[half] = times_[max_points_ - 1];
-  size_t next_gauge = 0;
-  for (size_t id = 0; id < keys_.size(); ++id) {
-    double* c = Column(id);
-    if (next_gauge < gauges_.size() && gauges_[next_gauge] == id) {
-      ++next_gauge;
-      for (size_t j = 1; j < half; ++j) c[j] = std::max(c[2 * j - 1], c[2 * j]);
-    } else {
-      for (size_t j = 1; j < half; ++j) c[j] = c[2 * j];
-    }
-    c[half] = c[max_points_ - 1];
+  const size_t n = keys_.size();
+  // Point j (j >= 1) becomes old point 2j, its gauges merged with old point
+  // 2j-1; old point 0 stays; old point M-1 becomes the provisional point
+  // `half`, which already spans stride_ of the 2 * stride_ instants it will
+  // cover. Rows read (2j-1, 2j) are never below the row written (j), and
+  // row 2j is rewritten only at step 2j, after step j read it: in place.
+  for (size_t j = 1; j < half; ++j) {
+    const double* earlier = Row(2 * j - 1);
+    double* later = Row(2 * j);
+    for (size_t g : gauges_) later[g] = std::max(earlier[g], later[g]);
+    std::copy(later, later + n, Row(j));
+    times_[j] = times_[2 * j];
   }
+  std::copy(Row(max_points_ - 1), Row(max_points_ - 1) + n, Row(half));
+  times_[half] = times_[max_points_ - 1];
   committed_ = half;
   span_instants_ = stride_;
   stride_ *= 2;
@@ -102,7 +92,7 @@ std::vector<double> UtilizationBetween(const TimeSeriesStore& store, int id, dou
   assert(Info(store.key(id).metric).kind == MetricKind::kCounter);
   assert(line_rate_bps > 0);
   const std::span<const Time> times = store.times();
-  const std::span<const double> bytes = store.values(id);
+  const SeriesValues bytes = store.values(id);
   std::vector<double> out;
   for (size_t i = 1; i < times.size(); ++i) {
     const double seconds = (times[i] - times[i - 1]).seconds();

@@ -5,9 +5,13 @@
 // Owned by whoever drives the sampling (usually through a Sampler). Not
 // thread-safe.
 //
-// Layout: one column of max_points values per series (so values(id) is one
-// contiguous span), all allocated when the first sample is recorded; a
-// sample never allocates.
+// Layout: row-wise, one row of series() values per kept point, so that
+// RecordSample is one memcpy of the row (plus a max per gauge while a point
+// is provisional); column-wise, a sample wrote one cache line per series,
+// 2.2 ms for 60,000 series against 0.05 ms row-wise. So values(id) is a
+// strided view, not a span. The rows are allocated (untouched) when the
+// first sample comes: memory grows with the points kept, up to
+// series x max_points x 8 bytes; a sample never allocates.
 //
 // Downsampling. Sampling instants are numbered 0, 1, 2, ... in the order
 // they are recorded. With stride s (1 at first, doubling at each halving),
@@ -31,6 +35,8 @@
 #pragma once
 
 #include <cstddef>
+#include <iterator>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -48,6 +54,45 @@ struct SeriesKey {
   Metric metric = Metric::kTxBytes;
 
   bool operator==(const SeriesKey&) const = default;
+};
+
+// The kept values of one series: a read-only view with a stride into the
+// store's rows, valid until the store records again.
+class SeriesValues {
+ public:
+  class Iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = double;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const double*;
+    using reference = const double&;
+    Iterator() = default;
+    Iterator(const double* at, size_t stride) : at_(at), stride_(stride) {}
+    const double& operator*() const { return *at_; }
+    Iterator& operator++() { at_ += stride_; return *this; }
+    Iterator operator++(int) { Iterator old = *this; at_ += stride_; return old; }
+    bool operator==(const Iterator& o) const { return at_ == o.at_; }
+
+   private:
+    const double* at_ = nullptr;
+    size_t stride_ = 1;
+  };
+
+  SeriesValues(const double* first, size_t stride, size_t size) : first_(first), stride_(stride), size_(size) {}
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // REQUIRES: i < size()
+  double operator[](size_t i) const { return first_[i * stride_]; }
+  double front() const { return (*this)[0]; }
+  double back() const { return (*this)[size_ - 1]; }
+  Iterator begin() const { return {first_, stride_}; }
+  Iterator end() const { return {first_ + size_ * stride_, stride_}; }
+
+ private:
+  const double* first_;
+  size_t stride_;
+  size_t size_;
 };
 
 class TimeSeriesStore {
@@ -88,22 +133,24 @@ class TimeSeriesStore {
   std::span<const Time> times() const { return {times_.data(), points()}; }
   // Kept values of series `id`, aligned with times().
   // REQUIRES: 0 <= id < series()
-  std::span<const double> values(int id) const {
-    return {data_.data() + static_cast<size_t>(id) * max_points_, points()};
-  }
+  SeriesValues values(int id) const { return {data_.get() + id, keys_.size(), points()}; }
+  // Values of every series (in id order) at kept point j.
+  // REQUIRES: j < points()
+  std::span<const double> row(size_t j) const { return {data_.get() + j * keys_.size(), keys_.size()}; }
 
  private:
   // Merges kept points pairwise (see the header comment) and doubles stride_.
   void Halve();
-  double* Column(size_t id) { return data_.data() + id * max_points_; }
+  double* Row(size_t j) { return data_.get() + j * keys_.size(); }
 
   // Fixed at construction.
   const size_t max_points_;
 
   std::vector<SeriesKey> keys_;
   std::vector<size_t> gauges_;  // ids of the gauge series, increasing
-  std::vector<Time> times_;     // max_points_ slots
-  std::vector<double> data_;    // series x max_points_, column per series
+  std::vector<double> scratch_;  // one per gauge
+  std::vector<Time> times_;      // max_points_ slots
+  std::unique_ptr<double[]> data_;  // max_points_ rows of series() values
   size_t committed_ = 0;        // points whose span is complete
   size_t span_instants_ = 0;    // instants in the provisional point (< stride_)
   size_t stride_ = 1;

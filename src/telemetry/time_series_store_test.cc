@@ -19,7 +19,7 @@ std::vector<int64_t> TimesNs(const TimeSeriesStore& store) {
 }
 
 std::vector<double> Values(const TimeSeriesStore& store, int id) {
-  const std::span<const double> v = store.values(id);
+  const SeriesValues v = store.values(id);
   return {v.begin(), v.end()};
 }
 
@@ -83,7 +83,7 @@ TEST(TimeSeriesStore, CountersStayExactAndConserved) {
   }
   ASSERT_LE(store.points(), 8u);
   const std::span<const Time> times = store.times();
-  const std::span<const double> kept = store.values(c);
+  const SeriesValues kept = store.values(c);
   double sum_of_differences = kept[0];
   for (size_t j = 0; j < kept.size(); ++j) {
     EXPECT_EQ(kept[j], cumulative[static_cast<size_t>(times[j].ns() / 10)]) << "point " << j;
@@ -107,7 +107,7 @@ TEST_P(GaugeSpike, SurvivesAtTheNextKeptPoint) {
     store.RecordSample(Time::FromNs(10 * i), row);
   }
   const std::span<const Time> times = store.times();
-  const std::span<const double> kept = store.values(g);
+  const SeriesValues kept = store.values(g);
   const size_t holder = static_cast<size_t>(
       std::lower_bound(times.begin(), times.end(), Time::FromNs(10 * spike_at)) - times.begin());
   ASSERT_LT(holder, times.size());

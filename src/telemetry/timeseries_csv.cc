@@ -76,19 +76,16 @@ std::string RowPrefix(const SeriesKey& key, const NameFn& node_name) {
 std::string RenderTimeseriesCsv(const TimeSeriesStore& store, const NameFn& node_name) {
   std::string out = "time_ns,node,port,priority,metric,value\n";
   std::vector<std::string> prefixes;
-  std::vector<std::span<const double>> columns;
-  for (size_t id = 0; id < store.series(); ++id) {
-    prefixes.push_back(RowPrefix(store.key(static_cast<int>(id)), node_name));
-    columns.push_back(store.values(static_cast<int>(id)));
-  }
+  for (size_t id = 0; id < store.series(); ++id) prefixes.push_back(RowPrefix(store.key(static_cast<int>(id)), node_name));
   const std::span<const Time> times = store.times();
   for (size_t j = 0; j < times.size(); ++j) {
     const std::string time = TimeNs(times[j]);
+    const std::span<const double> row = store.row(j);
     for (size_t id = 0; id < prefixes.size(); ++id) {
       out += time;
       out += ',';
       out += prefixes[id];
-      AppendValue(out, columns[id][j]);
+      AppendValue(out, row[id]);
       out += '\n';
     }
   }
