@@ -11,7 +11,7 @@ void Simulator::ScheduleCallback(Time at, std::function<void()> fn) {
 void Simulator::Run(Time until) {
   stopped_ = false;
   const bool bounded = !until.IsInfinite();
-  while (!queue_.empty() && !stopped_) {
+  while (queue_.size() > background_.pending() && !stopped_) {
     // Peek without committing, so events may still be scheduled between
     // Now() and the next event after Run returns.
     if (bounded && queue_.PeekTime() > until) break;
@@ -51,6 +51,27 @@ void Simulator::CallbackHandler::OnEvent(uint64_t slot) {
   slots_[slot] = nullptr;
   free_.push_back(static_cast<uint32_t>(slot));
   fn();
+}
+
+void Simulator::BackgroundHandler::Add(Time at, EventHandler* handler, uint64_t tag) {
+  uint32_t slot;
+  if (!free_.empty()) {
+    slot = free_.back();
+    free_.pop_back();
+    slots_[slot] = {handler, tag};
+  } else {
+    slot = static_cast<uint32_t>(slots_.size());
+    slots_.emplace_back(handler, tag);
+  }
+  ++pending_;
+  sim_->Schedule(at, this, slot);
+}
+
+void Simulator::BackgroundHandler::OnEvent(uint64_t slot) {
+  const auto [handler, tag] = slots_[slot];
+  free_.push_back(static_cast<uint32_t>(slot));
+  --pending_;
+  handler->OnEvent(tag);
 }
 
 }  // namespace aifabric

@@ -8,6 +8,7 @@
 #include <cassert>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "core/rng.h"
@@ -28,14 +29,16 @@ class EventHandler {
 
 class Simulator {
  public:
-  explicit Simulator(uint64_t seed) : rng_(seed), callbacks_(this) {}
+  explicit Simulator(uint64_t seed) : rng_(seed), callbacks_(this), background_(this) {}
   Simulator(const Simulator&) = delete;
   Simulator& operator=(const Simulator&) = delete;
 
   Time Now() const { return now_; }
   Rng& rng() { return rng_; }
   uint64_t events_processed() const { return events_processed_; }
-  size_t pending_events() const { return queue_.size(); }
+  // Queued events that keep a run going (background events not counted).
+  size_t pending_events() const { return queue_.size() - background_.pending(); }
+  size_t background_events() const { return background_.pending(); }
 
   // REQUIRES: at >= Now()
   void Schedule(Time at, EventHandler* handler, uint64_t tag = 0) {
@@ -50,8 +53,18 @@ class Simulator {
   // `at`. Costs an allocation-free slot reuse after warm-up.
   void ScheduleCallback(Time at, std::function<void()> fn);
 
-  // Processes events in (time, sequence) order while their time is <= until
-  // and Stop() has not been called. Leaves Now() at the last event's time.
+  // A background event (a telemetry sample, a progress report) runs in
+  // (time, sequence) order with the others but does not keep a run going:
+  // Run returns once only background events are queued, leaving them queued
+  // and Now() at the last other event, so observing a simulation never
+  // extends it. REQUIRES: at >= Now()
+  void ScheduleBackground(Time at, EventHandler* handler, uint64_t tag = 0) {
+    background_.Add(at, handler, tag);
+  }
+
+  // Processes events in (time, sequence) order while their time is <= until,
+  // Stop() has not been called and some non-background event is queued.
+  // Leaves Now() at the last event's time.
   void Run(Time until = Time::Infinite());
   // Makes Run return after the current event.
   void Stop() { stopped_ = true; }
@@ -71,6 +84,22 @@ class Simulator {
     std::vector<uint32_t> free_;
   };
 
+  // Forwards background events to their handlers and counts those queued;
+  // the event tag is a slot holding the handler and its tag.
+  class BackgroundHandler final : public EventHandler {
+   public:
+    explicit BackgroundHandler(Simulator* sim) : sim_(sim) {}
+    void Add(Time at, EventHandler* handler, uint64_t tag);
+    void OnEvent(uint64_t slot) override;
+    size_t pending() const { return pending_; }
+
+   private:
+    Simulator* sim_;
+    std::vector<std::pair<EventHandler*, uint64_t>> slots_;
+    std::vector<uint32_t> free_;
+    size_t pending_ = 0;
+  };
+
   Time now_ = Time::Zero();
   uint64_t next_seq_ = 0;
   uint64_t events_processed_ = 0;
@@ -78,6 +107,7 @@ class Simulator {
   EventQueue queue_;
   Rng rng_;
   CallbackHandler callbacks_;
+  BackgroundHandler background_;
 };
 
 }  // namespace aifabric

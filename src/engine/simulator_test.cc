@@ -86,5 +86,43 @@ TEST(Simulator, StopEndsTheRunAfterTheCurrentEvent) {
   EXPECT_TRUE(sim.stopped());
 }
 
+// A background ticker: records its time and reschedules itself every 10 ns.
+struct Ticker final : EventHandler {
+  Simulator* sim = nullptr;
+  std::vector<int64_t> seen_ns;
+  void OnEvent(uint64_t) override {
+    seen_ns.push_back(sim->Now().ns());
+    sim->ScheduleBackground(sim->Now() + Time::FromNs(10), this);
+  }
+};
+
+TEST(Simulator, BackgroundEventsDoNotKeepARunGoing) {
+  // Ticks at 10, 20 ns run (work at 25 ns is still queued); the tick at
+  // 30 ns does not: only it is left after 25 ns, so Run ends at 25 ns.
+  // Work added at 50 ns resumes the ticks at 30 and 40 ns; the tick at
+  // 50 ns was scheduled (at 40 ns) after that work, so it comes after it
+  // and is left queued.
+  Simulator sim(1);
+  Ticker ticker;
+  ticker.sim = &sim;
+  Recorder r;
+  r.sim = &sim;
+  sim.ScheduleBackground(Time::FromNs(10), &ticker);
+  sim.Schedule(Time::FromNs(25), &r, 25);
+  EXPECT_EQ(sim.pending_events(), 1u);
+  EXPECT_EQ(sim.background_events(), 1u);
+  sim.Run();
+  EXPECT_EQ(ticker.seen_ns, (std::vector<int64_t>{10, 20}));
+  EXPECT_EQ(sim.Now(), Time::FromNs(25));
+  EXPECT_EQ(sim.pending_events(), 0u);
+  EXPECT_EQ(sim.background_events(), 1u);
+  sim.Schedule(Time::FromNs(50), &r, 50);
+  sim.Run();
+  EXPECT_EQ(ticker.seen_ns, (std::vector<int64_t>{10, 20, 30, 40}));
+  EXPECT_EQ(r.seen.size(), 2u);
+  EXPECT_EQ(sim.Now(), Time::FromNs(50));
+  EXPECT_EQ(sim.background_events(), 1u);
+}
+
 }  // namespace
 }  // namespace aifabric
