@@ -112,12 +112,13 @@ PromtoolVerdict RunPromtoolCheckMetrics(const std::string& text) {
   return verdict;
 }
 
-// Fails (does not skip) without promtool: the check is part of the issue.
-void AssertPromtoolInstalled() {
+// The promtool tests fail (not skip) without it: the check is part of the issue.
+bool PromtoolInstalled() {
   const int status = std::system("promtool --version > /dev/null 2>&1");
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-      << "promtool is not installed: run scripts/setup.sh (it installs Debian's prometheus package)";
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
+constexpr const char* kInstallPromtool =
+    "promtool is not installed: run scripts/setup.sh (it installs Debian's prometheus package)";
 
 // A snapshot of every catalog metric, as a run on two switches would give it.
 std::string RealisticSnapshot() {
@@ -144,14 +145,14 @@ std::string RealisticSnapshot() {
 }
 
 TEST(RenderPrometheusText, PromtoolAcceptsEveryCatalogMetricWithoutLintProblems) {
-  AssertPromtoolInstalled();
+  ASSERT_TRUE(PromtoolInstalled()) << kInstallPromtool;
   const PromtoolVerdict verdict = RunPromtoolCheckMetrics(RealisticSnapshot());
   EXPECT_EQ(verdict.exit_status, 0) << verdict.output;
   EXPECT_EQ(verdict.output, "");
 }
 
 TEST(RenderPrometheusText, PromtoolRejectsBrokenExpositions) {
-  AssertPromtoolInstalled();
+  ASSERT_TRUE(PromtoolInstalled()) << kInstallPromtool;
   // An unterminated label value: a parse error.
   const PromtoolVerdict broken = RunPromtoolCheckMetrics(
       "# HELP aifabric_x_total X.\n# TYPE aifabric_x_total counter\naifabric_x_total{node=\"a} 1\n");
