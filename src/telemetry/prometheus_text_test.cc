@@ -64,6 +64,15 @@ TEST(RenderPrometheusText, SmallSnapshotByHand) {
   EXPECT_EQ(RenderPrometheusText({}), "");
 }
 
+// Names come from code (the catalog), so a bad one is a bug caught by an
+// assert in debug builds; release builds print what they were given.
+TEST(RenderPrometheusText, AssertsValidNames) {
+  const std::vector<MetricFamily> bad_metric = {{"aifabric-port", "Dash.", MetricKind::kGauge, {}}};
+  EXPECT_DEBUG_DEATH(RenderPrometheusText(bad_metric), "metric names come from the catalog");
+  const std::vector<MetricFamily> bad_label = {{"aifabric_ok", "Ok.", MetricKind::kGauge, {{{{"0node", "a"}}, 1}}}};
+  EXPECT_DEBUG_DEATH(RenderPrometheusText(bad_label), "label names come from code");
+}
+
 TEST(PrometheusSnapshotBuilder, CatalogOrderInsertionOrderAndScale) {
   PrometheusSnapshotBuilder builder;
   // Added out of catalog order: pause duration is the catalog's 14th entry, tx bytes its 1st.
