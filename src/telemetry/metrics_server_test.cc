@@ -5,9 +5,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -58,6 +60,29 @@ TEST(MetricsServer, ServesWhatWasPublishedLast) {
   EXPECT_EQ(got->body, second);
 
   EXPECT_EQ(server->requests_served(), 3u);
+}
+
+TEST(MetricsServer, ScrapesDuringPublishesSeeWholeTexts) {
+  std::unique_ptr<MetricsServer> server = StartOnAnyPort();
+  ASSERT_NE(server, nullptr);
+  // Two texts of the same length, each of one repeated letter: a body that
+  // mixes letters, or has another length, was torn by a concurrent Publish.
+  const std::string a(50000, 'a'), b(50000, 'b');
+  server->Publish(a);
+  std::atomic<bool> done{false};
+  std::thread publisher([&] {
+    for (int i = 0; !done.load(); ++i) server->Publish(i % 2 == 0 ? b : a);
+  });
+  httplib::Client client = ClientOf(*server);
+  int whole = 0;
+  for (int i = 0; i < 50; ++i) {
+    httplib::Result got = client.Get("/metrics");
+    if (!got || (got->body != a && got->body != b)) break;  // the count below reports it
+    ++whole;
+  }
+  done.store(true);
+  publisher.join();  // before any assertion can return
+  EXPECT_EQ(whole, 50);
 }
 
 TEST(MetricsServer, IndexPointsAtMetricsAndOtherPathsAre404) {
