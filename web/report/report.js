@@ -18,6 +18,7 @@
   // Plot area insets in CSS pixels (left, top, right, bottom): legends sit
   // above `top`, axis labels outside the plot.
   const kGrid = {left: 110, top: 40, right: 30, bottom: 50};
+  const kHeatGrid = Object.assign({}, kGrid, {top: 8});  // its legend is HTML, above the chart
   const kMissing = 'not recorded in this run';
 
   const data = JSON.parse(document.getElementById('report-data').textContent);
@@ -73,12 +74,13 @@
     return Number(x.toPrecision(6));
   }
 
-  // Adds a chart named `name` (the browser check reports it by name).
-  function Chart(parent, name, heightPx, option) {
+  // Adds a chart named `name` (the browser check reports it by name) whose
+  // plot area sits `grid` in from the chart's edges.
+  function Chart(parent, name, heightPx, grid, option) {
     const div = Element('div', 'chart');
     div.style.height = heightPx + 'px';
     div.dataset.chartName = name;
-    div.dataset.plotInset = [kGrid.left, kGrid.top, kGrid.right, kGrid.bottom].join(',');
+    div.dataset.plotInset = [grid.left, grid.top, grid.right, grid.bottom].join(',');
     parent.appendChild(div);
     const chart = echarts.init(div, null, {renderer: 'canvas'});
     let finished = false;
@@ -90,7 +92,7 @@
       MarkReadyIfDone();
     });
     option.animation = false;
-    option.grid = Object.assign({containLabel: false}, kGrid);
+    option.grid = Object.assign({containLabel: false}, grid);
     chart.setOption(option);
     window.addEventListener('resize', function () { chart.resize(); });
   }
@@ -147,7 +149,8 @@
         row.forEach(function (u, x) { cells.push([x, y, u]); });
       });
       HeatLegend(s);
-      Chart(s, 'Utilization: ' + tier, kGrid.top + kGrid.bottom + Math.min(Math.max(links.length * 14, 120), 900), {
+      const height = kHeatGrid.top + kHeatGrid.bottom + Math.min(Math.max(links.length * 14, 120), 900);
+      Chart(s, 'Utilization: ' + tier, height, kHeatGrid, {
         tooltip: {
           position: 'top',
           formatter: function (p) {
@@ -182,10 +185,10 @@
       let maxNs = 0;
       for (const l of lines) maxNs = Math.max(maxNs, l.times_ns[l.times_ns.length - 1]);
       const unit = TimeUnit(maxNs);
-      Chart(s, title, 360, {
+      Chart(s, title, 360, kGrid, {
         color: kPalette,
         tooltip: {trigger: 'axis'},
-        legend: {type: 'scroll', top: 4, left: kGrid.left, right: kGrid.right},
+        legend: {type: 'scroll', top: 4, left: kGrid.left + 60, right: kGrid.right},
         xAxis: {type: 'value', name: 'time (' + unit.name + ')', nameLocation: 'middle', nameGap: 28},
         yAxis: {type: 'value', name: unitName},
         series: lines.map(function (l) {
@@ -204,7 +207,7 @@
     if (!cdf || !IsNonEmptyArray(cdf.fct_ns)) return Note(s, 'Flow completion times ' + kMissing + '.');
     const points = [];
     cdf.fct_ns.forEach(function (f, i) { if (f > 0) points.push([f / 1e3, cdf.cdf[i]]); });
-    Chart(s, 'FCT CDF', 360, {
+    Chart(s, 'FCT CDF', 360, kGrid, {
       color: kPalette,
       tooltip: {trigger: 'axis'},
       xAxis: {type: 'log', name: 'flow completion time (µs, log scale)', nameLocation: 'middle', nameGap: 28},
