@@ -28,7 +28,8 @@
 //        "note": "not recorded at flow level",  // optional: shown when
 //                                               // "lines" is empty or absent
 //        "lines": [{"name": "s1 port 3", "times_ns": [...], "values": [...]}]}],
-//     "fct_cdf": {"fct_ns": [...nondecreasing, > 0...], "cdf": [...0..1...]},
+//     "fct_cdf": {"fct_ns": [...nondecreasing...], "cdf": [...0..1...]},
+//         // on a log axis: points with fct_ns <= 0 are not drawn
 //     "diagnosis": {"findings": [
 //       {"kind": "saturated_link", "node": "s1", "port_peer": "s9",
 //        "severity": 0.9, "evidence": {...}, "affected": [...]}]}
@@ -55,7 +56,8 @@
 //     (the first and last points always kept).
 //   - findings: the `max_findings` most severe (stable), most severe first.
 //   - summary: the first `max_summary_rows` entries.
-// Data within every cap is embedded exactly as given.
+// Data within every cap is embedded exactly as given (but for invalid UTF-8
+// in a string, which becomes U+FFFD).
 #pragma once
 
 #include <cstddef>

@@ -160,6 +160,11 @@ TEST(HtmlReport, TitleIsEscapedInTheHead) {
   EXPECT_NE(page.find("<title>a&lt;b &amp; &quot;c&quot; · aifabric report</title>"), std::string::npos);
 }
 
+TEST(HtmlReport, InvalidUtf8BecomesReplacementCharacter) {
+  const std::string page = Render({{"summary", {{"node", "s\xff" "1"}}}});
+  EXPECT_EQ(DataBlock(page), "{\"summary\":{\"node\":\"s\xef\xbf\xbd" "1\"}}");  // U+FFFD in UTF-8
+}
+
 TEST(HtmlReport, EmptyDataRendersAPage) {
   const std::string page = Render(Json::object());
   EXPECT_EQ(DataBlock(page), "{}");
