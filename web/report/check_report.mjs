@@ -1,0 +1,167 @@
+// Browser check of report.html files: node check_report.mjs FILE...
+// Opens each file (file:// URL) in Debian's headless Chromium through
+// playwright-core and fails when the page logs a console error, throws, or
+// asks for anything but file: and data: URLs; when a chart expected from the
+// page's own data (#report-data) is missing or drew nothing in its plot
+// area; when a section without data lacks its note; or when the diagnosis
+// table does not list the findings, most severe first. Prints one line per
+// file ("ok ..." or "FAIL <file>: <why>") and exits 1 on any failure.
+import { chromium } from 'playwright-core';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const kChromium = '/usr/bin/chromium';
+const kTimeoutMs = 60000;
+// A pixel belongs to a drawn series when it is opaque enough and saturated
+// (axes, grid lines and labels are grey).
+const kMinAlpha = 128;
+const kMinSaturation = 48;
+// A heat map fills its plot area with cells; a line leaves a trail of pixels.
+const kMinHeatmapFill = 0.5;
+const kMinLinePixels = 100;
+
+const files = process.argv.slice(2);
+if (files.length === 0) {
+  console.error('usage: node check_report.mjs REPORT.html...');
+  process.exit(2);
+}
+
+const watchdog = setTimeout(() => {
+  console.error(`FAIL: no verdict after ${(2 * kTimeoutMs) / 1000} s (Chromium hung?)`);
+  process.exit(1);
+}, 2 * kTimeoutMs + files.length * kTimeoutMs);
+watchdog.unref();
+
+// What the page must show, derived from its data: charts by name, notes
+// for empty sections, findings most severe first.
+function Expected(data) {
+  const charts = [];
+  const notes = [];
+  for (const map of data.heatmaps || []) {
+    if ((map.links || []).length > 0 && (map.times_ns || []).length > 0) {
+      charts.push({name: 'Utilization: ' + map.tier, kind: 'heatmap'});
+    }
+  }
+  for (const s of data.series || []) {
+    if ((s.lines || []).some((l) => (l.times_ns || []).length > 0)) {
+      charts.push({name: s.title, kind: 'line'});
+    } else if (s.note) {
+      notes.push(s.title + ': ' + s.note + '.');
+    }
+  }
+  if (data.fct_cdf && (data.fct_cdf.fct_ns || []).length > 0) charts.push({name: 'FCT CDF', kind: 'line'});
+  const findings = ((data.diagnosis || {}).findings || []).map((f, i) => ({f, i}));
+  findings.sort((a, b) => b.f.severity - a.f.severity || a.i - b.i);
+  return {charts, notes, findings: findings.map((x) => x.f)};
+}
+
+// Runs in the page: per chart, the saturated pixels inside its plot area.
+function MeasureCharts({minAlpha, minSaturation}) {
+  const out = [];
+  for (const div of document.querySelectorAll('.chart')) {
+    const [left, top, right, bottom] = div.dataset.plotInset.split(',').map(Number);
+    let saturated = 0;
+    let area = 0;
+    for (const canvas of div.querySelectorAll('canvas')) {
+      if (canvas.width === 0 || canvas.height === 0) continue;
+      const scale = canvas.width / canvas.clientWidth;
+      const x0 = Math.round(left * scale);
+      const y0 = Math.round(top * scale);
+      const w = Math.round(canvas.width - (left + right) * scale);
+      const h = Math.round(canvas.height - (top + bottom) * scale);
+      if (w <= 0 || h <= 0) continue;
+      const pixels = canvas.getContext('2d').getImageData(x0, y0, w, h).data;
+      area = Math.max(area, w * h);
+      for (let i = 0; i < pixels.length; i += 4) {
+        const r = pixels[i], g = pixels[i + 1], b = pixels[i + 2], a = pixels[i + 3];
+        if (a >= minAlpha && Math.max(r, g, b) - Math.min(r, g, b) >= minSaturation) saturated++;
+      }
+    }
+    out.push({name: div.dataset.chartName, saturated, area});
+  }
+  return out;
+}
+
+async function Check(browser, file) {
+  const problems = [];
+  const page = await browser.newPage({viewport: {width: 1280, height: 900}});
+  page.setDefaultTimeout(kTimeoutMs);
+  page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
+  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+  page.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith('file:') && !url.startsWith('data:')) problems.push('network request: ' + url);
+  });
+  await page.route(/^(?!file:|data:)/, (route) => route.abort());
+  await page.goto(pathToFileURL(path.resolve(file)).href, {waitUntil: 'load'});
+  try {
+    await page.waitForFunction(() => document.body.dataset.ready === 'true', null, {timeout: kTimeoutMs});
+  } catch (e) {
+    problems.push(`charts not ready after ${kTimeoutMs / 1000} s`);
+  }
+  const charts = await page.evaluate(MeasureCharts, {minAlpha: kMinAlpha, minSaturation: kMinSaturation});
+  const dataText = await page.evaluate(() => document.getElementById('report-data').textContent);
+  const notes = await page.evaluate(() => [...document.querySelectorAll('.note')].map((n) => n.textContent));
+  const rows = await page.evaluate(() => [...document.querySelectorAll('#findings tbody tr')].map(
+      (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+  await page.close();
+
+  const expected = Expected(JSON.parse(dataText));
+  const names = charts.map((c) => c.name);
+  const expectedNames = expected.charts.map((c) => c.name);
+  if (JSON.stringify(names) !== JSON.stringify(expectedNames)) {
+    problems.push(`charts ${JSON.stringify(names)}, expected ${JSON.stringify(expectedNames)}`);
+  }
+  for (const c of charts) {
+    const kind = (expected.charts.find((e) => e.name === c.name) || {kind: 'line'}).kind;
+    const enough = kind === 'heatmap' ? c.saturated >= kMinHeatmapFill * c.area : c.saturated >= kMinLinePixels;
+    if (!enough) {
+      problems.push(`chart "${c.name}" drew nothing (${c.saturated} coloured pixels in a plot of ${c.area})`);
+    }
+  }
+  for (const n of expected.notes) {
+    if (!notes.includes(n)) problems.push(`missing note "${n}"`);
+  }
+  if (rows.length !== expected.findings.length) {
+    problems.push(`diagnosis table has ${rows.length} rows for ${expected.findings.length} findings`);
+  } else {
+    expected.findings.forEach((f, i) => {
+      const [, , kind, node] = rows[i];
+      if (kind !== f.kind || node !== f.node) {
+        problems.push(`diagnosis row ${i + 1} shows ${kind} at ${node}, expected ${f.kind} at ${f.node}`);
+      }
+    });
+  }
+  if (problems.length > 0) {
+    console.log(`FAIL ${file}: ${problems.join('; ')}`);
+    return false;
+  }
+  console.log(`ok ${file}: ${charts.length} charts drew (${charts.map((c) => `${c.name}: ${c.saturated} px`).join(', ')}), ` +
+              `${expected.notes.length} notes, ${rows.length} findings`);
+  return true;
+}
+
+let browser;
+try {
+  browser = await chromium.launch({
+    executablePath: kChromium,
+    headless: true,
+    timeout: kTimeoutMs,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync'],
+  });
+} catch (e) {
+  console.log(`FAIL: could not start ${kChromium}: ${e.message}`);
+  process.exit(1);
+}
+let ok = true;
+for (const file of files) {
+  try {
+    ok = (await Check(browser, file)) && ok;
+  } catch (e) {
+    console.log(`FAIL ${file}: ${e.message}`);
+    ok = false;
+  }
+}
+await browser.close();
+process.exit(ok ? 0 : 1);
