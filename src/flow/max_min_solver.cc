@@ -97,7 +97,7 @@ int MaxMinSolver::AddMergedFlow(double weight) {
     ResourceUsers& u = users_[static_cast<size_t>(r)];
     u.push_back(id);
     if (u.size() == 2) MakeShared(u.front(), r);
-    if (u.size() > 1) shared_pool_[f.block + f.shared_size++] = {r, a};
+    if (u.size() > 1) AppendShared(f, static_cast<uint32_t>(k));
   }
   RecomputePrivateCap(f);
   f.weight = weight;
@@ -168,11 +168,18 @@ bool MaxMinSolver::Unsaturated(int r, double more) const {
   return remaining_[ru] - more > kSlack * capacity_[ru];
 }
 
-double MaxMinSolver::Coefficient(const Flow& f, int r) const {
+uint32_t MaxMinSolver::IndexOf(const Flow& f, int r) const {
   const std::span<const int> rs = Resources(f);
   const auto it = std::lower_bound(rs.begin(), rs.end(), r);
   assert(it != rs.end() && *it == r);
-  return Coefficients(f)[static_cast<size_t>(it - rs.begin())];
+  return static_cast<uint32_t>(it - rs.begin());
+}
+
+void MaxMinSolver::AppendShared(Flow& f, uint32_t k) {
+  const uint32_t pos = f.shared_size++;
+  shared_pool_[f.block + pos] = {resource_pool_[f.block + k], coefficient_pool_[f.block + k]};
+  shared_index_pool_[f.block + pos] = k;
+  shared_position_pool_[f.block + k] = pos;
 }
 
 void MaxMinSolver::TakeBlock(Flow& f, uint32_t size) {
@@ -193,6 +200,8 @@ void MaxMinSolver::TakeBlock(Flow& f, uint32_t size) {
     resource_pool_.resize(grown);
     coefficient_pool_.resize(grown);
     shared_pool_.resize(grown);
+    shared_index_pool_.resize(grown);
+    shared_position_pool_.resize(grown);
   }
 }
 
@@ -218,14 +227,9 @@ void MaxMinSolver::RecomputePrivateCap(Flow& f) {
 
 void MaxMinSolver::MakeShared(int flow, int r) {
   Flow& f = flows_[static_cast<size_t>(flow)];
-  const double a = Coefficient(f, r);
-  // Kept sorted by resource, so that MakePrivate finds it by bisection.
-  const auto shared = shared_pool_.begin() + f.block;
-  const auto at = std::lower_bound(shared, shared + f.shared_size, r,
-                                   [](const std::pair<int, double>& e, int v) { return e.first < v; });
-  std::copy_backward(at, shared + f.shared_size, shared + f.shared_size + 1);
-  *at = {r, a};
-  ++f.shared_size;
+  const uint32_t k = IndexOf(f, r);
+  const double a = coefficient_pool_[f.block + k];
+  AppendShared(f, k);
   remaining_[static_cast<size_t>(r)] = capacity_[static_cast<size_t>(r)] - a * f.rate;  // its slack so far
   // Its tightest private resource is private no more: recount without it.
   if (capacity_[static_cast<size_t>(r)] / a == f.private_cap && --f.private_ties == 0) RecomputePrivateCap(f);
@@ -233,13 +237,14 @@ void MaxMinSolver::MakeShared(int flow, int r) {
 
 void MaxMinSolver::MakePrivate(int flow, int r) {
   Flow& f = flows_[static_cast<size_t>(flow)];
-  const auto shared = shared_pool_.begin() + f.block;
-  const auto it = std::lower_bound(shared, shared + f.shared_size, r,
-                                   [](const std::pair<int, double>& e, int v) { return e.first < v; });
-  assert(it != shared + f.shared_size && it->first == r);
-  const double cap = capacity_[static_cast<size_t>(r)] / it->second;
-  std::copy(it + 1, shared + f.shared_size, it);  // keeps the others in order
-  --f.shared_size;
+  const uint32_t k = IndexOf(f, r);
+  const double cap = capacity_[static_cast<size_t>(r)] / coefficient_pool_[f.block + k];
+  // The last shared entry takes its place.
+  const uint32_t pos = shared_position_pool_[f.block + k];
+  const uint32_t last = f.block + --f.shared_size;
+  shared_pool_[f.block + pos] = shared_pool_[last];
+  shared_index_pool_[f.block + pos] = shared_index_pool_[last];
+  shared_position_pool_[f.block + shared_index_pool_[f.block + pos]] = pos;
   if (cap < f.private_cap) {
     f.private_cap = cap;
     f.private_ties = 1;

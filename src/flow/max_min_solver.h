@@ -99,7 +99,7 @@ class MaxMinSolver {
   struct Flow {
     uint32_t block = 0;         // offset of its block in the pools
     uint32_t size = 0;          // distinct resources, sorted, at the block's start
-    uint32_t shared_size = 0;   // (resource, coefficient) pairs other active flows cross too, sorted
+    uint32_t shared_size = 0;   // (resource, coefficient) pairs other active flows cross too, in no order
     uint8_t block_class = 0;    // the block holds 2^block_class entries
     double private_cap = 0;  // min over its other resources of C_r / a_{f,r} (infinite if none)
     int private_ties = 0;    // how many of them reach that minimum
@@ -122,7 +122,11 @@ class MaxMinSolver {
   void MakePrivate(int flow, int r);
   // Recomputes a flow's private cap from its resources.
   void RecomputePrivateCap(Flow& f);
-  double Coefficient(const Flow& f, int r) const;
+  // The index of resource r among f's resources. REQUIRES: f crosses r.
+  uint32_t IndexOf(const Flow& f, int r) const;
+  // Adds f's k-th resource to its shared list (O(1); MakePrivate removes
+  // one in O(1) too, moving the last entry into its place).
+  void AppendShared(Flow& f, uint32_t k);
   // Whether resource r (shared) keeps some slack after `more` more load.
   // remaining_ is its slack as of its last solve, kept up to date by the
   // flows that arrive and leave without one.
@@ -161,6 +165,8 @@ class MaxMinSolver {
   std::vector<int> resource_pool_;
   std::vector<double> coefficient_pool_;
   std::vector<std::pair<int, double>> shared_pool_;
+  std::vector<uint32_t> shared_index_pool_;     // per shared entry: its index among the flow's resources
+  std::vector<uint32_t> shared_position_pool_;  // per resource entry: its position in the shared list
   size_t pool_used_ = 0;  // entries of the pools handed out as blocks
   std::vector<std::vector<uint32_t>> free_blocks_;  // by block class: offsets of unused blocks
   size_t active_ = 0;
