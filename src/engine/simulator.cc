@@ -30,7 +30,25 @@ void Simulator::Run(Time until) {
     now_ = e.at;
     ++events_processed_;
     e.handler->OnEvent(e.tag);
+    if (events_processed_ == next_heartbeat_) Heartbeat();
   }
+}
+
+void Simulator::SetHeartbeat(uint64_t every_events, EventHandler* handler) {
+  if (every_events == 0 || handler == nullptr) {
+    next_heartbeat_ = kNoHeartbeat;
+    heartbeat_every_ = 0;
+    heartbeat_ = nullptr;
+    return;
+  }
+  next_heartbeat_ = events_processed_ + every_events;
+  heartbeat_every_ = every_events;
+  heartbeat_ = handler;
+}
+
+void Simulator::Heartbeat() {
+  next_heartbeat_ += heartbeat_every_;  // before the call: it may replace it
+  heartbeat_->OnEvent(events_processed_);
 }
 
 void Simulator::CallbackHandler::Add(Time at, std::function<void()> fn) {

@@ -62,6 +62,15 @@ class Simulator {
     background_.Add(at, handler, tag);
   }
 
+  // A heartbeat: Run calls handler->OnEvent(events_processed()) right after
+  // every `every_events`-th event it processes, counted from this call, so a
+  // progress report can read a wall clock now and then without an event of
+  // its own (which would have to pick a simulated-time period). Costs Run one
+  // compare per event. One heartbeat per simulator: a call replaces the
+  // previous one; every_events == 0 or handler == nullptr removes it. The
+  // handler may call SetHeartbeat (to change its period or remove itself).
+  void SetHeartbeat(uint64_t every_events, EventHandler* handler);
+
   // Processes events in (time, sequence) order while their time is <= until,
   // Stop() has not been called and some non-background event is queued.
   // Leaves Now() at the last event's time.
@@ -100,10 +109,19 @@ class Simulator {
     size_t pending_ = 0;
   };
 
+  // Out of the hot loop: moves the heartbeat on, then calls its handler.
+  [[gnu::cold, gnu::noinline]] void Heartbeat();
+
+  static constexpr uint64_t kNoHeartbeat = UINT64_MAX;  // never reached
+
   Time now_ = Time::Zero();
   uint64_t next_seq_ = 0;
   uint64_t events_processed_ = 0;
   bool stopped_ = false;
+  // events_processed_ at which the heartbeat fires next.
+  uint64_t next_heartbeat_ = kNoHeartbeat;
+  uint64_t heartbeat_every_ = 0;
+  EventHandler* heartbeat_ = nullptr;
   EventQueue queue_;
   Rng rng_;
   CallbackHandler callbacks_;

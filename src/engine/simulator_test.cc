@@ -124,5 +124,93 @@ TEST(Simulator, BackgroundEventsDoNotKeepARunGoing) {
   EXPECT_EQ(sim.background_events(), 1u);
 }
 
+// Records events_processed() (and the tag it was given) at every heartbeat.
+struct HeartbeatRecorder final : EventHandler {
+  Simulator* sim = nullptr;
+  std::vector<uint64_t> tags;
+  std::vector<uint64_t> processed;
+  void OnEvent(uint64_t tag) override {
+    tags.push_back(tag);
+    processed.push_back(sim->events_processed());
+  }
+};
+
+TEST(Simulator, HeartbeatFiresAfterEveryNthEvent) {
+  // 3 events run first without a heartbeat; set at 3 with every 4, it fires
+  // after events 7, 11, 15, 19 of 22 in all (not after 22: 23 is next).
+  Simulator sim(1);
+  Recorder r;
+  r.sim = &sim;
+  HeartbeatRecorder hb;
+  hb.sim = &sim;
+  for (int t = 1; t <= 3; ++t) sim.Schedule(Time::FromPs(t), &r, 0);
+  sim.Run();
+  sim.SetHeartbeat(4, &hb);
+  for (int t = 10; t < 29; ++t) sim.Schedule(Time::FromPs(t), &r, 0);
+  sim.Run();
+  EXPECT_EQ(sim.events_processed(), 22u);
+  EXPECT_EQ(hb.tags, (std::vector<uint64_t>{7, 11, 15, 19}));
+  EXPECT_EQ(hb.processed, hb.tags);
+}
+
+TEST(Simulator, HeartbeatCountsBackgroundEventsAndSurvivesRuns) {
+  // Every processed event counts, background ones too: ticks at 10, 20 ns
+  // and work at 5, 15, 25 ns are 5 events; every 2 fires after 2 and 4.
+  // A second Run continues the count: the tick at 30 and work at 35 ns are
+  // events 6 and 7 (the tick at 40 ns stays queued); it fires after 6.
+  Simulator sim(1);
+  Ticker ticker;
+  ticker.sim = &sim;
+  Recorder r;
+  r.sim = &sim;
+  HeartbeatRecorder hb;
+  hb.sim = &sim;
+  sim.SetHeartbeat(2, &hb);
+  sim.ScheduleBackground(Time::FromNs(10), &ticker);
+  for (int t : {5, 15, 25}) sim.Schedule(Time::FromNs(t), &r, 0);
+  sim.Run();
+  EXPECT_EQ(sim.events_processed(), 5u);
+  EXPECT_EQ(hb.tags, (std::vector<uint64_t>{2, 4}));
+  sim.Schedule(Time::FromNs(35), &r, 0);
+  sim.Run();
+  EXPECT_EQ(sim.events_processed(), 7u);
+  EXPECT_EQ(hb.tags, (std::vector<uint64_t>{2, 4, 6}));
+}
+
+// A heartbeat that removes itself at its second beat.
+struct OneShotTwice final : EventHandler {
+  Simulator* sim = nullptr;
+  std::vector<uint64_t> tags;
+  void OnEvent(uint64_t tag) override {
+    tags.push_back(tag);
+    if (tags.size() == 2) sim->SetHeartbeat(0, nullptr);
+  }
+};
+
+TEST(Simulator, HeartbeatUnsetOrRemovedNeverFires) {
+  Simulator sim(1);
+  Recorder r;
+  r.sim = &sim;
+  OneShotTwice hb;
+  hb.sim = &sim;
+  // Unset: 100 events, no beat (and the event order is untouched).
+  for (int t = 0; t < 100; ++t) sim.Schedule(Time::FromPs(t), &r, static_cast<uint64_t>(t));
+  sim.Run();
+  EXPECT_TRUE(hb.tags.empty());
+  ASSERT_EQ(r.seen.size(), 100u);
+  EXPECT_EQ(r.seen[99], (std::pair<int64_t, uint64_t>{99, 99}));
+  // Removed from inside its own call at the second beat (after events 110
+  // and 120); nothing after, over 30 more events. every 0 also removes.
+  sim.SetHeartbeat(10, &hb);
+  for (int t = 100; t < 150; ++t) sim.Schedule(Time::FromPs(t), &r, 0);
+  sim.Run();
+  EXPECT_EQ(hb.tags, (std::vector<uint64_t>{110, 120}));
+  sim.SetHeartbeat(1, &hb);
+  sim.SetHeartbeat(0, &hb);
+  sim.Schedule(Time::FromPs(200), &r, 0);
+  sim.Run();
+  EXPECT_EQ(hb.tags.size(), 2u);
+}
+
 }  // namespace
 }  // namespace aifabric
