@@ -9,6 +9,11 @@
 
 #include <fmt/format.h>
 
+#include "api/run_observation.h"
+#include "api/telemetry_outputs.h"
+#include "diagnosis/diagnosis.h"
+#include "telemetry/chrome_trace.h"
+#include "telemetry/html_report.h"
 #include "workload/traffic_injector.h"
 
 namespace aifabric {
@@ -222,16 +227,42 @@ Status WriteFileAtomically(const std::string& path, const std::string& contents)
   return Status::Ok();
 }
 
+Result<std::vector<std::pair<std::string, std::string>>> TelemetryFiles(const ScenarioRun& run,
+                                                                         const nlohmann::ordered_json& summary) {
+  const Topology& topology = run.topology();
+  const FabricObservation observation = ObserveRun(run);
+  const TimeSeriesStore* store = run.series();
+  std::vector<std::pair<std::string, std::string>> files;
+  if (store != nullptr) files.emplace_back("timeseries.csv", TimeseriesCsv(topology, *store));
+  size_t completed = 0;
+  for (const FlowSpec& f : run.flows()) completed += !run.finish(f.id).IsInfinite();
+  files.emplace_back("metrics.prom", PrometheusExposition(topology, store, observation.ports, run.sim_time(), completed));
+  ChromeTrace trace;
+  AddFabricTrace(topology, observation, store, trace);
+  files.emplace_back("trace.json", trace.Render());
+  const nlohmann::ordered_json diagnosis = FindingsJson(topology, Diagnose(topology, observation));
+  files.emplace_back("diagnosis.json", diagnosis.dump(2) + "\n");
+  Result<std::string> report = RenderHtmlReport(ReportData(topology, observation, store, summary, diagnosis));
+  if (!report.ok()) return Error{"report.html: " + report.error().message};
+  files.emplace_back("report.html", std::move(report).value());
+  return files;
+}
+
 Status WriteOutputs(const ScenarioRun& run, const nlohmann::ordered_json& summary, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{"cannot create output folder " + dir + ": " + ec.message()};
-  const std::pair<const char*, std::string> files[] = {
+  std::vector<std::pair<std::string, std::string>> files = {
       {"flows.csv", FlowsCsv(run)},
       {"links.csv", LinksCsv(run)},
       {"fct.txt", FctTxt(run)},
       {"summary.json", summary.dump(2) + "\n"},
   };
+  if (run.scenario().telemetry.enabled) {
+    Result<std::vector<std::pair<std::string, std::string>>> telemetry = TelemetryFiles(run, summary);
+    if (!telemetry.ok()) return telemetry.error();
+    for (auto& file : *telemetry) files.push_back(std::move(file));
+  }
   for (const auto& [name, contents] : files) {
     Status st = WriteFileAtomically(dir + "/" + name, contents);
     if (!st.ok()) return st;

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -16,7 +18,14 @@ namespace aifabric {
 // The figures of summary.json (also printed by `aifabric run`).
 nlohmann::ordered_json BuildSummary(const ScenarioRun& run);
 
-// Writes all output files into `dir` (created if needed); `summary` is
+// The observability files (docs/observability.md): timeseries.csv (when
+// the run was sampled), metrics.prom, trace.json, diagnosis.json and
+// report.html, as (name, contents).
+Result<std::vector<std::pair<std::string, std::string>>> TelemetryFiles(const ScenarioRun& run,
+                                                                         const nlohmann::ordered_json& summary);
+
+// Writes all output files into `dir` (created if needed): the telemetry
+// files too unless simulation.telemetry.enabled is false; `summary` is
 // BuildSummary(run), built once by the caller, which also prints it.
 Status WriteOutputs(const ScenarioRun& run, const nlohmann::ordered_json& summary, const std::string& dir);
 

@@ -7,8 +7,10 @@
 #include "api/fabric_setup.h"
 #include "api/ib_routes.h"
 #include "flow/analytic_network.h"
+#include "flow/flow_counter_reader.h"
 #include "flow/flow_network.h"
 #include "api/scenario_loader.h"
+#include "api/telemetry_outputs.h"
 #include "fabric/topology_builder.h"
 #include "transport/rc_transport.h"
 #include "workload/flow_generator.h"
@@ -85,7 +87,37 @@ Result<std::unique_ptr<ScenarioRun>> ScenarioRun::Prepare(const Scenario& scenar
     return a.start < b.start || (a.start == b.start && a.id < b.id);
   });
   run->injector_ = std::make_unique<TrafficInjector>(*run->sim_, *model, std::move(by_start));
+  run->telemetry_ = run->MakeTelemetry();
   return run;
+}
+
+ProgressOptions ScenarioRun::ProgressOptionsFor() const {
+  ProgressOptions options;
+  options.until = scenario_.until;
+  if (!flows_.empty()) {
+    options.fraction = [this] { return static_cast<double>(completed_) / static_cast<double>(flows_.size()); };
+  }
+  return options;
+}
+
+void ScenarioRun::ServeMetrics(MetricsServer* server) {
+  if (!telemetry_) return;
+  telemetry_->ServeLive(server, [this](const TimeSeriesStore& store) {
+    return PrometheusExposition(topology_, &store, {}, store.times().back(), completed_);
+  });
+}
+
+std::unique_ptr<RunTelemetry> ScenarioRun::MakeTelemetry() {
+  if (!scenario_.telemetry.enabled) return nullptr;
+  std::vector<RunTelemetry::Source> sources;
+  if (flow_) {
+    auto reader = std::make_unique<FlowCounterReader>(*flow_, topology_, scenario_.packet.mtu_bytes,
+                                                      scenario_.packet.wire_overhead_bytes);
+    std::vector<SeriesKey> keys = reader->keys();
+    sources.push_back(RunTelemetry::Source{std::move(reader), std::move(keys)});
+  }
+  if (sources.empty()) return nullptr;  // the analytic model has no time to sample
+  return std::make_unique<RunTelemetry>(*sim_, scenario_.telemetry, std::move(sources));
 }
 
 Result<std::unique_ptr<ScenarioRun>> ScenarioRun::PrepareFile(const std::string& path,
@@ -100,12 +132,14 @@ Result<std::unique_ptr<ScenarioRun>> ScenarioRun::PrepareFile(const std::string&
 void ScenarioRun::Execute() {
   const auto wall_start = std::chrono::steady_clock::now();
   injector_->Start();
+  if (telemetry_) telemetry_->Start();
   sim_->Run(scenario_.until);
   // The run covers up to the last flow's completion (transport timers may
   // still be pending then), the last event, or `until` if it stopped there
   // with work left.
   sim_time_ = (completed_ == flows_.size() || sim_->pending_events() == 0) ? sim_->Now() : scenario_.until;
   if (network_) network_->FinishRun(sim_time_);
+  if (telemetry_) telemetry_->Finish();
   ideal_fct_.reserve(flows_.size());
   for (const FlowSpec& f : flows_) {
     const TransferRequest r = TrafficInjector::RequestFor(f);

@@ -10,12 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "api/run_telemetry.h"
 #include "api/scenario.h"
 #include "core/result.h"
 #include "engine/simulator.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
 #include "packet/packet_network.h"
+#include "telemetry/progress_reporter.h"
 #include "workload/traffic_spec.h"
 
 namespace aifabric {
@@ -50,6 +52,10 @@ class ScenarioRun : private TransferObserver {
   const Scenario& scenario() const { return scenario_; }
   const Topology& topology() const { return topology_; }
   const Simulator& sim() const { return *sim_; }
+  Simulator& mutable_sim() { return *sim_; }
+  // What a progress display of this run shows: flows completed out of all,
+  // with simulation.until as the horizon.
+  ProgressOptions ProgressOptionsFor() const;
   // The network model that ran: the packet level (with its counters) or the
   // flow level; one of the two is null.
   const PacketNetwork* packet_network() const { return network_.get(); }
@@ -72,6 +78,12 @@ class ScenarioRun : private TransferObserver {
   // Simulated time covered: the end of the run.
   Time sim_time() const { return sim_time_; }
   double wall_seconds() const { return wall_seconds_; }
+  // The counters sampled over the run (simulation.telemetry); null when
+  // telemetry is off or the model has no time to sample (analytic).
+  const TimeSeriesStore* series() const { return telemetry_ ? &telemetry_->store() : nullptr; }
+  // Serves the sampled counters live on `server` while the run goes.
+  // REQUIRES: before Execute; `server` outlives the run.
+  void ServeMetrics(MetricsServer* server);
 
  private:
   explicit ScenarioRun(const Scenario& scenario);
@@ -90,6 +102,8 @@ class ScenarioRun : private TransferObserver {
   std::vector<Time> finish_;
   std::vector<Time> ideal_fct_;
   std::unique_ptr<TrafficInjector> injector_;
+  std::unique_ptr<RunTelemetry> telemetry_;  // null: nothing sampled
+  std::unique_ptr<RunTelemetry> MakeTelemetry();
   size_t completed_ = 0;
   Time sim_time_;
   double wall_seconds_ = 0;

@@ -96,6 +96,13 @@ struct Scenario {
   // analytic models, steps on the packet model).
   std::string collectives = "auto";
   Time until = Time::Infinite();
+  // simulation.telemetry: what every run records of its fabric
+  // (docs/observability.md).
+  struct Telemetry {
+    bool enabled = true;             // timeseries.csv, metrics.prom, trace.json, diagnosis.json, report.html
+    Time interval = Time::FromUs(10);  // sampling interval of the counters, in simulated time
+    uint64_t max_points = 512;       // kept per series; a longer run is downsampled (the interval doubles)
+  } telemetry;
   // GPU reduction throughput for collectives: a reduction reads two
   // operands and writes one, so HBM bandwidth / 3.
   DataRate reduce_rate() const { return DataRate::BitsPerSecond(static_cast<uint64_t>(gpu.hbm_tbps * 1e12 * 8 / 3)); }

@@ -910,7 +910,7 @@ void ReadWorkload(const Context& c, const MapReader& top, Scenario& s) {
 // ---- top level -------------------------------------------------------------
 
 void ReadSimulation(const MapReader& sim, Scenario& s) {
-  sim.AllowOnly({"model", "collectives", "until"});
+  sim.AllowOnly({"model", "collectives", "until", "telemetry"});
   s.model = sim.Enum<std::string>("model", "packet",
                                   {{"packet", "packet"}, {"flow", "flow"}, {"analytic", "analytic"}});
   s.collectives = sim.Enum<std::string>("collectives", "auto",
@@ -920,6 +920,19 @@ void ReadSimulation(const MapReader& sim, Scenario& s) {
   }
   s.until = sim.TimeValue("until", Time::Infinite());
   if (sim.Has("until") && s.until == Time::Zero()) sim.FailAt("until", "expected a time > 0, got 0");
+  const MapReader telemetry = sim.Map("telemetry");
+  telemetry.AllowOnly({"enabled", "interval", "max_points"});
+  s.telemetry.enabled = telemetry.Bool("enabled", true);
+  s.telemetry.interval = telemetry.TimeValue("interval", Time::FromUs(10));
+  if (s.telemetry.interval < Time::FromNs(100)) {
+    telemetry.FailAt("interval", "expected a sampling interval of at least 100ns, got " +
+                                     std::to_string(s.telemetry.interval.ps()) + " ps");
+  }
+  s.telemetry.max_points = telemetry.Unsigned("max_points", 512);
+  if (s.telemetry.max_points < 4 || s.telemetry.max_points > 65536 || s.telemetry.max_points % 2 != 0) {
+    telemetry.FailAt("max_points", "expected an even number of points from 4 to 65536, got " +
+                                       std::to_string(s.telemetry.max_points));
+  }
 }
 
 void ReadScenario(const Context& c, const YAML::Node& root, const std::string& default_name, Scenario& s) {

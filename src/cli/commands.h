@@ -28,8 +28,13 @@ struct RunOptions {
   std::string model;                   // "" -> the scenario's simulation.model
   std::string collectives;             // "" -> the scenario's simulation.collectives
   bool quiet = false;
+  bool no_telemetry = false;           // --no-telemetry: simulation.telemetry.enabled=false
+  int metrics_port = -1;               // --metrics-port: serve metrics on 127.0.0.1:PORT while running
 };
 int RunCommand(const RunOptions& options);
+
+// `aifabric diagnose OUTDIR`: prints OUTDIR/diagnosis.json as a table.
+int DiagnoseCommand(const std::string& out_dir);
 
 struct ValidateOptions {
   std::string scenario;

@@ -25,7 +25,17 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--collectives", run.collectives,
                       "steps (a transfer per step) or coflow (one fluid each; flow/analytic); overrides simulation.collectives")
       ->check(CLI::IsMember({"auto", "steps", "coflow"}));
-  run_cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors");
+  run_cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors (no progress either)");
+  run_cmd->add_flag("--no-telemetry", run.no_telemetry,
+                    "Do not sample counters nor write timeseries.csv, metrics.prom, trace.json, diagnosis.json, report.html");
+  run_cmd->add_option("--metrics-port", run.metrics_port,
+                      "Serve the counters as Prometheus metrics on http://127.0.0.1:PORT/metrics while the run goes")
+      ->check(CLI::Range(1, 65535));
+
+  std::string diagnose_dir;
+  CLI::App* diagnose_cmd =
+      app.add_subcommand("diagnose", "Print the bottleneck findings of a run (OUTDIR/diagnosis.json), most severe first");
+  diagnose_cmd->add_option("outdir", diagnose_dir, "A run's output folder")->required();
 
   ValidateOptions validate;
   CLI::App* validate_cmd = app.add_subcommand("validate", "Check a scenario and print the cluster it describes");
@@ -77,6 +87,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (*run_cmd) return RunCommand(run);
+    if (*diagnose_cmd) return DiagnoseCommand(diagnose_dir);
     if (*validate_cmd) return ValidateCommand(validate);
     if (*coll_cmd) return CollectiveCommand(coll);
     if (*cmp_cmd) return CompareCommand(cmp);

@@ -11,6 +11,8 @@
 #include "api/training_run.h"
 #include "cli/commands.h"
 #include "cli/summary_printer.h"
+#include "telemetry/metrics_server.h"
+#include "telemetry/progress_reporter.h"
 
 namespace aifabric {
 namespace {
@@ -45,12 +47,29 @@ int RunCommand(const RunOptions& options) {
   std::vector<std::string> overrides = options.overrides;
   if (!options.model.empty()) overrides.push_back("simulation.model=" + options.model);
   if (!options.collectives.empty()) overrides.push_back("simulation.collectives=" + options.collectives);
+  if (options.no_telemetry) overrides.push_back("simulation.telemetry.enabled=false");
   Result<Scenario> scenario = LoadScenarioFile(options.scenario, overrides);
   if (!scenario.ok()) return ReportBadInput(scenario.error());
   if (HasJobs(*scenario)) return RunJobScenario(*scenario, options);
   Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(*scenario);
   if (!run.ok()) return ReportBadInput(Error{options.scenario + ": " + run.error().message});
-  (*run)->Execute();
+  std::unique_ptr<MetricsServer> server;
+  if (options.metrics_port > 0) {
+    if (!scenario->telemetry.enabled) {
+      return ReportBadInput(Error{"--metrics-port needs telemetry (drop --no-telemetry / simulation.telemetry.enabled: false)"});
+    }
+    Result<std::unique_ptr<MetricsServer>> started = MetricsServer::Start(options.metrics_port);
+    if (!started.ok()) return ReportBadInput(Error{"--metrics-port: " + started.error().message});
+    server = std::move(started).value();
+    (*run)->ServeMetrics(server.get());
+    if (!options.quiet) std::fprintf(stderr, "aifabric: metrics on http://127.0.0.1:%d/metrics\n", server->port());
+  }
+  {
+    std::unique_ptr<ProgressReporter> progress;
+    if (!options.quiet) progress = std::make_unique<ProgressReporter>((*run)->mutable_sim(), (*run)->ProgressOptionsFor());
+    (*run)->Execute();
+    if (progress) progress->Finish();
+  }
   const std::string out_dir = options.out_dir.empty() ? "out/" + (*run)->scenario().name : options.out_dir;
   const nlohmann::ordered_json summary = BuildSummary(**run);
   Status written = WriteOutputs(**run, summary, out_dir);

@@ -86,6 +86,8 @@ class FlowNetwork final : public NetworkModel {
   // Payload bytes that have crossed a port up to now. Linear in the active
   // queue pairs.
   double bytes_carried(PortId port) const { return fluid_.bytes_carried(port); }
+  // Payload bytes carried by every port (out[port]), in one pass.
+  void BytesCarried(std::span<double> out) const { fluid_.BytesCarried(out); }
   // A port's capacity for payload, bit/s.
   double payload_capacity_bps(PortId port) const;
   // Rate solves so far (one per instant with a start or a finish).

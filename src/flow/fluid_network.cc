@@ -112,6 +112,21 @@ double FluidNetwork::bytes_carried(int resource) const {
   return sum;
 }
 
+void FluidNetwork::BytesCarried(std::span<double> out) const {
+  assert(out.size() == carried_done_.size());
+  std::copy(carried_done_.begin(), carried_done_.end(), out.begin());
+  const Time now = sim_.Now();
+  for (size_t f = 0; f < flows_.size(); ++f) {
+    const Active& a = flows_[f];
+    if (!a.active) continue;
+    const double sent = a.bytes - RemainingAt(a, now);
+    if (sent <= 0) continue;
+    const std::span<const int> rs = solver_.resources(static_cast<int>(f));
+    const std::span<const double> cs = solver_.coefficients(static_cast<int>(f));
+    for (size_t k = 0; k < rs.size(); ++k) out[static_cast<size_t>(rs[k])] += cs[k] * sent;
+  }
+}
+
 void FluidNetwork::Reschedule() {
   solver_.Solve();
   ++solves_;

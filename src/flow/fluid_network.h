@@ -68,6 +68,9 @@ class FluidNetwork final : public EventHandler {
   // Bytes that have crossed `resource` up to now. Linear in the active
   // transfers.
   double bytes_carried(int resource) const;
+  // The same for every resource at once (out[r]), in one pass over the
+  // active transfers. REQUIRES: out.size() == the number of resources.
+  void BytesCarried(std::span<double> out) const;
   // Rate solves so far (one per instant with a start or a finish).
   uint64_t solves() const { return solves_; }
 

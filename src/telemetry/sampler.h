@@ -35,7 +35,14 @@ class Sampler final : public EventHandler {
  public:
   // REQUIRES: interval > 0; `store` has no series yet (the sampler adds
   // them all through AddReader).
-  Sampler(Simulator& sim, TimeSeriesStore& store, Time interval);
+  //
+  // `read_kept_only`: read only at the instants the store keeps as points
+  // (every interval until the store first halves, then every 2, 4, ...
+  // intervals), so that a long run costs O(points x log(run / interval))
+  // reads, not one per interval. Only for readers whose gauges are peaks
+  // since their previous Read (nothing happens between reads that a read
+  // misses); counters are exact either way.
+  Sampler(Simulator& sim, TimeSeriesStore& store, Time interval, bool read_kept_only = false);
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;
 
@@ -59,12 +66,15 @@ class Sampler final : public EventHandler {
     size_t count;
   };
 
-  void Sample();
+  void Sample(size_t instants = 1);
+  void ScheduleNext();
 
   // Fixed at construction.
   Simulator& sim_;
   TimeSeriesStore& store_;
   const Time interval_;
+  const bool read_kept_only_;
+  size_t next_instants_ = 1;  // instants the next tick's sample stands for
 
   std::vector<Source> sources_;
   std::vector<double> row_;  // one sample, series in id order

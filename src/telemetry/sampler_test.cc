@@ -116,5 +116,34 @@ TEST(Sampler, NoWorkOneSample) {
   EXPECT_EQ(store.values(0)[0], 0.0);
 }
 
+// Reading only the instants the store keeps (store of 4 points, 10 µs,
+// work at 200 µs), worked by hand from the store's rules: reads at 0, 10,
+// 20, 30 (4 points); 40 (halves to 0, 20 | 30 provisional, stride 2; 40
+// completes the point); 60 (4 points: 0, 20, 40, 60); 80 (halves to 0, 40
+// | 60, stride 4; 80 completes it); 120 (0, 40, 80, 120); 160 (halves to
+// 0, 80 | 120, stride 8; 160 completes it); the tick at 240 never runs;
+// the final read at 200 is a provisional point. 10 reads where every
+// interval would be 21; the counter's kept values are exact.
+TEST(Sampler, ReadsOnlyTheInstantsTheStoreKeeps) {
+  Simulator sim(1);
+  TimeSeriesStore store(4);
+  Sampler sampler(sim, store, Time::FromUs(10), /*read_kept_only=*/true);
+  LineRateReader reader;
+  const SeriesKey tx[] = {kTx};
+  sampler.AddReader(&reader, tx);
+  Nothing nothing;
+  sim.Schedule(Time::FromUs(200), &nothing);
+  sampler.Start();
+  sim.Run();
+  sampler.SampleNow();
+  EXPECT_EQ(reader.reads, 10);
+  std::vector<int64_t> times_us;
+  for (Time t : store.times()) times_us.push_back(t.ps() / 1'000'000);
+  EXPECT_EQ(times_us, (std::vector<int64_t>{0, 80, 160, 200}));
+  EXPECT_EQ((std::vector<double>{store.values(0).begin(), store.values(0).end()}),
+            (std::vector<double>{0, 800'000, 1'600'000, 2'000'000}));
+  EXPECT_EQ(store.interval(), Time::FromUs(80));
+}
+
 }  // namespace
 }  // namespace aifabric

@@ -30,8 +30,9 @@ int TimeSeriesStore::AddSeries(const SeriesKey& key) {
   return static_cast<int>(id);
 }
 
-void TimeSeriesStore::RecordSample(Time at, std::span<const double> values) {
+void TimeSeriesStore::RecordSample(Time at, std::span<const double> values, size_t instants) {
   assert(values.size() == keys_.size());
+  assert(instants >= 1 && instants <= InstantsToNextPoint());
   const size_t n = keys_.size();
   if (samples_ == 0) {
     assert(KeysUnique(keys_));
@@ -58,8 +59,9 @@ void TimeSeriesStore::RecordSample(Time at, std::span<const double> values) {
     std::copy(values.begin(), values.end(), row);
   }
   times_[slot] = at;
-  ++samples_;
-  if (++span_instants_ == stride_) {
+  samples_ += instants;
+  span_instants_ += instants;
+  if (span_instants_ == stride_) {
     ++committed_;
     span_instants_ = 0;
   }

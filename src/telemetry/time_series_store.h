@@ -114,7 +114,15 @@ class TimeSeriesStore {
   // Records the value of every series (in id order) at one instant.
   // REQUIRES: values.size() == series(); `at` later than the previous
   // sample's time.
-  void RecordSample(Time at, std::span<const double> values);
+  //
+  // `instants` > 1: the sample stands for that many sampling instants, the
+  // ones before it skipped unread (a sampler that reads only the instants
+  // the store keeps, when its gauges are peaks since the last read, so
+  // nothing is lost). REQUIRES: instants <= InstantsToNextPoint().
+  void RecordSample(Time at, std::span<const double> values, size_t instants = 1);
+  // Sampling instants from the last one recorded to the next that the
+  // store will keep as a point of its own (1 while every instant is kept).
+  size_t InstantsToNextPoint() const { return committed_ == max_points_ ? stride_ : stride_ - span_instants_; }
 
   size_t series() const { return keys_.size(); }
   // Points kept per series (the same for all), at most max_points.

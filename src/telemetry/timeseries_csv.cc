@@ -58,11 +58,17 @@ void AppendCsvField(std::string& out, const std::string& field) {
 }
 
 // "node,port,priority,metric," of one series.
-std::string RowPrefix(const SeriesKey& key, const NameFn& node_name) {
+std::string RowPrefix(const SeriesKey& key, const NameFn& node_name, const NameFn& port_name) {
   std::string out;
   AppendCsvField(out, node_name(key.node));
   out += ',';
-  if (key.port != -1) AppendInt(out, key.port);
+  if (key.port != -1) {
+    if (port_name) {
+      AppendCsvField(out, port_name(key.port));
+    } else {
+      AppendInt(out, key.port);
+    }
+  }
   out += ',';
   if (key.priority != -1) AppendInt(out, key.priority);
   out += ',';
@@ -73,10 +79,10 @@ std::string RowPrefix(const SeriesKey& key, const NameFn& node_name) {
 
 }  // namespace
 
-std::string RenderTimeseriesCsv(const TimeSeriesStore& store, const NameFn& node_name) {
+std::string RenderTimeseriesCsv(const TimeSeriesStore& store, const NameFn& node_name, const NameFn& port_name) {
   std::string out = "time_ns,node,port,priority,metric,value\n";
   std::vector<std::string> prefixes;
-  for (size_t id = 0; id < store.series(); ++id) prefixes.push_back(RowPrefix(store.key(static_cast<int>(id)), node_name));
+  for (size_t id = 0; id < store.series(); ++id) prefixes.push_back(RowPrefix(store.key(static_cast<int>(id)), node_name, port_name));
   const std::span<const Time> times = store.times();
   for (size_t j = 0; j < times.size(); ++j) {
     const std::string time = TimeNs(times[j]);

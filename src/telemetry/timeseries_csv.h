@@ -6,7 +6,9 @@
 //    (the store keeps picoseconds) prints with 3 decimals: 1.500;
 //  - node: node_name(key.node), quoted as RFC 4180 asks if it holds a
 //    comma, a quote or a line break;
-//  - port, priority: the integers, empty when -1;
+//  - port: port_name(key.port) when given (aifabric names a port by the
+//    node at its far end), else the integer; empty when -1;
+//  - priority: the integer, empty when -1;
 //  - metric: SaiName(metric, priority) from the metric catalog;
 //  - value: integers exactly (up to 2^53), other values as the shortest
 //    text that reads back to the same double (std::to_chars).
@@ -26,6 +28,7 @@ namespace aifabric {
 // Maps a node id to the node's name in the input topology.
 using NameFn = std::function<std::string(int node)>;
 
-std::string RenderTimeseriesCsv(const TimeSeriesStore& store, const NameFn& node_name);
+std::string RenderTimeseriesCsv(const TimeSeriesStore& store, const NameFn& node_name,
+                                const NameFn& port_name = nullptr);
 
 }  // namespace aifabric

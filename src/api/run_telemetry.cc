@@ -1,0 +1,59 @@
+#include "api/run_telemetry.h"
+
+#include <algorithm>
+
+namespace aifabric {
+namespace {
+
+size_t SeriesIn(const std::vector<RunTelemetry::Source>& sources) {
+  size_t n = 0;
+  for (const RunTelemetry::Source& s : sources) n += s.keys.size();
+  return n;
+}
+
+// The configured points per series, fewer if the series would overflow the
+// value budget; even, at least 16.
+size_t PointsPerSeries(uint64_t configured, size_t series) {
+  size_t points = static_cast<size_t>(configured);
+  if (series > 0) points = std::min(points, RunTelemetry::kMaxStoredValues / series);
+  points = std::max<size_t>(16, points & ~size_t{1});
+  return points;
+}
+
+constexpr auto kPublishEvery = std::chrono::milliseconds(500);
+
+}  // namespace
+
+RunTelemetry::RunTelemetry(Simulator& sim, const Scenario::Telemetry& options, std::vector<Source> sources)
+    : sources_(std::move(sources)),
+      store_(PointsPerSeries(options.max_points, SeriesIn(sources_))),
+      sampler_(sim, store_, options.interval, /*read_kept_only=*/true) {
+  for (Source& s : sources_) sampler_.AddReader(s.reader.get(), s.keys);
+  sampler_.AddReader(&live_, {});
+}
+
+RunTelemetry::~RunTelemetry() = default;
+
+void RunTelemetry::ServeLive(MetricsServer* server, std::function<std::string(const TimeSeriesStore&)> render) {
+  server_ = server;
+  render_ = std::move(render);
+}
+
+void RunTelemetry::Start() { sampler_.Start(); }
+
+void RunTelemetry::Finish() {
+  sampler_.SampleNow();
+  Publish(/*force=*/true);
+}
+
+void RunTelemetry::LivePublisher::Read(Time /*now*/, std::span<double> /*out*/) { owner_.Publish(false); }
+
+void RunTelemetry::Publish(bool force) {
+  if (server_ == nullptr || store_.points() == 0) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (!force && now - last_publish_ < kPublishEvery) return;
+  last_publish_ = now;
+  server_->Publish(render_(store_));
+}
+
+}  // namespace aifabric

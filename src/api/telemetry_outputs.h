@@ -1,0 +1,49 @@
+// The observability files of a run (docs/observability.md), built from
+// what the run observed of its fabric (FabricObservation) and, when the
+// model was sampled, its time series: timeseries.csv, metrics.prom,
+// trace.json, diagnosis.json and report.html. Pure functions of their
+// inputs (deterministic: the same run gives the same bytes); thread-safe.
+#pragma once
+
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "diagnosis/fabric_observation.h"
+#include "fabric/topology.h"
+#include "telemetry/chrome_trace.h"
+#include "telemetry/time_series_store.h"
+
+namespace aifabric {
+
+// A port is named by the node at its far end, as diagnosis.json's
+// port_peer (node names as in the input topology).
+std::string PortPeerName(const Topology& topology, PortId port);
+
+// Prometheus exposition of the latest values: every series of `store` (or,
+// without one, the per-port totals of `ports`), labelled node, port and
+// priority; and the run's aifabric_sim_time_seconds and
+// aifabric_transfers_completed_total.
+std::string PrometheusExposition(const Topology& topology, const TimeSeriesStore* store,
+                                 std::span<const PortObservation> ports, Time sim_time, size_t transfers_completed);
+
+std::string TimeseriesCsv(const Topology& topology, const TimeSeriesStore& store);
+
+// Adds to `trace` the transfers per source NIC (one slice each, start to
+// finish) and, from `store`, the queue depth of the deepest queues as
+// counters (at most `max_queue_tracks` of them).
+void AddFabricTrace(const Topology& topology, const FabricObservation& observation, const TimeSeriesStore* store,
+                    ChromeTrace& trace, size_t max_queue_tracks = 16);
+
+// The report's data (telemetry/html_report.h's schema): the summary's
+// top-level figures, per-tier utilization heat maps and throughput and
+// queue-depth charts from `store`, the FCT CDF of the transfers, and the
+// diagnosis.
+nlohmann::ordered_json ReportData(const Topology& topology, const FabricObservation& observation,
+                                  const TimeSeriesStore* store, const nlohmann::ordered_json& summary,
+                                  const nlohmann::ordered_json& diagnosis);
+
+}  // namespace aifabric
