@@ -1,0 +1,104 @@
+// Bottleneck localization: Diagnose reads what a finished run saw of its
+// fabric (FabricObservation) and names the ports that held it back, most
+// severe first; FindingsJson writes them as diagnosis.json and
+// FormatFindings prints a saved diagnosis.json as a table (for
+// `aifabric diagnose OUTDIR`). Pure functions of their arguments and
+// deterministic (ties broken by kind, then port id); safe to call from
+// several threads on shared inputs.
+//
+// Notation: u(p) is PortObservation::utilization (bytes over line rate x
+// the run's active time); phi(p) = min(1, pause_time(p) / active_time), the
+// share of the run port p spent paused. Severities of causes lie in
+// [0.5, 1], of symptoms in [0, 0.5], so a culprit ranks above what it
+// caused. Each port is named by at most one finding: the first rule below
+// that claims it wins. Rules that need tiers (uplinks, incast) take a
+// switch's tier from the topology, or, when it is -1 (unknown), its hop
+// distance from the nearest host.
+//
+// 1. pfc_pause_root. The pause graph has an edge paused -> cause for every
+//    PauseCause (frames summed per pair). From each paused port, follow its
+//    dominant cause (most frames; ties: lowest port id) until a port with no
+//    cause edges: the root, the congested egress whose full buffer made the
+//    pauses. One finding per root reached from at least one other port.
+//    Evidence: paused_ports, pause_time_ns (sum over them), frames, depth
+//    (longest chain), the root's own figures. If the root is also an incast
+//    port (rule 3) the incast figures are added under "incast".
+//    severity = 0.5 + 0.5 * min(1, phi(root) + sum of phi over paused ports).
+// 2. pfc_deadlock_cycle. A chain of dominant causes that comes back on
+//    itself (a cyclic buffer dependency, the shape of a PFC deadlock) is
+//    reported once, named by its lowest port id, with the cycle's ports and
+//    the paused ports that lead into it. severity = 1.
+// 3. incast. A switch port toward a host that, at some moment, carried
+//    transfers from >= incast_min_sources distinct sources at once, and is
+//    saturated (u >= saturated_utilization) or shows loss or congestion
+//    (drops, ECN marks, or pauses it caused). Evidence: sources (distinct),
+//    concurrent_sources, bytes, utilization. severity = 0.5 + 0.5 * u.
+// 4. oversubscribed_uplink. A switch's uplinks (ports to the next tier up)
+//    all have u >= uplinks_together_utilization, and what its lower tier
+//    offered upward exceeded their capacity: offered_ratio =
+//    min(demand, ingress) > 1 with demand = bytes of the transfers leaving
+//    through the uplinks / (uplink capacity x the window they would have
+//    needed alone: first start to the last start + ideal FCT), ingress =
+//    summed rate of the ports those transfers entered by / uplink capacity.
+//    Names the most utilized uplink (ties: lowest port id).
+//    severity = 0.5 + 0.5 * (1 - 1 / offered_ratio).
+// 5. ecmp_collision. An uplink with u >= saturated_utilization carrying >= 2
+//    transfers while a sibling uplink of the same switch (an ECMP
+//    alternative) sent less than collision_sibling_share of its bytes.
+//    Evidence: transfers, its utilization, the least used sibling's.
+//    severity = 0.5 + 0.5 * u * (1 - sibling bytes / its bytes).
+// 6. saturated_link. Any other port with u >= saturated_utilization.
+//    severity = 0.5 * u.
+// 7. pfc_pause. A paused port that is not a root (phi > 0 or paused by
+//    frames), pointing at its root (or cycle) and its dominant cause.
+//    severity = 0.5 * phi.
+// 8. drops. Any other port that dropped packets.
+//    severity = 0.5 * (transfers crossing it / all transfers), 0.25 when
+//    the observation has no transfers.
+// Every finding's evidence also holds the port's own counters; `flows` are
+// the affected transfers (those crossing the ports involved), capped at
+// max_flows with the full count in evidence.flows_total.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/result.h"
+#include "diagnosis/fabric_observation.h"
+#include "diagnosis/finding.h"
+#include "fabric/topology.h"
+
+namespace aifabric {
+
+struct DiagnosisOptions {
+  double saturated_utilization = 0.9;        // a port at or above this is saturated
+  double uplinks_together_utilization = 0.8; // oversubscribed: every uplink at least this
+  double collision_sibling_share = 0.5;      // collision: the sibling sent less than this share
+  int incast_min_sources = 4;                // incast: distinct sources at once
+  size_t max_findings = 50;                  // keep the most severe
+  size_t max_flows = 20;                     // flows listed per finding
+};
+
+// The findings of one run, most severe first (ties: kind order of
+// finding.h, then port id), at most options.max_findings. Ports, causes
+// and path entries that are not ports of `topology` are ignored.
+// `observation.ports` is indexed by PortObservation::port (by position when
+// that is kNoPort).
+std::vector<Finding> Diagnose(const Topology& topology, const FabricObservation& observation,
+                              const DiagnosisOptions& options = {});
+
+// {"findings": [{"kind", "node", "port_peer", "severity", "evidence",
+// "flows", "owners"}, ...]} in the given order, nodes by their topology
+// names; severity rounded to 4 decimals.
+nlohmann::ordered_json FindingsJson(const Topology& topology, const std::vector<Finding>& findings);
+
+// A plain-text table of a diagnosis.json document: one row per finding
+// (rank, severity, kind, node -> port_peer, flow count, owners) and an
+// indented line of its scalar evidence as key=value. An error when the
+// document has no "findings" array or a finding lacks kind/node/port_peer.
+Result<std::string> FormatFindings(const nlohmann::ordered_json& diagnosis);
+
+}  // namespace aifabric
