@@ -199,8 +199,9 @@ TEST(Diagnose, PauseCycleIsReported) {
 
 // leaf0's four 100G hosts send 1.25 MB each to leaf1's hosts, all at t = 0;
 // alone each would take 100 us (the ideal FCT). leaf0 has two 100G uplinks,
-// both full: demand = 4 x 10 Mbit / (200 Gbit/s x 100 us) = 2, ingress =
-// 400G / 200G = 2, so the offered ratio is 2 and severity 0.5 + 0.5 x (1 - 1/2).
+// both full: demand = 4 x (10 Mbit / 100 us = 100 Gbit/s) in flight at once
+// / 200 Gbit/s = 2, ingress = 400G / 200G = 2, so the offered ratio is 2 and
+// severity 0.5 + 0.5 x (1 - 1/2).
 FabricObservation Oversubscribed(const Topology& t, int hosts) {
   FabricObservation o = Idle(t, Time::FromUs(200));
   for (NodeId h = 0; h < hosts; ++h) {
@@ -254,6 +255,23 @@ TEST(Diagnose, FullUplinksWithoutExcessOfferAreNotOversubscribed) {
   FabricObservation o = Oversubscribed(t, 4);
   o.transfers = {o.transfers[0], o.transfers[2]};  // h0 via spine0, h2 via spine1
   for (const Finding& f : Diagnose(t, o)) EXPECT_EQ(f.kind, kSaturatedLink) << f.port;
+}
+
+// The same four transfers one after another (each starts when the last
+// would have ended alone): 100G offered at a time against 200G, even
+// though the ingress could offer 400G. Not oversubscribed.
+TEST(Diagnose, StaggeredOfferIsNotOversubscribed) {
+  const Topology t = TwoLeaves();
+  FabricObservation o = Oversubscribed(t, 4);
+  for (size_t i = 0; i < o.transfers.size(); ++i) o.transfers[i].start = Time::FromUs(100 * i);
+  for (const Finding& f : Diagnose(t, o)) EXPECT_EQ(f.kind, kSaturatedLink) << f.port;
+  // Three at once (h0-h2 at 0, h3 at 100 us): 300G / 200G = 1.5.
+  for (size_t i = 0; i < o.transfers.size(); ++i) o.transfers[i].start = Time::FromUs(i < 3 ? 0 : 100);
+  const std::vector<Finding> three = Diagnose(t, o);
+  ASSERT_FALSE(three.empty());
+  EXPECT_EQ(three[0].kind, kOversubscribedUplink);
+  EXPECT_EQ(three[0].evidence["demand_ratio"], 1.5);
+  EXPECT_EQ(three[0].evidence["offered_ratio"], 1.5);
 }
 
 // h0 -> h4 and h1 -> h5 both hashed onto leaf0 -> spine0, which is full,
