@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "fabric/fabric_test_util.h"
+
 #include <algorithm>
 #include <string>
 
@@ -304,6 +306,41 @@ TEST(Diagnose, EcmpCollisionAboveTheLinkItFeeds) {
   // A sibling that sent half as much (1 MB of 2 MB) is not idle capacity.
   o.ports[kLeaf0ToSpine1].tx_bytes = 1'000'000;
   for (const Finding& f : Diagnose(t, o)) EXPECT_EQ(f.kind, kSaturatedLink);
+}
+
+// The port from node `a` to node `b` (the first, if parallel links).
+PortId PortBetween(const Topology& t, const std::string& a, const std::string& b) {
+  for (PortId p : t.node(t.FindByName(a)).ports) {
+    if (t.node(t.port(p).peer).name == b) return p;
+  }
+  ADD_FAILURE() << a << " -> " << b;
+  return kNoPort;
+}
+
+// On the built 4 x 4 leaf-spine, h0 -> h4 and h1 -> h5 both go leaf0 ->
+// spine2 while leaf0's three other uplinks are idle.
+TEST(Diagnose, EcmpCollisionOnBuiltLeafSpine) {
+  const Topology t = fabric_testing::LeafSpine4x4();
+  FabricObservation o = Idle(t);
+  const PortId up = PortBetween(t, "leaf0", "spine2"), down = PortBetween(t, "spine2", "leaf1");
+  for (int h = 0; h < 2; ++h) {
+    const PortId nic = PortBetween(t, Name("h", h), "leaf0");
+    const PortId last = PortBetween(t, "leaf1", Name("h", h + 4));
+    o.transfers.push_back(Transfer(h, h, h + 4, {nic, up, down, last}));
+  }
+  for (PortId p : {up, down}) {
+    o.ports[p].utilization = 1.0;
+    o.ports[p].tx_bytes = 2'000'000;
+  }
+  const std::vector<Finding> findings = Diagnose(t, o);
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].kind, kEcmpCollision);
+  EXPECT_EQ(t.node(findings[0].node).name, "leaf0");
+  EXPECT_EQ(t.node(findings[0].port_peer).name, "spine2");
+  EXPECT_EQ(findings[0].evidence["siblings"], 3);
+  EXPECT_EQ(findings[0].evidence["idlest_sibling"]["port_peer"], "spine0");  // all idle: lowest port id
+  EXPECT_EQ(findings[1].kind, kSaturatedLink);
+  EXPECT_EQ(t.node(findings[1].node).name, "spine2");
 }
 
 // HPCC-style topologies have no tiers (-1): uplinks follow the hop
