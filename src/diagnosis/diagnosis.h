@@ -10,47 +10,63 @@
 // the run's active time); phi(p) = min(1, pause_time(p) / active_time), the
 // share of the run port p spent paused. Severities of causes lie in
 // [0.5, 1], of symptoms in [0, 0.5], so a culprit ranks above what it
-// caused. Each port is named by at most one finding: the first rule below
-// that claims it wins. Rules that need tiers (uplinks, incast) take a
-// switch's tier from the topology, or, when it is -1 (unknown), its hop
-// distance from the nearest host.
+// caused. Each port is named by at most one finding. Causes (rules 1-5)
+// are ranked deadlock cycle, incast, oversubscribed uplink, ECMP
+// collision, pause root: when several name (or cover) one port, the
+// earliest keeps it and the others' figures go into its evidence under
+// their kind (a list of {node, port_peer, severity, ...}); its severity is
+// the highest of theirs. So the port toward an incast receiver that rooted
+// a pause tree is an `incast` finding with evidence.pfc_pause_root.
+// Symptoms (rules 6-8) are reported only on ports no cause names or
+// covers, the first that applies. Rules that need tiers (uplinks, incast)
+// take a switch's tier from the topology, or, when it is -1 (unknown), its
+// hop distance from the nearest host.
 //
 // 1. pfc_pause_root. The pause graph has an edge paused -> cause for every
 //    PauseCause (frames summed per pair). From each paused port, follow its
 //    dominant cause (most frames; ties: lowest port id) until a port with no
 //    cause edges: the root, the congested egress whose full buffer made the
 //    pauses. One finding per root reached from at least one other port.
-//    Evidence: paused_ports, pause_time_ns (sum over them), frames, depth
-//    (longest chain), the root's own figures. If the root is also an incast
-//    port (rule 3) the incast figures are added under "incast".
+//    Evidence: paused_ports, tree_pause_time_ns and tree_frames (sums over
+//    them), depth (longest chain), frames_caused (by the root), and up to
+//    max_flows of the paused ports ("paused").
 //    severity = 0.5 + 0.5 * min(1, phi(root) + sum of phi over paused ports).
 // 2. pfc_deadlock_cycle. A chain of dominant causes that comes back on
 //    itself (a cyclic buffer dependency, the shape of a PFC deadlock) is
-//    reported once, named by its lowest port id, with the cycle's ports and
-//    the paused ports that lead into it. severity = 1.
+//    reported once, named by its lowest port id (covering the rest of the
+//    cycle), with the cycle's ports and the paused ports that lead into it.
+//    severity = 1.
 // 3. incast. A switch port toward a host that, at some moment, carried
 //    transfers from >= incast_min_sources distinct sources at once, and is
 //    saturated (u >= saturated_utilization) or shows loss or congestion
 //    (drops, ECN marks, or pauses it caused). Evidence: sources (distinct),
-//    concurrent_sources, bytes, utilization. severity = 0.5 + 0.5 * u.
+//    concurrent_sources, bytes, pause_frames_caused.
+//    severity = 0.5 + 0.5 * u.
 // 4. oversubscribed_uplink. A switch's uplinks (ports to the next tier up)
 //    all have u >= uplinks_together_utilization, and what its lower tier
 //    offered upward exceeded their capacity: offered_ratio =
-//    min(demand, ingress) > 1 with demand = bytes of the transfers leaving
-//    through the uplinks / (uplink capacity x the window they would have
-//    needed alone: first start to the last start + ideal FCT), ingress =
+//    min(demand, ingress) > 1 with demand = the highest summed standalone
+//    rate (bytes / ideal FCT; bytes at the ingress rate without one) of the
+//    transfers leaving through the uplinks that were in flight at once
+//    (each from its start for its ideal FCT) / uplink capacity, ingress =
 //    summed rate of the ports those transfers entered by / uplink capacity.
-//    Names the most utilized uplink (ties: lowest port id).
+//    Evidence: the three ratios, offered_bytes, uplink_capacity_gbps,
+//    uplinks (name and utilization of each).
+//    Names the most utilized uplink (ties: lowest port id) and covers the
+//    others.
 //    severity = 0.5 + 0.5 * (1 - 1 / offered_ratio).
 // 5. ecmp_collision. An uplink with u >= saturated_utilization carrying >= 2
 //    transfers while a sibling uplink of the same switch (an ECMP
 //    alternative) sent less than collision_sibling_share of its bytes.
-//    Evidence: transfers, its utilization, the least used sibling's.
+//    Evidence: transfers, siblings, idlest_sibling (its name, utilization
+//    and tx_bytes).
 //    severity = 0.5 + 0.5 * u * (1 - sibling bytes / its bytes).
 // 6. saturated_link. Any other port with u >= saturated_utilization.
 //    severity = 0.5 * u.
 // 7. pfc_pause. A paused port that is not a root (phi > 0 or paused by
-//    frames), pointing at its root (or cycle) and its dominant cause.
+//    frames), with frames, depth, its dominant cause, its root (the cycle's
+//    named port for a chain into a cycle; null when unknown) and
+//    in_cycle_tree.
 //    severity = 0.5 * phi.
 // 8. drops. Any other port that dropped packets.
 //    severity = 0.5 * (transfers crossing it / all transfers), 0.25 when

@@ -14,12 +14,15 @@
 namespace aifabric {
 
 // The kinds, most specific first: when two rules name one port, the kind
-// listed earlier keeps it (FindingKindRank).
+// listed earlier keeps it (FindingKindRank). A cause that says why a port
+// congested (incast, oversubscription, collision) is more specific than
+// the pause tree the congestion grew, which is more specific than a
+// symptom.
 inline constexpr char kPfcDeadlockCycle[] = "pfc_deadlock_cycle";
-inline constexpr char kPfcPauseRoot[] = "pfc_pause_root";
 inline constexpr char kIncast[] = "incast";
 inline constexpr char kOversubscribedUplink[] = "oversubscribed_uplink";
 inline constexpr char kEcmpCollision[] = "ecmp_collision";
+inline constexpr char kPfcPauseRoot[] = "pfc_pause_root";
 inline constexpr char kSaturatedLink[] = "saturated_link";
 inline constexpr char kPfcPause[] = "pfc_pause";
 inline constexpr char kDrops[] = "drops";

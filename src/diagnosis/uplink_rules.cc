@@ -2,6 +2,7 @@
 // tier offers more than they carry (oversubscribed_uplink), and one full
 // uplink beside an idle sibling (ecmp_collision). See diagnosis.h.
 #include <algorithm>
+#include <utility>
 
 #include "diagnosis/rules.h"
 
@@ -21,7 +22,7 @@ PortId MostUtilized(const DiagnosisContext& ctx, const std::vector<PortId>& port
 struct Offered {
   std::vector<int> transfers;  // leaving through an uplink of s
   uint64_t bytes = 0;
-  double demand_ratio = 0;     // bytes / (capacity x their standalone window)
+  double demand_ratio = 0;     // peak summed standalone rate / capacity
   double ingress_ratio = 0;    // rate of the ports they entered s by / capacity
   uint64_t capacity_bps = 0;
 };
@@ -36,7 +37,8 @@ Offered OfferedUpward(const DiagnosisContext& ctx, NodeId s, const std::vector<P
   std::sort(o.transfers.begin(), o.transfers.end());
   o.transfers.erase(std::unique(o.transfers.begin(), o.transfers.end()), o.transfers.end());
   std::vector<PortId> ingress;
-  Time first = Time::Infinite(), last = Time::Zero();
+  // (time, change of the summed standalone rate in bps); ends sort first.
+  std::vector<std::pair<int64_t, int64_t>> rate_steps;
   for (int t : o.transfers) {
     const TransferObservation& tr = ctx.observation().transfers[t];
     PortId entered = kNoPort;
@@ -53,16 +55,21 @@ Offered OfferedUpward(const DiagnosisContext& ctx, NodeId s, const std::vector<P
     o.bytes += tr.bytes;
     // Its standalone time: the ideal FCT, else its bytes at the ingress rate.
     const Time alone = tr.ideal.ps() > 0 ? tr.ideal : topo.port(entered).rate.TransmitTime(tr.bytes);
-    first = Min(first, tr.start);
-    last = Max(last, tr.start + alone);
+    if (alone.ps() <= 0) continue;
+    const auto bps = static_cast<int64_t>(static_cast<double>(tr.bytes) * 8e12 / static_cast<double>(alone.ps()));
+    rate_steps.emplace_back(tr.start.ps(), bps);
+    rate_steps.emplace_back((tr.start + alone).ps(), -bps);
   }
+  std::sort(rate_steps.begin(), rate_steps.end());
+  int64_t rate = 0, peak_rate = 0;
+  for (const auto& [time, step] : rate_steps) peak_rate = std::max(peak_rate, rate += step);
   std::sort(ingress.begin(), ingress.end());
   ingress.erase(std::unique(ingress.begin(), ingress.end()), ingress.end());
   uint64_t ingress_bps = 0;
   for (PortId p : ingress) ingress_bps += topo.port(p).rate.bps();
   const double capacity = static_cast<double>(o.capacity_bps);
-  if (capacity > 0 && last > first) {
-    o.demand_ratio = static_cast<double>(o.bytes) * 8 / (capacity * (last - first).seconds());
+  if (capacity > 0) {
+    o.demand_ratio = static_cast<double>(peak_rate) / capacity;
     o.ingress_ratio = static_cast<double>(ingress_bps) / capacity;
   }
   return o;
