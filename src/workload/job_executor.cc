@@ -168,7 +168,7 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
   o.pxn = options_.pxn && ranks > per_server;
   if (n.algorithm == CollectiveAlgorithm::kDefault && n.op == CollectiveOp::kAllReduce && ranks > per_server &&
       options_.gpu_network_rate.bps() > 0) {
-    o.algorithm = ChooseAllReduce(o, n.group);
+    o.algorithm = ChooseAllReduce(o);
     o.chunk_bytes = ChunkBytes(n.op, o.algorithm, ranks);
   }
   if (n.fold > 1) {
@@ -233,8 +233,15 @@ uint64_t JobExecutor::ChunkBytes(CollectiveOp op, CollectiveAlgorithm algorithm,
   return options_.chunk_bytes != 0 ? options_.chunk_bytes : NcclChunkBytes(op, algorithm, ranks);
 }
 
-CollectiveAlgorithm JobExecutor::ChooseAllReduce(const CollectiveOptions& o, uint32_t group) {
-  const auto key = std::make_pair(group, o.bytes);
+JobExecutor::Shape JobExecutor::ShapeOf(const CollectiveOptions& o) {
+  const auto ps = [](const std::optional<Time>& t) { return t ? t->ps() : int64_t{-1}; };
+  return Shape{static_cast<int>(o.op), static_cast<int>(o.algorithm), o.ranks, o.ranks_per_server, o.bytes,
+               o.channels, o.chunk_bytes, static_cast<int>(o.protocol), ps(o.step_latency), ps(o.net_step_latency),
+               ps(o.base_latency), o.root, o.pxn, o.connection_window};
+}
+
+CollectiveAlgorithm JobExecutor::ChooseAllReduce(const CollectiveOptions& o) {
+  const Shape key = ShapeOf(o);
   if (const auto it = chosen_.find(key); it != chosen_.end()) return it->second;
   CollectiveAlgorithm best = CollectiveAlgorithm::kRing;
   Time best_time = Time::Infinite();
@@ -257,7 +264,7 @@ CollectiveAlgorithm JobExecutor::ChooseAllReduce(const CollectiveOptions& o, uin
 
 bool JobExecutor::StartCoflow(JobNodeIndex i, const CollectiveOptions& o, const std::vector<GpuId>& group) {
   const JobNode& n = graph_.node(i);
-  const auto key = std::make_tuple(n.group, static_cast<int>(o.op), static_cast<int>(o.algorithm), o.bytes, n.fold);
+  const Shape key = ShapeOf(o);
   auto cached = coflows_.find(key);
   if (cached == coflows_.end()) {
     // Only an algorithm that cannot serve this group, or an all-to-all too

@@ -92,7 +92,7 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   // A kDefault AllReduce spanning servers: ring or tree, whichever
   // EstimateCoflowTime says is faster (NCCL's tuner picks by its own
   // latency + bandwidth model the same way); remembered per group and size.
-  CollectiveAlgorithm ChooseAllReduce(const CollectiveOptions& o, uint32_t group);
+  CollectiveAlgorithm ChooseAllReduce(const CollectiveOptions& o);
   // The collective as one coflow (options_.coflow_collectives); false if
   // it has none (then nothing started).
   bool StartCoflow(JobNodeIndex i, const CollectiveOptions& o, const std::vector<GpuId>& group);
@@ -130,10 +130,14 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   std::vector<size_t> retired_;
   void FreeRetired();
   FlowId next_flow_id_;
-  std::map<std::pair<uint32_t, uint64_t>, CollectiveAlgorithm> chosen_;  // (group, bytes) -> algorithm
-  // Coflows built lately, by (group, op, algorithm, bytes, fold): a
-  // communicator's buckets of one size are one coflow.
-  std::map<std::tuple<uint32_t, int, int, uint64_t, uint32_t>, CollectiveCoflow> coflows_;
+  // Every option BuildCollectiveCoflow reads (CollectiveOptions holds no
+  // group identity): collectives of one shape, in any group, have one
+  // coflow in rank space and one algorithm choice.
+  using Shape = std::tuple<int, int, int32_t, int32_t, uint64_t, int32_t, uint64_t, int, int64_t, int64_t, int64_t,
+                           int32_t, bool, uint32_t>;
+  static Shape ShapeOf(const CollectiveOptions& o);
+  std::map<Shape, CollectiveAlgorithm> chosen_;  // by the shape with the default algorithm
+  std::map<Shape, CollectiveCoflow> coflows_;    // built lately
   std::vector<JobNodeIndex> finished_pending_;
   bool draining_ = false;
   bool started_ = false;
