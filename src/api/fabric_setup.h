@@ -45,6 +45,10 @@ class FabricModel {
   FabricModel& operator=(const FabricModel&) = delete;
 
   NetworkModel& network() { return *network_; }
+  // The concrete model: one of the three is non-null.
+  const PacketNetwork* packet() const { return packet_.get(); }
+  const FlowNetwork* flow() const { return flow_.get(); }
+  const AnalyticNetwork* analytic() const { return analytic_.get(); }
 
  private:
   std::unique_ptr<Transport> transport_;

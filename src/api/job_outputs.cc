@@ -161,7 +161,12 @@ std::string FormatJobsSummary(const Scenario& scenario, const std::vector<Traini
     out += fmt::format("  simulated   in {:.3f} s wall ({} events), peak memory {:.0f} MiB\n", serving[i].wall_seconds,
                        serving[i].events, PeakMemoryMiB());
   }
-  out += fmt::format("  outputs     {}/ (summary.json{})\n", out_dir, serving.empty() ? "" : ", requests.csv");
+  std::string files = serving.empty() ? "" : ", requests.csv";
+  if (scenario.telemetry.enabled && (!runs.empty() || !traces.empty())) {
+    files += ", metrics.prom, trace.json, diagnosis.json, report.html";
+    if (scenario.model != "analytic") files += ", timeseries.csv";
+  }
+  out += fmt::format("  outputs     {}/ (summary.json{})\n", out_dir, files);
   return out;
 }
 

@@ -3,6 +3,10 @@
 #include <chrono>
 
 #include "api/fabric_setup.h"
+#include "api/job_trace.h"
+#include "api/run_observation.h"
+#include "api/run_telemetry.h"
+#include "api/telemetry_outputs.h"
 #include "flow/gpu_network.h"
 #include "workload/job_executor.h"
 
@@ -28,7 +32,11 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
   JobExecutor executor(sim, gpus, fabric->layout, graph, options);
   gpus.SetObserver(&executor);
   if (Status s = executor.Start(); !s.ok()) return Error{what + ": " + s.error().message};
+  const std::unique_ptr<RunTelemetry> telemetry =
+      MakeRunTelemetry(sim, scenario, fabric->topology, model.packet(), model.flow());
+  if (telemetry) telemetry->Start();
   sim.Run();
+  if (telemetry) telemetry->Finish();
   if (executor.error()) return Error{what + ": " + executor.error()->message};
   if (!executor.done()) return Error{what + ": the job did not complete (the fabric stalled)"};
   JobRunResult r;
@@ -37,6 +45,37 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
   r.makespan = r.metrics.makespan;
   r.events = sim.events_processed();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (scenario.telemetry.enabled) {
+    NetworkView view;
+    view.topology = &fabric->topology;
+    view.packet = model.packet();
+    view.flow = model.flow();
+    view.analytic = model.analytic();
+    view.series = telemetry ? &telemetry->store() : nullptr;
+    view.mtu_bytes = scenario.packet.mtu_bytes;
+    view.wire_overhead_bytes = scenario.packet.wire_overhead_bytes;
+    const FabricObservation observation = ObserveNetwork(view);
+    const nlohmann::ordered_json summary = {{"scenario", scenario.name},
+                                            {"job", what},
+                                            {"model", scenario.model},
+                                            {"makespan_ns", static_cast<double>(r.makespan.ps()) / 1000.0},
+                                            {"gpus", r.metrics.gpus},
+                                            {"effective_gpu_utilization", r.metrics.effective_utilization},
+                                            {"events", r.events}};
+    TelemetryInputs in;
+    in.topology = &fabric->topology;
+    in.observation = &observation;
+    in.store = view.series;
+    in.sim_time = sim.Now();
+    for (const TransferObservation& t : observation.transfers) in.transfers_completed += !t.finish.IsInfinite();
+    in.summary = &summary;
+    in.add_to_trace = [&](ChromeTrace& trace) {
+      AddJobTrace(graph, executor.node_start(), executor.node_finish(), trace);
+    };
+    Result<std::vector<std::pair<std::string, std::string>>> files = RenderTelemetryFiles(in);
+    if (!files.ok()) return Error{what + ": " + files.error().message};
+    r.telemetry_files = std::move(files).value();
+  }
   return r;
 }
 

@@ -20,6 +20,9 @@ struct JobRunResult {
   JobMetrics metrics;
   uint64_t events = 0;
   double wall_seconds = 0;
+  // The observability files of the run (telemetry_outputs.h; the trace
+  // holds the job's ranks too), unless simulation.telemetry is off.
+  std::vector<std::pair<std::string, std::string>> telemetry_files;
 };
 
 // Errors are prefixed with `what` (e.g. "workload.0.training"). With

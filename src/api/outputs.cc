@@ -11,9 +11,6 @@
 
 #include "api/run_observation.h"
 #include "api/telemetry_outputs.h"
-#include "diagnosis/diagnosis.h"
-#include "telemetry/chrome_trace.h"
-#include "telemetry/html_report.h"
 #include "workload/traffic_injector.h"
 
 namespace aifabric {
@@ -229,23 +226,15 @@ Status WriteFileAtomically(const std::string& path, const std::string& contents)
 
 Result<std::vector<std::pair<std::string, std::string>>> TelemetryFiles(const ScenarioRun& run,
                                                                          const nlohmann::ordered_json& summary) {
-  const Topology& topology = run.topology();
   const FabricObservation observation = ObserveRun(run);
-  const TimeSeriesStore* store = run.series();
-  std::vector<std::pair<std::string, std::string>> files;
-  if (store != nullptr) files.emplace_back("timeseries.csv", TimeseriesCsv(topology, *store));
-  size_t completed = 0;
-  for (const FlowSpec& f : run.flows()) completed += !run.finish(f.id).IsInfinite();
-  files.emplace_back("metrics.prom", PrometheusExposition(topology, store, observation.ports, run.sim_time(), completed));
-  ChromeTrace trace;
-  AddFabricTrace(topology, observation, store, trace);
-  files.emplace_back("trace.json", trace.Render());
-  const nlohmann::ordered_json diagnosis = FindingsJson(topology, Diagnose(topology, observation));
-  files.emplace_back("diagnosis.json", diagnosis.dump(2) + "\n");
-  Result<std::string> report = RenderHtmlReport(ReportData(topology, observation, store, summary, diagnosis));
-  if (!report.ok()) return Error{"report.html: " + report.error().message};
-  files.emplace_back("report.html", std::move(report).value());
-  return files;
+  TelemetryInputs in;
+  in.topology = &run.topology();
+  in.observation = &observation;
+  in.store = run.series();
+  in.sim_time = run.sim_time();
+  for (const FlowSpec& f : run.flows()) in.transfers_completed += !run.finish(f.id).IsInfinite();
+  in.summary = &summary;
+  return RenderTelemetryFiles(in);
 }
 
 Status WriteOutputs(const ScenarioRun& run, const nlohmann::ordered_json& summary, const std::string& dir) {

@@ -7,8 +7,8 @@
 #include "api/fabric_setup.h"
 #include "api/ib_routes.h"
 #include "flow/analytic_network.h"
-#include "flow/flow_counter_reader.h"
 #include "flow/flow_network.h"
+#include "api/run_observation.h"
 #include "api/scenario_loader.h"
 #include "api/telemetry_outputs.h"
 #include "fabric/topology_builder.h"
@@ -87,7 +87,7 @@ Result<std::unique_ptr<ScenarioRun>> ScenarioRun::Prepare(const Scenario& scenar
     return a.start < b.start || (a.start == b.start && a.id < b.id);
   });
   run->injector_ = std::make_unique<TrafficInjector>(*run->sim_, *model, std::move(by_start));
-  run->telemetry_ = run->MakeTelemetry();
+  run->telemetry_ = MakeRunTelemetry(*run->sim_, scenario, run->topology_, run->network_.get(), run->flow_.get());
   return run;
 }
 
@@ -105,19 +105,6 @@ void ScenarioRun::ServeMetrics(MetricsServer* server) {
   telemetry_->ServeLive(server, [this](const TimeSeriesStore& store) {
     return PrometheusExposition(topology_, &store, {}, store.times().back(), completed_);
   });
-}
-
-std::unique_ptr<RunTelemetry> ScenarioRun::MakeTelemetry() {
-  if (!scenario_.telemetry.enabled) return nullptr;
-  std::vector<RunTelemetry::Source> sources;
-  if (flow_) {
-    auto reader = std::make_unique<FlowCounterReader>(*flow_, topology_, scenario_.packet.mtu_bytes,
-                                                      scenario_.packet.wire_overhead_bytes);
-    std::vector<SeriesKey> keys = reader->keys();
-    sources.push_back(RunTelemetry::Source{std::move(reader), std::move(keys)});
-  }
-  if (sources.empty()) return nullptr;  // the analytic model has no time to sample
-  return std::make_unique<RunTelemetry>(*sim_, scenario_.telemetry, std::move(sources));
 }
 
 Result<std::unique_ptr<ScenarioRun>> ScenarioRun::PrepareFile(const std::string& path,
@@ -149,16 +136,8 @@ void ScenarioRun::Execute() {
 }
 
 PortCounters ScenarioRun::LinkCounters(PortId port) const {
-  if (network_) return network_->egress(port).counters();
-  // Flow or analytic level: payload carried, plus the per-packet overhead of
-  // the whole packets it took (the last one's size is not tracked per link).
-  PortCounters c;
-  const double payload = flow_ ? flow_->bytes_carried(port) : analytic_->bytes_carried(port);
-  const double mtu = scenario_.packet.mtu_bytes;
-  c.tx_payload_bytes = static_cast<uint64_t>(payload + 0.5);
-  c.tx_packets = static_cast<uint64_t>(std::ceil(payload / mtu));
-  c.tx_bytes = c.tx_payload_bytes + c.tx_packets * scenario_.packet.wire_overhead_bytes;
-  return c;
+  return PortCountersOf(port, network_.get(), flow_.get(), analytic_.get(), scenario_.packet.mtu_bytes,
+                        scenario_.packet.wire_overhead_bytes);
 }
 
 PayloadTotals ScenarioRun::Totals() const {

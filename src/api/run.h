@@ -60,6 +60,7 @@ class ScenarioRun : private TransferObserver {
   // flow level; one of the two is null.
   const PacketNetwork* packet_network() const { return network_.get(); }
   const FlowNetwork* flow_network() const { return flow_.get(); }
+  const AnalyticNetwork* analytic_network() const { return analytic_.get(); }
   const char* model_name() const { return network_ ? "packet" : flow_ ? "flow" : "analytic"; }
   // What each link carried and lost, whichever the model (the flow level
   // knows only bytes: no drops, marks, pauses or queues).
@@ -103,7 +104,6 @@ class ScenarioRun : private TransferObserver {
   std::vector<Time> ideal_fct_;
   std::unique_ptr<TrafficInjector> injector_;
   std::unique_ptr<RunTelemetry> telemetry_;  // null: nothing sampled
-  std::unique_ptr<RunTelemetry> MakeTelemetry();
   size_t completed_ = 0;
   Time sim_time_;
   double wall_seconds_ = 0;

@@ -1,8 +1,9 @@
 #include "api/run_observation.h"
 
 #include <algorithm>
+#include <cmath>
 
-#include "flow/flow_network.h"
+#include "flow/analytic_network.h"
 
 namespace aifabric {
 namespace {
@@ -22,16 +23,94 @@ std::vector<double> PeakUtilization(const Topology& topology, const TimeSeriesSt
   return peak;
 }
 
-}  // namespace
+TransferObservation Observed(const TransferRequest& r, Time start, Time finish, std::vector<PortId> path) {
+  TransferObservation t;
+  t.id = r.id;
+  t.src = r.src;
+  t.dst = r.dst;
+  t.bytes = r.bytes;
+  t.start = start;
+  t.finish = finish;
+  t.path = std::move(path);
+  return t;
+}
 
-FabricObservation ObserveRun(const ScenarioRun& run) {
-  const Topology& topology = run.topology();
-  FabricObservation o;
-  o.model = run.model_name();
+// The ports, from the model's counters, utilization over the active time.
+void ObservePorts(const NetworkView& v, FabricObservation& o) {
+  const Topology& topology = *v.topology;
+  const std::vector<double> peak = PeakUtilization(topology, v.series);
+  o.ports.reserve(topology.ports().size());
+  for (const Port& port : topology.ports()) {
+    const PortCounters c = PortCountersOf(port.id, v.packet, v.flow, v.analytic, v.mtu_bytes, v.wire_overhead_bytes);
+    PortObservation p;
+    p.port = port.id;
+    p.tx_bytes = c.tx_bytes;
+    p.drop_packets = c.drop_packets;
+    p.ecn_marks = c.ecn_marks;
+    p.pause_time = Time::FromPs(static_cast<int64_t>(c.pfc_pause_ps));
+    p.pfc_frames_tx = c.pfc_frames_tx;
+    p.max_queue_bytes = c.max_queue_bytes;
+    if (o.active_time > Time::Zero()) {
+      p.utilization = static_cast<double>(c.tx_bytes) * 8 /
+                      (static_cast<double>(port.rate.bps()) * static_cast<double>(o.active_time.ps()) * 1e-12);
+    }
+    const double sampled = peak[static_cast<size_t>(port.id)];
+    p.peak_utilization = sampled >= 0 ? sampled : p.utilization;
+    o.ports.push_back(p);
+  }
+}
 
-  // Transfers: one per queue pair, with its path.
+void SetActiveTime(FabricObservation& o, Time end) {
   Time first = Time::Infinite();
   Time last = Time::Zero();
+  for (const TransferObservation& t : o.transfers) {
+    first = std::min(first, t.start);
+    last = std::max(last, t.finish.IsInfinite() ? end : t.finish);
+  }
+  o.active_time = first.IsInfinite() || last < first ? Time::Zero() : last - first;
+}
+
+}  // namespace
+
+PortCounters PortCountersOf(PortId port, const PacketNetwork* packet, const FlowNetwork* flow,
+                            const AnalyticNetwork* analytic, uint32_t mtu_bytes, uint32_t wire_overhead_bytes) {
+  if (packet != nullptr) return packet->egress(port).counters();
+  PortCounters c;
+  const double payload = flow != nullptr ? flow->bytes_carried(port) : analytic->bytes_carried(port);
+  c.tx_payload_bytes = static_cast<uint64_t>(payload + 0.5);
+  c.tx_packets = static_cast<uint64_t>(std::ceil(payload / mtu_bytes));
+  c.tx_bytes = c.tx_payload_bytes + c.tx_packets * wire_overhead_bytes;
+  return c;
+}
+
+FabricObservation ObserveNetwork(const NetworkView& v) {
+  FabricObservation o;
+  o.model = v.packet ? "packet" : v.flow ? "flow" : "analytic";
+  Time end = Time::Zero();
+  if (v.packet != nullptr) {
+    for (uint32_t i = 0; i < v.packet->flows().size(); ++i) {
+      const FlowState& f = v.packet->flows()[i];
+      o.transfers.push_back(Observed(f.request, f.start, f.finish, v.packet->path(i)));
+      o.transfers.back().ideal = v.packet->IdealFct(f.request);
+      end = std::max(end, f.done() ? f.finish : f.start);
+    }
+  } else if (v.flow != nullptr) {
+    for (uint32_t i = 0; i < v.flow->flows().size(); ++i) {
+      const FlowNetwork::QueuePair& q = v.flow->flows()[i];
+      const std::span<const PortId> path = v.flow->path(i);
+      o.transfers.push_back(Observed(q.request, q.start, q.finish, std::vector<PortId>(path.begin(), path.end())));
+      o.transfers.back().ideal = v.flow->IdealFct(q.request);
+      end = std::max(end, q.done() ? q.finish : q.start);
+    }
+  }
+  SetActiveTime(o, end);
+  ObservePorts(v, o);
+  return o;
+}
+
+FabricObservation ObserveRun(const ScenarioRun& run) {
+  FabricObservation o;
+  o.model = run.model_name();
   const auto owner_of = [&run](FlowId id) -> std::string {
     for (const WorkloadSlice& s : run.slices()) {
       if (static_cast<size_t>(id) >= s.first && static_cast<size_t>(id) < s.first + s.count) return s.kind;
@@ -39,19 +118,9 @@ FabricObservation ObserveRun(const ScenarioRun& run) {
     return "";
   };
   const auto add = [&](const TransferRequest& r, Time start, Time finish, std::vector<PortId> path) {
-    TransferObservation t;
-    t.id = r.id;
-    t.src = r.src;
-    t.dst = r.dst;
-    t.bytes = r.bytes;
-    t.start = start;
-    t.finish = finish;
-    t.ideal = run.ideal_fct(r.id);
-    t.path = std::move(path);
-    t.owner = owner_of(r.id);
-    first = std::min(first, start);
-    last = std::max(last, finish.IsInfinite() ? run.sim_time() : finish);
-    o.transfers.push_back(std::move(t));
+    o.transfers.push_back(Observed(r, start, finish, std::move(path)));
+    o.transfers.back().ideal = run.ideal_fct(r.id);
+    o.transfers.back().owner = owner_of(r.id);
   };
   if (const PacketNetwork* packet = run.packet_network()) {
     for (uint32_t i = 0; i < packet->flows().size(); ++i) {
@@ -74,28 +143,16 @@ FabricObservation ObserveRun(const ScenarioRun& run) {
       add(r, f.start, run.finish(f.id), {});
     }
   }
-  o.active_time = first.IsInfinite() || last < first ? Time::Zero() : last - first;
-
-  // Ports.
-  const std::vector<double> peak = PeakUtilization(topology, run.series());
-  o.ports.reserve(topology.ports().size());
-  for (const Port& port : topology.ports()) {
-    const PortCounters c = run.LinkCounters(port.id);
-    PortObservation p;
-    p.port = port.id;
-    p.tx_bytes = c.tx_bytes;
-    p.drop_packets = c.drop_packets;
-    p.ecn_marks = c.ecn_marks;
-    p.pause_time = Time::FromPs(static_cast<int64_t>(c.pfc_pause_ps));
-    p.pfc_frames_tx = c.pfc_frames_tx;
-    p.max_queue_bytes = c.max_queue_bytes;
-    if (o.active_time > Time::Zero()) {
-      p.utilization = static_cast<double>(c.tx_bytes) * 8 /
-                      (static_cast<double>(port.rate.bps()) * static_cast<double>(o.active_time.ps()) * 1e-12);
-    }
-    p.peak_utilization = peak[static_cast<size_t>(port.id)] >= 0 ? peak[static_cast<size_t>(port.id)] : p.utilization;
-    o.ports.push_back(p);
-  }
+  SetActiveTime(o, run.sim_time());
+  NetworkView v;
+  v.topology = &run.topology();
+  v.packet = run.packet_network();
+  v.flow = run.flow_network();
+  v.analytic = run.analytic_network();
+  v.series = run.series();
+  v.mtu_bytes = run.scenario().packet.mtu_bytes;
+  v.wire_overhead_bytes = run.scenario().packet.wire_overhead_bytes;
+  ObservePorts(v, o);
   return o;
 }
 

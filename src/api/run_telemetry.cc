@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "flow/flow_counter_reader.h"
+
 namespace aifabric {
 namespace {
 
@@ -54,6 +56,26 @@ void RunTelemetry::Publish(bool force) {
   if (!force && now - last_publish_ < kPublishEvery) return;
   last_publish_ = now;
   server_->Publish(render_(store_));
+}
+
+std::vector<RunTelemetry::Source> CounterSources(const Scenario& scenario, const Topology& topology,
+                                                 const PacketNetwork* /*packet*/, const FlowNetwork* flow) {
+  std::vector<RunTelemetry::Source> sources;
+  if (flow != nullptr) {
+    auto reader = std::make_unique<FlowCounterReader>(*flow, topology, scenario.packet.mtu_bytes,
+                                                      scenario.packet.wire_overhead_bytes);
+    std::vector<SeriesKey> keys = reader->keys();
+    sources.push_back(RunTelemetry::Source{std::move(reader), std::move(keys)});
+  }
+  return sources;
+}
+
+std::unique_ptr<RunTelemetry> MakeRunTelemetry(Simulator& sim, const Scenario& scenario, const Topology& topology,
+                                               const PacketNetwork* packet, const FlowNetwork* flow) {
+  if (!scenario.telemetry.enabled) return nullptr;
+  std::vector<RunTelemetry::Source> sources = CounterSources(scenario, topology, packet, flow);
+  if (sources.empty()) return nullptr;
+  return std::make_unique<RunTelemetry>(sim, scenario.telemetry, std::move(sources));
 }
 
 }  // namespace aifabric

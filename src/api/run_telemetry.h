@@ -15,6 +15,7 @@
 
 #include "api/scenario.h"
 #include "engine/simulator.h"
+#include "fabric/topology.h"
 #include "telemetry/metrics_server.h"
 #include "telemetry/sampler.h"
 #include "telemetry/time_series_store.h"
@@ -68,5 +69,19 @@ class RunTelemetry {
   std::function<std::string(const TimeSeriesStore&)> render_;
   std::chrono::steady_clock::time_point last_publish_{};
 };
+
+class FlowNetwork;
+class PacketNetwork;
+
+// The counter readers of a fabric model (at most one of the two non-null):
+// per port and per queue at packet level, bytes per port at flow level;
+// none for the analytic model (no time to sample).
+std::vector<RunTelemetry::Source> CounterSources(const Scenario& scenario, const Topology& topology,
+                                                 const PacketNetwork* packet, const FlowNetwork* flow);
+
+// A RunTelemetry over those readers, or null (telemetry off, or nothing to
+// sample).
+std::unique_ptr<RunTelemetry> MakeRunTelemetry(Simulator& sim, const Scenario& scenario, const Topology& topology,
+                                               const PacketNetwork* packet, const FlowNetwork* flow);
 
 }  // namespace aifabric

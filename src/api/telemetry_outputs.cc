@@ -4,6 +4,8 @@
 #include <map>
 #include <numeric>
 
+#include "diagnosis/diagnosis.h"
+#include "telemetry/html_report.h"
 #include "telemetry/prometheus_text.h"
 #include "telemetry/timeseries_csv.h"
 
@@ -210,6 +212,24 @@ nlohmann::ordered_json ReportData(const Topology& topology, const FabricObservat
   data["fct_cdf"] = {{"fct_ns", fct_ns}, {"cdf", cdf}};
   data["diagnosis"] = diagnosis;
   return data;
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> RenderTelemetryFiles(const TelemetryInputs& in) {
+  const Topology& topology = *in.topology;
+  std::vector<std::pair<std::string, std::string>> files;
+  if (in.store != nullptr) files.emplace_back("timeseries.csv", TimeseriesCsv(topology, *in.store));
+  files.emplace_back("metrics.prom", PrometheusExposition(topology, in.store, in.observation->ports, in.sim_time,
+                                                          in.transfers_completed));
+  ChromeTrace trace;
+  if (in.add_to_trace) in.add_to_trace(trace);
+  AddFabricTrace(topology, *in.observation, in.store, trace);
+  files.emplace_back("trace.json", trace.Render());
+  const nlohmann::ordered_json diagnosis = FindingsJson(topology, Diagnose(topology, *in.observation));
+  files.emplace_back("diagnosis.json", diagnosis.dump(2) + "\n");
+  Result<std::string> report = RenderHtmlReport(ReportData(topology, *in.observation, in.store, *in.summary, diagnosis));
+  if (!report.ok()) return Error{"report.html: " + report.error().message};
+  files.emplace_back("report.html", std::move(report).value());
+  return files;
 }
 
 }  // namespace aifabric

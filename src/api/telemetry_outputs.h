@@ -5,6 +5,7 @@
 // inputs (deterministic: the same run gives the same bytes); thread-safe.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/result.h"
 #include "diagnosis/fabric_observation.h"
 #include "fabric/topology.h"
 #include "telemetry/chrome_trace.h"
@@ -45,5 +47,21 @@ void AddFabricTrace(const Topology& topology, const FabricObservation& observati
 nlohmann::ordered_json ReportData(const Topology& topology, const FabricObservation& observation,
                                   const TimeSeriesStore* store, const nlohmann::ordered_json& summary,
                                   const nlohmann::ordered_json& diagnosis);
+
+// Everything the five files are made from.
+struct TelemetryInputs {
+  const Topology* topology = nullptr;
+  const FabricObservation* observation = nullptr;
+  const TimeSeriesStore* store = nullptr;       // null: not sampled (no timeseries.csv)
+  Time sim_time;
+  size_t transfers_completed = 0;
+  const nlohmann::ordered_json* summary = nullptr;  // the run's summary.json
+  std::function<void(ChromeTrace&)> add_to_trace;   // e.g. a job's ranks; may be empty
+};
+
+// (file name, contents) of timeseries.csv (when sampled), metrics.prom,
+// trace.json, diagnosis.json and report.html. An Error only if the report
+// data is malformed (a bug).
+Result<std::vector<std::pair<std::string, std::string>>> RenderTelemetryFiles(const TelemetryInputs& in);
 
 }  // namespace aifabric

@@ -82,6 +82,7 @@ Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenar
   }
   r.events = run->events;
   r.wall_seconds = run->wall_seconds;
+  r.telemetry_files = std::move(run->telemetry_files);
   return r;
 }
 

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "api/scenario.h"
 #include "core/result.h"
@@ -30,6 +32,7 @@ struct TrainingRunResult {
   size_t nodes = 0;            // JobGraph nodes
   uint64_t events = 0;
   double wall_seconds = 0;
+  std::vector<std::pair<std::string, std::string>> telemetry_files;  // JobRunResult's
 };
 
 // Errors name the workload entry (e.g. "workload.0.training: ...").

@@ -32,6 +32,23 @@ int RunJobScenario(const Scenario& scenario, const RunOptions& options) {
     Status csv = WriteFileAtomically(out_dir + "/requests.csv", InferenceRequestsCsv(runs->inference.front().result));
     if (!csv.ok()) return ReportBadInput(csv.error());
   }
+  // The observability files of each job run: the first's as named, a later
+  // one's with its index before the extension (trace.1.json).
+  std::vector<const std::vector<std::pair<std::string, std::string>>*> telemetry;
+  for (const TrainingRunResult& t : runs->training) telemetry.push_back(&t.telemetry_files);
+  for (const ChakraRunResult& c : runs->chakra) telemetry.push_back(&c.run.telemetry_files);
+  for (size_t k = 0; k < telemetry.size(); ++k) {
+    for (const auto& [name, contents] : *telemetry[k]) {
+      std::string file = name;
+      if (k > 0) {
+        std::string index = ".";  // appended, not "." + string (GCC 12 -Wrestrict)
+        index += std::to_string(k);
+        file.insert(file.rfind('.'), index);
+      }
+      Status st = WriteFileAtomically(out_dir + "/" + file, contents);
+      if (!st.ok()) return ReportBadInput(st.error());
+    }
+  }
   const nlohmann::ordered_json summary = JobsSummary(scenario, runs->training, runs->chakra, runs->inference);
   Status written = WriteFileAtomically(out_dir + "/summary.json", summary.dump(2) + "\n");
   if (!written.ok()) return ReportBadInput(written.error());

@@ -74,7 +74,11 @@ std::string FormatRunSummary(const ScenarioRun& run, const nlohmann::ordered_jso
                      100 * links["max_util"].get<double>(), links["busiest"].get<std::string>(),
                      100 * links["mean_util"].get<double>(), s["drops"].get<uint64_t>());
   out += SignalsLine(run, s);
-  out += fmt::format("  outputs     {}/ (summary.json, flows.csv, links.csv, fct.txt)\n", out_dir);
+  out += fmt::format("  outputs     {}/ (summary.json, flows.csv, links.csv, fct.txt{})\n", out_dir,
+                     !run.scenario().telemetry.enabled ? ""
+                     : run.series() != nullptr
+                         ? ", timeseries.csv, metrics.prom, trace.json, diagnosis.json, report.html"
+                         : ", metrics.prom, trace.json, diagnosis.json, report.html");
   return out;
 }
 
