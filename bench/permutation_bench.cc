@@ -5,7 +5,9 @@
 // (RC transport + PFC), dcqcn (RC + PFC + ECN + DCQCN), hpcc (RC + PFC + INT
 // + HPCC), ib (InfiniBand credits, RC, OpenSM min-hop routes), ib_ar (the
 // same with adaptive routing and selective repeat), and flow (the plain
-// scenario on the flow-level model, FlowNetwork). Prints wall time (the
+// scenario on the flow-level model, FlowNetwork), and plain_tel and
+// dcqcn_tel: plain and dcqcn with telemetry sampling every counter every
+// 10 us (docs/observability.md; the other modes sample nothing). Prints wall time (the
 // run: starting the flows, simulating, ideal FCTs), its CPU time, setup time
 // (topology, routes, flows, network), events, events/s and peak memory for
 // each. Usage:
@@ -45,6 +47,10 @@ const Mode kModes[] = {
     {"ib", "ib", "  transport: {type: rc}\n"},
     {"ib_ar", "ib", "  transport: {type: rc, recovery: selective_repeat}\n  ib: {adaptive_routing: true}\n"},
     {"flow", "roce", "  transport: {type: none}\n  roce: {pfc: false, ecn: false, cc: none}\n"},
+    // plain and dcqcn with telemetry sampling every counter every 10 us
+    // (the other modes run without it).
+    {"plain_tel", "roce", "  transport: {type: none}\n  roce: {pfc: false, ecn: false, cc: none}\n"},
+    {"dcqcn_tel", "roce", "  transport: {type: rc}\n  roce: {pfc: true, ecn: true, cc: dcqcn}\n"},
 };
 
 // What one run measured.
@@ -163,7 +169,9 @@ std::string ScenarioText(int k, const Mode& mode) {
          "  link: {latency: 1us}\n"
          "  mtu: 4000\n" + mode.fabric_keys +
          "workload:\n"
-         "  - permutation: {size: 1MB}\n";
+         "  - permutation: {size: 1MB}\n"
+         "simulation: {telemetry: {enabled: " + (std::string(mode.name).ends_with("_tel") ? "true" : "false") +
+         ", interval: 10us}}\n";
 }
 
 long PeakRssKib() {
