@@ -57,6 +57,14 @@ void EgressPort::Enqueue(Packet* p) {
   nonempty_mask_ |= static_cast<uint8_t>(1u << prio);
   queued_bytes_ += p->wire_bytes;
   if (queued_bytes_ > counters_.max_queue_bytes) counters_.max_queue_bytes = queued_bytes_;
+  // The watermark is at least the peak since the last read: one compare
+  // while the queue stays below its recent peak.
+  QueueCounters& q = counters_.queues[prio];
+  const uint64_t depth = queues_[prio].bytes();
+  if (depth > q.peak_bytes) {
+    q.peak_bytes = depth;
+    if (depth > q.watermark_bytes) q.watermark_bytes = depth;
+  }
   TrySend();
 }
 
@@ -107,21 +115,21 @@ uint8_t EgressPort::CreditMask() const {
 void EgressPort::OnPfcFrame(int priority, bool pause) {
   if (!fc_) return;  // PFC is off: nothing sends these
   const Time now = sim_.Now();
+  QueueCounters& q = counters_.queues[priority];
   counters_.pfc_frames_rx++;
+  q.pfc_frames_rx++;
   Time& until = fc_->paused_until[priority];
   if (pause) {
     if (now < fc_->storm_until[priority]) return;  // the watchdog is overriding pauses
     if (until <= now) {
       // A new pause: close the previous one (it expired at `until`).
-      if (fc_->pause_started[priority] < until) {
-        counters_.pfc_pause_ps += static_cast<uint64_t>((until - fc_->pause_started[priority]).ps());
-      }
+      if (fc_->pause_started[priority] < until) AddPauseTime(q, until - fc_->pause_started[priority]);
       fc_->pause_started[priority] = now;
     } else if (watchdog_detection_ > Time::Zero() && now - fc_->pause_started[priority] >= watchdog_detection_) {
       // Paused without a break for the detection time: a pause storm (or a
       // deadlock). Send regardless for the restoration time.
       counters_.pfc_storms++;
-      counters_.pfc_pause_ps += static_cast<uint64_t>((now - fc_->pause_started[priority]).ps());
+      AddPauseTime(q, now - fc_->pause_started[priority]);
       fc_->pause_started[priority] = now;
       until = now;
       fc_->storm_until[priority] = now + watchdog_restoration_;
@@ -138,7 +146,7 @@ void EgressPort::OnPfcFrame(int priority, bool pause) {
   }
   // Resume (quanta 0).
   if (until > now) {
-    counters_.pfc_pause_ps += static_cast<uint64_t>((now - fc_->pause_started[priority]).ps());
+    AddPauseTime(q, now - fc_->pause_started[priority]);
     fc_->pause_started[priority] = now;
     until = now;
   }
@@ -160,9 +168,32 @@ void EgressPort::FinishPauseAccounting(Time end) {
   if (!fc_) return;
   for (int p = 0; p < kNumPriorities; ++p) {
     const Time stop = Min(fc_->paused_until[p], end);
-    if (fc_->pause_started[p] < stop) counters_.pfc_pause_ps += static_cast<uint64_t>((stop - fc_->pause_started[p]).ps());
+    if (fc_->pause_started[p] < stop) AddPauseTime(counters_.queues[p], stop - fc_->pause_started[p]);
     fc_->pause_started[p] = stop;
   }
+}
+
+void EgressPort::AddPauseTime(QueueCounters& q, Time paused) {
+  const uint64_t ps = static_cast<uint64_t>(paused.ps());
+  counters_.pfc_pause_ps += ps;
+  q.pfc_pause_ps += ps;
+}
+
+Time EgressPort::PauseTime(int priority, Time now) const {
+  Time total = Time::FromPs(static_cast<int64_t>(counters_.queues[priority].pfc_pause_ps));
+  if (!fc_) return total;
+  // The pause in progress (or expired but not yet closed) up to `now`.
+  const Time stop = Min(fc_->paused_until[priority], now);
+  if (fc_->pause_started[priority] < stop) total += stop - fc_->pause_started[priority];
+  return total;
+}
+
+uint64_t EgressPort::TakePeakQueueBytes(int priority) {
+  QueueCounters& q = counters_.queues[priority];
+  const uint64_t peak = q.peak_bytes;
+  // From now on the peak is at least what is queued now.
+  q.peak_bytes = queues_[priority].bytes();
+  return peak;
 }
 
 uint8_t EgressPort::UnpausedMask() {
@@ -228,6 +259,9 @@ void EgressPort::Transmit(Packet* p) {
   counters_.tx_packets++;
   counters_.tx_bytes += p->wire_bytes;
   counters_.tx_payload_bytes += p->payload_bytes;
+  QueueCounters& q = counters_.queues[p->priority];
+  q.tx_packets++;
+  q.tx_bytes += p->wire_bytes;
   if (stamp_int_ && p->kind == PacketKind::kData && p->int_hops < kMaxIntHops) {
     p->int_[p->int_hops++] = IntHop{counters_.tx_bytes, queued_bytes_, now, wiring_.rate.bps()};
   }
@@ -288,6 +322,7 @@ void EgressPort::MaybeMarkEcn(Packet* p, uint64_t queue_bytes) {
   if (mark) {
     p->ecn_ce = true;
     counters_.ecn_marks++;
+    counters_.queues[p->priority].ecn_marks++;
   }
 }
 
@@ -310,6 +345,7 @@ void EgressPort::MaybeMarkFecn(Packet* p) {
   fecn_skip_ = fecn_.marking_rate;
   p->ecn_ce = true;
   counters_.ecn_marks++;
+  counters_.queues[p->priority].ecn_marks++;
 }
 
 int EgressPort::DwrrPick(uint8_t set, int& cursor) {

@@ -84,6 +84,14 @@ class EgressPort final : public EventHandler {
   }
   // Closes the pause-time accounting at the end of a run.
   void FinishPauseAccounting(Time end);
+  // Time `priority` has spent paused up to `now`: the closed pauses plus
+  // the part of one in progress before `now` (for a reader mid-run).
+  // REQUIRES: now >= the time of the last event this port handled.
+  Time PauseTime(int priority, Time now) const;
+  // The highest occupancy of queue `priority` since the previous call (or
+  // the start), and resets it to the current occupancy. For a sampler, so
+  // a spike between two samples shows at the next one.
+  uint64_t TakePeakQueueBytes(int priority);
 
   uint64_t queue_bytes(int priority) const { return queues_[priority].bytes(); }
   uint64_t queue_bytes() const { return queued_bytes_; }
@@ -129,6 +137,8 @@ class EgressPort final : public EventHandler {
   // kTxDoneTag).
   void OnFlowControlFrame(uint64_t tag);
   void OnPfcFrame(int priority, bool pause);
+  // Adds a closed pause to the port's total and its queue's.
+  void AddPauseTime(QueueCounters& q, Time paused);
   // The watchdog's drop action: drop everything queued on `priority`.
   void FlushQueue(int priority);
   // Priorities that may send now under PFC and credits. REQUIRES: fc_.
