@@ -34,7 +34,8 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       max_packet_blocks_(CreditBlocks(config.mtu_bytes + config.wire_overhead_bytes)),
       weighted_high_(config.weighted_high),
       high_limit_bytes_(config.high_limit_bytes),
-      fecn_(config.ib.congestion_control) {
+      fecn_(config.ib.congestion_control),
+      queue_events_(std::make_unique<std::array<QueueEvents, kNumPriorities>>()) {
   if (flow_control_) {
     fc_ = std::make_unique<FlowControl>();
     fc_->credits.fill(wiring.vl_credit_bytes / kIbCreditBlockBytes);
@@ -59,8 +60,8 @@ void EgressPort::Enqueue(Packet* p) {
   if (queued_bytes_ > counters_.max_queue_bytes) counters_.max_queue_bytes = queued_bytes_;
   // The watermark is at least the peak since the last read: one compare
   // while the queue stays below its recent peak.
-  QueueCounters& q = counters_.queues[prio];
-  const uint64_t depth = queues_[prio].bytes();
+  CountedQueue& q = queues_[prio];
+  const uint64_t depth = q.bytes();
   if (depth > q.peak_bytes) {
     q.peak_bytes = depth;
     if (depth > q.watermark_bytes) q.watermark_bytes = depth;
@@ -115,7 +116,7 @@ uint8_t EgressPort::CreditMask() const {
 void EgressPort::OnPfcFrame(int priority, bool pause) {
   if (!fc_) return;  // PFC is off: nothing sends these
   const Time now = sim_.Now();
-  QueueCounters& q = counters_.queues[priority];
+  QueueEvents& q = (*queue_events_)[priority];
   counters_.pfc_frames_rx++;
   q.pfc_frames_rx++;
   Time& until = fc_->paused_until[priority];
@@ -168,19 +169,19 @@ void EgressPort::FinishPauseAccounting(Time end) {
   if (!fc_) return;
   for (int p = 0; p < kNumPriorities; ++p) {
     const Time stop = Min(fc_->paused_until[p], end);
-    if (fc_->pause_started[p] < stop) AddPauseTime(counters_.queues[p], stop - fc_->pause_started[p]);
+    if (fc_->pause_started[p] < stop) AddPauseTime((*queue_events_)[p], stop - fc_->pause_started[p]);
     fc_->pause_started[p] = stop;
   }
 }
 
-void EgressPort::AddPauseTime(QueueCounters& q, Time paused) {
+void EgressPort::AddPauseTime(QueueEvents& q, Time paused) {
   const uint64_t ps = static_cast<uint64_t>(paused.ps());
   counters_.pfc_pause_ps += ps;
   q.pfc_pause_ps += ps;
 }
 
 Time EgressPort::PauseTime(int priority, Time now) const {
-  Time total = Time::FromPs(static_cast<int64_t>(counters_.queues[priority].pfc_pause_ps));
+  Time total = Time::FromPs(static_cast<int64_t>((*queue_events_)[priority].pfc_pause_ps));
   if (!fc_) return total;
   // The pause in progress (or expired but not yet closed) up to `now`.
   const Time stop = Min(fc_->paused_until[priority], now);
@@ -189,11 +190,27 @@ Time EgressPort::PauseTime(int priority, Time now) const {
 }
 
 uint64_t EgressPort::TakePeakQueueBytes(int priority) {
-  QueueCounters& q = counters_.queues[priority];
+  CountedQueue& q = queues_[priority];
   const uint64_t peak = q.peak_bytes;
   // From now on the peak is at least what is queued now.
-  q.peak_bytes = queues_[priority].bytes();
+  q.peak_bytes = q.bytes();
   return peak;
+}
+
+QueueCounters EgressPort::queue_counters(int priority) const {
+  const CountedQueue& q = queues_[priority];
+  const QueueEvents& e = (*queue_events_)[priority];
+  QueueCounters c;
+  c.tx_bytes = q.tx_bytes;
+  c.tx_packets = q.tx_packets;
+  c.peak_bytes = q.peak_bytes;
+  c.watermark_bytes = q.watermark_bytes;
+  c.drop_packets = e.drop_packets;
+  c.ecn_marks = e.ecn_marks;
+  c.pfc_frames_tx = e.pfc_frames_tx;
+  c.pfc_frames_rx = e.pfc_frames_rx;
+  c.pfc_pause_ps = e.pfc_pause_ps;
+  return c;
 }
 
 uint8_t EgressPort::UnpausedMask() {
@@ -259,7 +276,7 @@ void EgressPort::Transmit(Packet* p) {
   counters_.tx_packets++;
   counters_.tx_bytes += p->wire_bytes;
   counters_.tx_payload_bytes += p->payload_bytes;
-  QueueCounters& q = counters_.queues[p->priority];
+  CountedQueue& q = queues_[p->priority];
   q.tx_packets++;
   q.tx_bytes += p->wire_bytes;
   if (stamp_int_ && p->kind == PacketKind::kData && p->int_hops < kMaxIntHops) {
@@ -322,7 +339,7 @@ void EgressPort::MaybeMarkEcn(Packet* p, uint64_t queue_bytes) {
   if (mark) {
     p->ecn_ce = true;
     counters_.ecn_marks++;
-    counters_.queues[p->priority].ecn_marks++;
+    (*queue_events_)[p->priority].ecn_marks++;
   }
 }
 
@@ -345,7 +362,7 @@ void EgressPort::MaybeMarkFecn(Packet* p) {
   fecn_skip_ = fecn_.marking_rate;
   p->ecn_ce = true;
   counters_.ecn_marks++;
-  counters_.queues[p->priority].ecn_marks++;
+  (*queue_events_)[p->priority].ecn_marks++;
 }
 
 int EgressPort::DwrrPick(uint8_t set, int& cursor) {

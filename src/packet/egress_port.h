@@ -97,6 +97,16 @@ class EgressPort final : public EventHandler {
   uint64_t queue_bytes() const { return queued_bytes_; }
   const PortCounters& counters() const { return counters_; }
   PortCounters& counters() { return counters_; }
+  // The counters of queue `priority` (closed pauses only: see PauseTime).
+  QueueCounters queue_counters(int priority) const;
+  // Counted by the port's node: a packet for queue `priority` was dropped
+  // here (PortCounters' drop totals are the caller's), or a PFC frame for
+  // `priority` left over this link.
+  void CountQueueDrop(int priority) { (*queue_events_)[priority].drop_packets++; }
+  void CountPfcFrameSent(int priority) {
+    counters_.pfc_frames_tx++;
+    (*queue_events_)[priority].pfc_frames_tx++;
+  }
   DataRate rate() const { return wiring_.rate; }
   PortId id() const { return wiring_.id; }
 
@@ -138,7 +148,8 @@ class EgressPort final : public EventHandler {
   void OnFlowControlFrame(uint64_t tag);
   void OnPfcFrame(int priority, bool pause);
   // Adds a closed pause to the port's total and its queue's.
-  void AddPauseTime(QueueCounters& q, Time paused);
+  struct QueueEvents;
+  void AddPauseTime(QueueEvents& q, Time paused);
   // The watchdog's drop action: drop everything queued on `priority`.
   void FlushQueue(int priority);
   // Priorities that may send now under PFC and credits. REQUIRES: fc_.
@@ -200,7 +211,17 @@ class EgressPort final : public EventHandler {
   Time pause_horizon_;       // no priority is paused from then on (>= every paused_until)
   uint64_t queued_bytes_ = 0;
   PortCounters counters_;
-  std::array<PacketQueue, kNumPriorities> queues_;
+  // A priority's queue and the counters every packet through it changes,
+  // side by side (64 bytes), so counting touches no other line. Not
+  // aligned to a cache line: padding every port for it cost more (a larger
+  // port spreads the ports over more pages) than a straddled line does.
+  struct CountedQueue : PacketQueue {
+    uint64_t tx_bytes = 0;
+    uint64_t tx_packets = 0;
+    uint64_t peak_bytes = 0;       // since the last TakePeakQueueBytes
+    uint64_t watermark_bytes = 0;  // >= peak_bytes
+  };
+  std::array<CountedQueue, kNumPriorities> queues_;
 
   // Cold: ECN, DWRR among several queues, PFC and credits.
   const EcnConfig ecn_;
@@ -220,6 +241,16 @@ class EgressPort final : public EventHandler {
   const IbCcMarkingConfig fecn_;
   uint32_t fecn_skip_ = 0;                      // eligible packets still to pass unmarked
   uint8_t credit_starved_ = 0;                  // bit v: VL v waited for credits before its next packet
+  // Per queue, the counters of rarer events (see QueueCounters), kept
+  // apart so that they do not make every port larger.
+  struct QueueEvents {
+    uint64_t drop_packets = 0;
+    uint64_t ecn_marks = 0;
+    uint64_t pfc_frames_tx = 0;
+    uint64_t pfc_frames_rx = 0;
+    uint64_t pfc_pause_ps = 0;
+  };
+  const std::unique_ptr<std::array<QueueEvents, kNumPriorities>> queue_events_;
   // PFC and credit state, allocated only when the fabric uses them, so a
   // plain port stays compact.
   struct FlowControl {

@@ -36,7 +36,7 @@ void PacketCounterReader::Read(Time now, std::span<double> out) {
     *v++ = static_cast<double>(rx.rx_packets);
     *v++ = static_cast<double>(c.drop_packets);
     for (int p : priorities_) {
-      const QueueCounters& q = c.queues[p];
+      const QueueCounters q = port.queue_counters(p);
       // In kQueueMetrics' order.
       *v++ = static_cast<double>(q.tx_bytes);
       *v++ = static_cast<double>(q.drop_packets);

@@ -177,7 +177,7 @@ void PacketNetwork::OnDropped(Packet* p, EgressPort& at) {
   c.drop_packets++;
   c.drop_bytes += p->wire_bytes;
   c.drop_payload_bytes += p->payload_bytes;
-  c.queues[p->priority].drop_packets++;
+  at.CountQueueDrop(p->priority);
   if (p->kind == PacketKind::kData) flows_[p->flow_index].dropped_bytes += p->payload_bytes;
   pool_.Free(p);
 }

@@ -1,22 +1,17 @@
 // PortCounters are the figures one egress port accumulates over a run,
-// read by outputs and telemetry; the port only ever increments them (but
-// for QueueCounters::peak_bytes, which a reader resets when it samples).
-// The port totals and the per-priority arrays are kept both: the totals
-// are what outputs and tests read, the queues what per-queue telemetry
-// reads; every event adds to both, so the sum over queues of a figure
-// equals its total. PortRxCounters are what arrived over a link at its far
-// end, counted by the receiving node. Plain values; not thread-safe.
+// read by outputs and telemetry; the port only ever increments them.
+// QueueCounters are the same figures for one of its priority queues
+// (EgressPort::queue_counters): every event adds to both, so the sum over
+// queues of a figure equals the port's total. PortRxCounters are what
+// arrived over a link at its far end, counted by the receiving node.
+// Plain values; not thread-safe.
 #pragma once
 
-#include <array>
 #include <cstdint>
-
-#include "packet/packet_config.h"
 
 namespace aifabric {
 
-// One priority queue (InfiniBand: one VL) of an egress port. The first
-// three fields change for every packet, the rest only on rarer events.
+// One priority queue (InfiniBand: one VL) of an egress port.
 struct QueueCounters {
   uint64_t tx_bytes = 0;          // wire bytes sent from this queue
   uint64_t tx_packets = 0;
@@ -44,7 +39,6 @@ struct PortCounters {
   uint64_t pfc_frames_tx = 0;     // PFC frames sent upstream over this link by its node
   uint64_t pfc_storms = 0;        // PFC watchdog: pause storms detected at this port
   uint64_t max_queue_bytes = 0;   // high-water mark over all priorities
-  std::array<QueueCounters, kNumPriorities> queues{};  // by priority (queue index)
 };
 
 // What arrived over one directed port's link at its far end, counted where

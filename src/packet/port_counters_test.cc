@@ -60,6 +60,7 @@ struct Dumbbell {
   }
   const PortCounters& tx(PortId id) const { return net->egress(id).counters(); }
   const PortRxCounters& rx(PortId id) const { return net->received(id); }
+  QueueCounters q(PortId id, int priority) const { return net->egress(id).queue_counters(priority); }
 
   Topology t;
   Simulator sim{1};
@@ -95,7 +96,8 @@ void ExpectConserved(const Dumbbell& d, const char* label) {
     const PortCounters& c = d.tx(p.id);
     QueueCounters sum;
     uint64_t watermark = 0;
-    for (const QueueCounters& q : c.queues) {
+    for (int prio = 0; prio < kNumPriorities; ++prio) {
+      const QueueCounters q = d.net->egress(p.id).queue_counters(prio);
       sum.tx_bytes += q.tx_bytes;
       sum.tx_packets += q.tx_packets;
       sum.drop_packets += q.drop_packets;
@@ -123,8 +125,9 @@ void ExpectConserved(const Dumbbell& d, const char* label) {
   const uint64_t from_h01 = d.rx(1).rx_packets + d.rx(3).rx_packets;
   const uint64_t from_h23 = d.rx(5).rx_packets + d.rx(7).rx_packets;
   const PortCounters& ab = d.tx(kAtoB);
-  EXPECT_EQ(from_h01, ab.queues[3].tx_packets + ab.queues[3].drop_packets);
-  EXPECT_EQ(from_h23, ab.queues[1].tx_packets + ab.queues[1].drop_packets);
+  const QueueCounters ab3 = d.q(kAtoB, 3), ab1 = d.q(kAtoB, 1);
+  EXPECT_EQ(from_h01, ab3.tx_packets + ab3.drop_packets);
+  EXPECT_EQ(from_h23, ab1.tx_packets + ab1.drop_packets);
   EXPECT_EQ(d.rx(1).rx_bytes + d.rx(3).rx_bytes + d.rx(5).rx_bytes + d.rx(7).rx_bytes,
             ab.tx_bytes + ab.drop_bytes);
   // A -> h0: everything A received from B (h5's flow), counted on A's
@@ -151,12 +154,12 @@ TEST(PortCounters, ConservedOnACongestedLossyRun) {
   // both priorities there, and marks above 10 KB.
   Dumbbell d(256 << 10, Lossy());
   ExpectConserved(d, "lossy");
-  const PortCounters& ab = d.tx(kAtoB);
-  EXPECT_GT(ab.queues[3].drop_packets, 0u);
-  EXPECT_GT(ab.queues[1].drop_packets, 0u);
-  EXPECT_GT(ab.queues[3].ecn_marks, 0u);
-  EXPECT_GT(ab.queues[1].ecn_marks, 0u);
-  EXPECT_GT(ab.queues[3].tx_bytes, 0u);
+  const QueueCounters ab3 = d.q(kAtoB, 3), ab1 = d.q(kAtoB, 1);
+  EXPECT_GT(ab3.drop_packets, 0u);
+  EXPECT_GT(ab1.drop_packets, 0u);
+  EXPECT_GT(ab3.ecn_marks, 0u);
+  EXPECT_GT(ab1.ecn_marks, 0u);
+  EXPECT_GT(ab3.tx_bytes, 0u);
 }
 
 TEST(PortCounters, ConservedOnALosslessPfcRun) {
@@ -164,7 +167,7 @@ TEST(PortCounters, ConservedOnALosslessPfcRun) {
   // 1 stays lossy.
   Dumbbell d(1 << 20, Lossless());
   ExpectConserved(d, "lossless");
-  for (const Port& p : d.t.ports()) EXPECT_EQ(d.tx(p.id).queues[3].drop_packets, 0u) << "port " << p.id;
+  for (const Port& p : d.t.ports()) EXPECT_EQ(d.q(p.id, 3).drop_packets, 0u) << "port " << p.id;
   // The flows of priority 3 delivered everything.
   for (const FlowState& f : d.net->flows()) {
     if (f.request.priority == 3) {
@@ -173,9 +176,9 @@ TEST(PortCounters, ConservedOnALosslessPfcRun) {
   }
   // A paused h0 and h1 (ports 0 and 2) over A's ports toward them (1, 3).
   for (PortId host : {0, 2}) {
-    EXPECT_GT(d.tx(host).queues[3].pfc_frames_rx, 0u);
-    EXPECT_GT(d.tx(host).queues[3].pfc_pause_ps, 0u);
-    EXPECT_EQ(d.tx(host).queues[3].pfc_frames_rx, d.tx(host ^ 1).queues[3].pfc_frames_tx);
+    EXPECT_GT(d.q(host, 3).pfc_frames_rx, 0u);
+    EXPECT_GT(d.q(host, 3).pfc_pause_ps, 0u);
+    EXPECT_EQ(d.q(host, 3).pfc_frames_rx, d.q(host ^ 1, 3).pfc_frames_tx);
   }
 }
 

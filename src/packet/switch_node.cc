@@ -240,9 +240,7 @@ void SwitchNode::SendPfc(PortId in_port, int priority, bool pause, PortId cause)
   // The frame leaves over the ingress link (this switch's port `in_port`)
   // and reaches the upstream's egress port, in_port ^ 1, one frame time and
   // one cable later.
-  PortCounters& local = network_.port(in_port).counters();
-  local.pfc_frames_tx++;
-  local.queues[priority].pfc_frames_tx++;
+  network_.port(in_port).CountPfcFrameSent(priority);
   if (pause) {
     network_.OnPauseSent();
     network_.RecordPauseCause(in_port ^ 1, cause);
