@@ -119,6 +119,7 @@ void EgressPort::OnPfcFrame(int priority, bool pause) {
   QueueEvents& q = (*queue_events_)[priority];
   counters_.pfc_frames_rx++;
   q.pfc_frames_rx++;
+  ++queue_events_version_;
   Time& until = fc_->paused_until[priority];
   if (pause) {
     if (now < fc_->storm_until[priority]) return;  // the watchdog is overriding pauses
@@ -133,6 +134,7 @@ void EgressPort::OnPfcFrame(int priority, bool pause) {
       AddPauseTime(q, now - fc_->pause_started[priority]);
       fc_->pause_started[priority] = now;
       until = now;
+      NotePauseState(priority);
       fc_->storm_until[priority] = now + watchdog_restoration_;
       if (watchdog_drops_) {
         FlushQueue(priority);
@@ -142,6 +144,7 @@ void EgressPort::OnPfcFrame(int priority, bool pause) {
       return;
     }
     until = now + pause_quanta_time_;
+    NotePauseState(priority);
     pause_horizon_ = Max(pause_horizon_, until);
     return;
   }
@@ -150,6 +153,7 @@ void EgressPort::OnPfcFrame(int priority, bool pause) {
     AddPauseTime(q, now - fc_->pause_started[priority]);
     fc_->pause_started[priority] = now;
     until = now;
+    NotePauseState(priority);
   }
   TrySend();
 }
@@ -171,7 +175,9 @@ void EgressPort::FinishPauseAccounting(Time end) {
     const Time stop = Min(fc_->paused_until[p], end);
     if (fc_->pause_started[p] < stop) AddPauseTime((*queue_events_)[p], stop - fc_->pause_started[p]);
     fc_->pause_started[p] = stop;
+    NotePauseState(p);
   }
+  ++queue_events_version_;
 }
 
 void EgressPort::AddPauseTime(QueueEvents& q, Time paused) {
@@ -181,20 +187,13 @@ void EgressPort::AddPauseTime(QueueEvents& q, Time paused) {
 }
 
 Time EgressPort::PauseTime(int priority, Time now) const {
-  Time total = Time::FromPs(static_cast<int64_t>((*queue_events_)[priority].pfc_pause_ps));
-  if (!fc_) return total;
-  // The pause in progress (or expired but not yet closed) up to `now`.
-  const Time stop = Min(fc_->paused_until[priority], now);
-  if (fc_->pause_started[priority] < stop) total += stop - fc_->pause_started[priority];
-  return total;
+  return Time::FromPs(static_cast<int64_t>((*queue_events_)[priority].pfc_pause_ps)) + OpenPauseTime(priority, now);
 }
 
-uint64_t EgressPort::TakePeakQueueBytes(int priority) {
-  CountedQueue& q = queues_[priority];
-  const uint64_t peak = q.peak_bytes;
-  // From now on the peak is at least what is queued now.
-  q.peak_bytes = q.bytes();
-  return peak;
+Time EgressPort::RunningPause(int priority, Time now) const {
+  // The pause in progress (or expired but not yet closed) up to `now`.
+  const Time stop = Min(fc_->paused_until[priority], now);
+  return fc_->pause_started[priority] < stop ? stop - fc_->pause_started[priority] : Time::Zero();
 }
 
 QueueCounters EgressPort::queue_counters(int priority) const {
@@ -340,6 +339,7 @@ void EgressPort::MaybeMarkEcn(Packet* p, uint64_t queue_bytes) {
     p->ecn_ce = true;
     counters_.ecn_marks++;
     (*queue_events_)[p->priority].ecn_marks++;
+    ++queue_events_version_;
   }
 }
 
@@ -363,6 +363,7 @@ void EgressPort::MaybeMarkFecn(Packet* p) {
   p->ecn_ce = true;
   counters_.ecn_marks++;
   (*queue_events_)[p->priority].ecn_marks++;
+  ++queue_events_version_;
 }
 
 int EgressPort::DwrrPick(uint8_t set, int& cursor) {

@@ -91,7 +91,12 @@ class EgressPort final : public EventHandler {
   // The highest occupancy of queue `priority` since the previous call (or
   // the start), and resets it to the current occupancy. For a sampler, so
   // a spike between two samples shows at the next one.
-  uint64_t TakePeakQueueBytes(int priority);
+  uint64_t TakePeakQueueBytes(int priority) {
+    CountedQueue& q = queues_[priority];
+    const uint64_t peak = q.peak_bytes;
+    q.peak_bytes = q.bytes();  // from now on the peak is at least what is queued now
+    return peak;
+  }
 
   uint64_t queue_bytes(int priority) const { return queues_[priority].bytes(); }
   uint64_t queue_bytes() const { return queued_bytes_; }
@@ -99,13 +104,36 @@ class EgressPort final : public EventHandler {
   PortCounters& counters() { return counters_; }
   // The counters of queue `priority` (closed pauses only: see PauseTime).
   QueueCounters queue_counters(int priority) const;
+  // The per-packet ones alone, without reading the rest (for a sampler).
+  uint64_t queue_tx_bytes(int priority) const { return queues_[priority].tx_bytes; }
+  uint64_t queue_watermark_bytes(int priority) const { return queues_[priority].watermark_bytes; }
+  // Starts loading what a sampler reads of the port and of queue
+  // `priority` (a sampler walks thousands of ports, each likely out of cache).
+  void PrefetchForRead(int priority) const {
+    __builtin_prefetch(&queue_events_version_);
+    __builtin_prefetch(&queues_[priority]);
+  }
+  // Changes whenever a queue's drop, ECN, PFC frame or closed pause-time
+  // counter does (it wraps; compare for equality only): a sampler re-reads
+  // those only then.
+  uint32_t queue_events_version() const { return queue_events_version_; }
+  // The part of PauseTime not yet in queue_counters(priority).pfc_pause_ps:
+  // an open pause's time before `now` (zero, without touching the PFC
+  // state, when none is open).
+  Time OpenPauseTime(int priority, Time now) const {
+    return open_pauses_ & (1u << priority) ? RunningPause(priority, now) : Time::Zero();
+  }
   // Counted by the port's node: a packet for queue `priority` was dropped
   // here (PortCounters' drop totals are the caller's), or a PFC frame for
   // `priority` left over this link.
-  void CountQueueDrop(int priority) { (*queue_events_)[priority].drop_packets++; }
+  void CountQueueDrop(int priority) {
+    (*queue_events_)[priority].drop_packets++;
+    ++queue_events_version_;
+  }
   void CountPfcFrameSent(int priority) {
     counters_.pfc_frames_tx++;
     (*queue_events_)[priority].pfc_frames_tx++;
+    ++queue_events_version_;
   }
   DataRate rate() const { return wiring_.rate; }
   PortId id() const { return wiring_.id; }
@@ -150,6 +178,14 @@ class EgressPort final : public EventHandler {
   // Adds a closed pause to the port's total and its queue's.
   struct QueueEvents;
   void AddPauseTime(QueueEvents& q, Time paused);
+  // OpenPauseTime when a pause is open. REQUIRES: fc_.
+  Time RunningPause(int priority, Time now) const;
+  // Sets bit `priority` of open_pauses_ from the PFC state. REQUIRES: fc_.
+  void NotePauseState(int priority) {
+    const uint8_t bit = static_cast<uint8_t>(1u << priority);
+    open_pauses_ = fc_->pause_started[priority] < fc_->paused_until[priority] ? open_pauses_ | bit
+                                                                               : open_pauses_ & static_cast<uint8_t>(~bit);
+  }
   // The watchdog's drop action: drop everything queued on `priority`.
   void FlushQueue(int priority);
   // Priorities that may send now under PFC and credits. REQUIRES: fc_.
@@ -210,6 +246,10 @@ class EgressPort final : public EventHandler {
   Time wakeup_at_;           // when the pending wake-up fires
   Time pause_horizon_;       // no priority is paused from then on (>= every paused_until)
   uint64_t queued_bytes_ = 0;
+  // Beside the counters: a sampler reads these and the first counters in
+  // one cache line.
+  uint8_t open_pauses_ = 0;                     // bit p: a pause on p not yet in the counters
+  uint32_t queue_events_version_ = 0;           // see queue_events_version()
   PortCounters counters_;
   // A priority's queue and the counters every packet through it changes,
   // side by side (64 bytes), so counting touches no other line. Not

@@ -15,6 +15,15 @@
 // Read (then reset to the occupancy at that instant), so a spike between
 // two samples is never missed; the first Read reports the peak since the
 // start.
+//
+// Cost: Read streams over the ports reading what changes per packet (the
+// port's totals, each listed queue's line, the rx counters); the counters
+// of rarer events (drops, ECN marks, PFC frames, closed pauses) it copies
+// from its own dense cache, refreshed for a port only when the port's
+// queue_events_version() moved, and a pause's running time is looked up
+// only while one is open. On the 1,024-host fat-tree (6,144 ports, one
+// priority) a Read takes about 0.1-0.2 ms (docs: see the report of this
+// piece).
 #pragma once
 
 #include <span>
@@ -51,10 +60,24 @@ class PacketCounterReader final : public CounterReader {
   void Read(Time now, std::span<double> out) override;
 
  private:
+  // The rarer counters of one listed queue of one port, as last read.
+  struct CachedEvents {
+    double drop_packets = 0;
+    double ecn_marks = 0;
+    double pfc_frames_tx = 0;
+    double pfc_frames_rx = 0;
+    Time closed_pause;
+  };
+  // Re-reads the rarer counters of port `id`.
+  void Refresh(PortId id, const EgressPort& port);
+
   // Fixed at construction.
   PacketNetwork& network_;
   const std::vector<int> priorities_;
   std::vector<SeriesKey> keys_;
+
+  std::vector<uint32_t> versions_;     // per port: queue_events_version() when cached
+  std::vector<CachedEvents> events_;   // per port, then per listed priority
 };
 
 }  // namespace aifabric

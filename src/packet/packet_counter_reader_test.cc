@@ -21,14 +21,14 @@ namespace {
 // and the others at 100G, 500 ns cables, 400 ns switch latency. Link i
 // joins h_i and the switch: port 2i is h_i -> sw, 2i+1 is sw -> h_i.
 struct Star {
-  Star(int hosts, DataRate first_rate, const PacketConfig& config = {}) {
+  Star(int hosts, DataRate first_rate, const PacketConfig& config = {}, uint64_t buffer_bytes = 16 << 20) {
     for (int i = 0; i < hosts; ++i) t.AddHost(std::string("h").append(std::to_string(i)));
     SwitchSpec spec;
     spec.name = "test";
     spec.radix = 8;
     spec.port_rate = DataRate::Gbps(100);
     spec.latency = Time::FromNs(400);
-    spec.buffer_bytes = 16 << 20;
+    spec.buffer_bytes = buffer_bytes;
     const NodeId sw = t.AddSwitch("sw", 1, t.AddSwitchSpec(spec));
     for (int i = 0; i < hosts; ++i) t.AddLink(i, sw, i == 0 ? first_rate : DataRate::Gbps(100), Time::FromNs(500));
     routes = RoutingTable::BuildShortestPaths(t);
@@ -159,6 +159,36 @@ TEST(PacketCounterReader, PauseDurationIncludesThePauseInProgress) {
   EXPECT_EQ(seen[0], std::make_pair(4.0, 1.0));
   EXPECT_EQ(seen[1], std::make_pair(9.0, 2.0));
   EXPECT_EQ(nic.counters().pfc_pause_ps, 9'000'000u);
+}
+
+TEST(PacketCounterReader, ReadsDuringALossyRunEndOnTheFinalCounters) {
+  // Two senders at 100G into one 100G receiver through a switch with a
+  // 64 KiB buffer and ECN from 10 KB: drops and marks keep changing the
+  // counters the reader caches. Read every 5 us while it runs and once at
+  // the end: the last read must equal the ports' counters then.
+  PacketConfig config;
+  config.ecn.enabled = true;
+  config.ecn.kmin_bytes = 10'000;
+  config.ecn.kmax_bytes = 30'000;
+  Star star(3, DataRate::Gbps(100), config, 64 << 10);
+  PacketCounterReader reader(*star.net, {3});
+  std::vector<double> row(reader.keys().size());
+  for (int us = 5; us < 200; us += 5) {
+    star.sim.ScheduleCallback(Time::FromUs(us), [&] { reader.Read(star.sim.Now(), row); });
+  }
+  star.Start(0, 1, 0, 1 << 20);
+  star.Start(1, 2, 0, 1 << 20);
+  star.sim.Run();
+  reader.Read(star.sim.Now(), row);
+  const PortId toward_h0 = 1;  // sw -> h0, where the drops and marks are
+  const QueueCounters q = star.net->egress(toward_h0).queue_counters(3);
+  EXPECT_GT(q.drop_packets, 0u);
+  EXPECT_GT(q.ecn_marks, 0u);
+  EXPECT_EQ(row[IndexOf(reader, SeriesKey{3, toward_h0, 3, Metric::kQueueDroppedPackets})], static_cast<double>(q.drop_packets));
+  EXPECT_EQ(row[IndexOf(reader, SeriesKey{3, toward_h0, 3, Metric::kQueueEcnMarked})], static_cast<double>(q.ecn_marks));
+  EXPECT_EQ(row[IndexOf(reader, SeriesKey{3, toward_h0, -1, Metric::kTxDiscards})],
+            static_cast<double>(star.net->egress(toward_h0).counters().drop_packets));
+  EXPECT_EQ(row[IndexOf(reader, SeriesKey{3, toward_h0, 3, Metric::kQueueTxBytes})], static_cast<double>(q.tx_bytes));
 }
 
 TEST(PacketCounterReader, SampledUtilizationIntegratesBackToTheBytesSent) {
