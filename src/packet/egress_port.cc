@@ -34,7 +34,8 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       max_packet_blocks_(CreditBlocks(config.mtu_bytes + config.wire_overhead_bytes)),
       weighted_high_(config.weighted_high),
       high_limit_bytes_(config.high_limit_bytes),
-      fecn_(config.ib.congestion_control) {
+      fecn_(config.ib.congestion_control),
+      queue_events_(std::make_unique<std::array<QueueEvents, kNumPriorities>>()) {
   if (flow_control_) {
     fc_ = std::make_unique<FlowControl>();
     fc_->credits.fill(wiring.vl_credit_bytes / kIbCreditBlockBytes);
@@ -57,6 +58,14 @@ void EgressPort::Enqueue(Packet* p) {
   nonempty_mask_ |= static_cast<uint8_t>(1u << prio);
   queued_bytes_ += p->wire_bytes;
   if (queued_bytes_ > counters_.max_queue_bytes) counters_.max_queue_bytes = queued_bytes_;
+  // The watermark is at least the peak since the last read: one compare
+  // while the queue stays below its recent peak.
+  CountedQueue& q = queues_[prio];
+  const uint64_t depth = q.bytes();
+  if (depth > q.peak_bytes) {
+    q.peak_bytes = depth;
+    if (depth > q.watermark_bytes) q.watermark_bytes = depth;
+  }
   TrySend();
 }
 
@@ -107,23 +116,25 @@ uint8_t EgressPort::CreditMask() const {
 void EgressPort::OnPfcFrame(int priority, bool pause) {
   if (!fc_) return;  // PFC is off: nothing sends these
   const Time now = sim_.Now();
+  QueueEvents& q = (*queue_events_)[priority];
   counters_.pfc_frames_rx++;
+  q.pfc_frames_rx++;
+  ++queue_events_version_;
   Time& until = fc_->paused_until[priority];
   if (pause) {
     if (now < fc_->storm_until[priority]) return;  // the watchdog is overriding pauses
     if (until <= now) {
       // A new pause: close the previous one (it expired at `until`).
-      if (fc_->pause_started[priority] < until) {
-        counters_.pfc_pause_ps += static_cast<uint64_t>((until - fc_->pause_started[priority]).ps());
-      }
+      if (fc_->pause_started[priority] < until) AddPauseTime(q, until - fc_->pause_started[priority]);
       fc_->pause_started[priority] = now;
     } else if (watchdog_detection_ > Time::Zero() && now - fc_->pause_started[priority] >= watchdog_detection_) {
       // Paused without a break for the detection time: a pause storm (or a
       // deadlock). Send regardless for the restoration time.
       counters_.pfc_storms++;
-      counters_.pfc_pause_ps += static_cast<uint64_t>((now - fc_->pause_started[priority]).ps());
+      AddPauseTime(q, now - fc_->pause_started[priority]);
       fc_->pause_started[priority] = now;
       until = now;
+      NotePauseState(priority);
       fc_->storm_until[priority] = now + watchdog_restoration_;
       if (watchdog_drops_) {
         FlushQueue(priority);
@@ -133,14 +144,16 @@ void EgressPort::OnPfcFrame(int priority, bool pause) {
       return;
     }
     until = now + pause_quanta_time_;
+    NotePauseState(priority);
     pause_horizon_ = Max(pause_horizon_, until);
     return;
   }
   // Resume (quanta 0).
   if (until > now) {
-    counters_.pfc_pause_ps += static_cast<uint64_t>((now - fc_->pause_started[priority]).ps());
+    AddPauseTime(q, now - fc_->pause_started[priority]);
     fc_->pause_started[priority] = now;
     until = now;
+    NotePauseState(priority);
   }
   TrySend();
 }
@@ -160,9 +173,43 @@ void EgressPort::FinishPauseAccounting(Time end) {
   if (!fc_) return;
   for (int p = 0; p < kNumPriorities; ++p) {
     const Time stop = Min(fc_->paused_until[p], end);
-    if (fc_->pause_started[p] < stop) counters_.pfc_pause_ps += static_cast<uint64_t>((stop - fc_->pause_started[p]).ps());
+    if (fc_->pause_started[p] < stop) AddPauseTime((*queue_events_)[p], stop - fc_->pause_started[p]);
     fc_->pause_started[p] = stop;
+    NotePauseState(p);
   }
+  ++queue_events_version_;
+}
+
+void EgressPort::AddPauseTime(QueueEvents& q, Time paused) {
+  const uint64_t ps = static_cast<uint64_t>(paused.ps());
+  counters_.pfc_pause_ps += ps;
+  q.pfc_pause_ps += ps;
+}
+
+Time EgressPort::PauseTime(int priority, Time now) const {
+  return Time::FromPs(static_cast<int64_t>((*queue_events_)[priority].pfc_pause_ps)) + OpenPauseTime(priority, now);
+}
+
+Time EgressPort::RunningPause(int priority, Time now) const {
+  // The pause in progress (or expired but not yet closed) up to `now`.
+  const Time stop = Min(fc_->paused_until[priority], now);
+  return fc_->pause_started[priority] < stop ? stop - fc_->pause_started[priority] : Time::Zero();
+}
+
+QueueCounters EgressPort::queue_counters(int priority) const {
+  const CountedQueue& q = queues_[priority];
+  const QueueEvents& e = (*queue_events_)[priority];
+  QueueCounters c;
+  c.tx_bytes = q.tx_bytes;
+  c.tx_packets = q.tx_packets;
+  c.peak_bytes = q.peak_bytes;
+  c.watermark_bytes = q.watermark_bytes;
+  c.drop_packets = e.drop_packets;
+  c.ecn_marks = e.ecn_marks;
+  c.pfc_frames_tx = e.pfc_frames_tx;
+  c.pfc_frames_rx = e.pfc_frames_rx;
+  c.pfc_pause_ps = e.pfc_pause_ps;
+  return c;
 }
 
 uint8_t EgressPort::UnpausedMask() {
@@ -228,6 +275,9 @@ void EgressPort::Transmit(Packet* p) {
   counters_.tx_packets++;
   counters_.tx_bytes += p->wire_bytes;
   counters_.tx_payload_bytes += p->payload_bytes;
+  CountedQueue& q = queues_[p->priority];
+  q.tx_packets++;
+  q.tx_bytes += p->wire_bytes;
   if (stamp_int_ && p->kind == PacketKind::kData && p->int_hops < kMaxIntHops) {
     p->int_[p->int_hops++] = IntHop{counters_.tx_bytes, queued_bytes_, now, wiring_.rate.bps()};
   }
@@ -288,6 +338,8 @@ void EgressPort::MaybeMarkEcn(Packet* p, uint64_t queue_bytes) {
   if (mark) {
     p->ecn_ce = true;
     counters_.ecn_marks++;
+    (*queue_events_)[p->priority].ecn_marks++;
+    ++queue_events_version_;
   }
 }
 
@@ -310,6 +362,8 @@ void EgressPort::MaybeMarkFecn(Packet* p) {
   fecn_skip_ = fecn_.marking_rate;
   p->ecn_ce = true;
   counters_.ecn_marks++;
+  (*queue_events_)[p->priority].ecn_marks++;
+  ++queue_events_version_;
 }
 
 int EgressPort::DwrrPick(uint8_t set, int& cursor) {

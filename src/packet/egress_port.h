@@ -84,11 +84,57 @@ class EgressPort final : public EventHandler {
   }
   // Closes the pause-time accounting at the end of a run.
   void FinishPauseAccounting(Time end);
+  // Time `priority` has spent paused up to `now`: the closed pauses plus
+  // the part of one in progress before `now` (for a reader mid-run).
+  // REQUIRES: now >= the time of the last event this port handled.
+  Time PauseTime(int priority, Time now) const;
+  // The highest occupancy of queue `priority` since the previous call (or
+  // the start), and resets it to the current occupancy. For a sampler, so
+  // a spike between two samples shows at the next one.
+  uint64_t TakePeakQueueBytes(int priority) {
+    CountedQueue& q = queues_[priority];
+    const uint64_t peak = q.peak_bytes;
+    q.peak_bytes = q.bytes();  // from now on the peak is at least what is queued now
+    return peak;
+  }
 
   uint64_t queue_bytes(int priority) const { return queues_[priority].bytes(); }
   uint64_t queue_bytes() const { return queued_bytes_; }
   const PortCounters& counters() const { return counters_; }
   PortCounters& counters() { return counters_; }
+  // The counters of queue `priority` (closed pauses only: see PauseTime).
+  QueueCounters queue_counters(int priority) const;
+  // The per-packet ones alone, without reading the rest (for a sampler).
+  uint64_t queue_tx_bytes(int priority) const { return queues_[priority].tx_bytes; }
+  uint64_t queue_watermark_bytes(int priority) const { return queues_[priority].watermark_bytes; }
+  // Starts loading what a sampler reads of the port and of queue
+  // `priority` (a sampler walks thousands of ports, each likely out of cache).
+  void PrefetchForRead(int priority) const {
+    __builtin_prefetch(&queue_events_version_);
+    __builtin_prefetch(&queues_[priority]);
+  }
+  // Changes whenever a queue's drop, ECN, PFC frame or closed pause-time
+  // counter does (it wraps; compare for equality only): a sampler re-reads
+  // those only then.
+  uint32_t queue_events_version() const { return queue_events_version_; }
+  // The part of PauseTime not yet in queue_counters(priority).pfc_pause_ps:
+  // an open pause's time before `now` (zero, without touching the PFC
+  // state, when none is open).
+  Time OpenPauseTime(int priority, Time now) const {
+    return open_pauses_ & (1u << priority) ? RunningPause(priority, now) : Time::Zero();
+  }
+  // Counted by the port's node: a packet for queue `priority` was dropped
+  // here (PortCounters' drop totals are the caller's), or a PFC frame for
+  // `priority` left over this link.
+  void CountQueueDrop(int priority) {
+    (*queue_events_)[priority].drop_packets++;
+    ++queue_events_version_;
+  }
+  void CountPfcFrameSent(int priority) {
+    counters_.pfc_frames_tx++;
+    (*queue_events_)[priority].pfc_frames_tx++;
+    ++queue_events_version_;
+  }
   DataRate rate() const { return wiring_.rate; }
   PortId id() const { return wiring_.id; }
 
@@ -129,6 +175,17 @@ class EgressPort final : public EventHandler {
   // kTxDoneTag).
   void OnFlowControlFrame(uint64_t tag);
   void OnPfcFrame(int priority, bool pause);
+  // Adds a closed pause to the port's total and its queue's.
+  struct QueueEvents;
+  void AddPauseTime(QueueEvents& q, Time paused);
+  // OpenPauseTime when a pause is open. REQUIRES: fc_.
+  Time RunningPause(int priority, Time now) const;
+  // Sets bit `priority` of open_pauses_ from the PFC state. REQUIRES: fc_.
+  void NotePauseState(int priority) {
+    const uint8_t bit = static_cast<uint8_t>(1u << priority);
+    open_pauses_ = fc_->pause_started[priority] < fc_->paused_until[priority] ? open_pauses_ | bit
+                                                                               : open_pauses_ & static_cast<uint8_t>(~bit);
+  }
   // The watchdog's drop action: drop everything queued on `priority`.
   void FlushQueue(int priority);
   // Priorities that may send now under PFC and credits. REQUIRES: fc_.
@@ -189,8 +246,22 @@ class EgressPort final : public EventHandler {
   Time wakeup_at_;           // when the pending wake-up fires
   Time pause_horizon_;       // no priority is paused from then on (>= every paused_until)
   uint64_t queued_bytes_ = 0;
+  // Beside the counters: a sampler reads these and the first counters in
+  // one cache line.
+  uint8_t open_pauses_ = 0;                     // bit p: a pause on p not yet in the counters
+  uint32_t queue_events_version_ = 0;           // see queue_events_version()
   PortCounters counters_;
-  std::array<PacketQueue, kNumPriorities> queues_;
+  // A priority's queue and the counters every packet through it changes,
+  // side by side (64 bytes), so counting touches no other line. Not
+  // aligned to a cache line: padding every port for it cost more (a larger
+  // port spreads the ports over more pages) than a straddled line does.
+  struct CountedQueue : PacketQueue {
+    uint64_t tx_bytes = 0;
+    uint64_t tx_packets = 0;
+    uint64_t peak_bytes = 0;       // since the last TakePeakQueueBytes
+    uint64_t watermark_bytes = 0;  // >= peak_bytes
+  };
+  std::array<CountedQueue, kNumPriorities> queues_;
 
   // Cold: ECN, DWRR among several queues, PFC and credits.
   const EcnConfig ecn_;
@@ -210,6 +281,16 @@ class EgressPort final : public EventHandler {
   const IbCcMarkingConfig fecn_;
   uint32_t fecn_skip_ = 0;                      // eligible packets still to pass unmarked
   uint8_t credit_starved_ = 0;                  // bit v: VL v waited for credits before its next packet
+  // Per queue, the counters of rarer events (see QueueCounters), kept
+  // apart so that they do not make every port larger.
+  struct QueueEvents {
+    uint64_t drop_packets = 0;
+    uint64_t ecn_marks = 0;
+    uint64_t pfc_frames_tx = 0;
+    uint64_t pfc_frames_rx = 0;
+    uint64_t pfc_pause_ps = 0;
+  };
+  const std::unique_ptr<std::array<QueueEvents, kNumPriorities>> queue_events_;
   // PFC and credit state, allocated only when the fabric uses them, so a
   // plain port stays compact.
   struct FlowControl {

@@ -83,7 +83,9 @@ void HostNic::OnEvent(uint64_t tag) {
     network_.port(pf.port).Kick();
     return;
   }
-  network_.OnDelivered(reinterpret_cast<Packet*>(tag));
+  Packet* p = reinterpret_cast<Packet*>(tag);
+  network_.CountReceived(p);
+  network_.OnDelivered(p);
 }
 
 }  // namespace aifabric

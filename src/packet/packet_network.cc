@@ -32,6 +32,7 @@ PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const Rou
     }
   }
   ports_ = std::vector<std::optional<EgressPort>>(topology.ports().size());
+  rx_.resize(topology.ports().size());
   for (const Port& port : topology.ports()) {
     const Node& peer = topology.node(port.peer);
     EgressPort::Wiring w;
@@ -176,6 +177,7 @@ void PacketNetwork::OnDropped(Packet* p, EgressPort& at) {
   c.drop_packets++;
   c.drop_bytes += p->wire_bytes;
   c.drop_payload_bytes += p->payload_bytes;
+  at.CountQueueDrop(p->priority);
   if (p->kind == PacketKind::kData) flows_[p->flow_index].dropped_bytes += p->payload_bytes;
   pool_.Free(p);
 }
@@ -216,6 +218,13 @@ void PacketNetwork::OnPauseSent() {
   if (deadlock_check_pending_ || config_.pfc.deadlock_check_interval <= Time::Zero()) return;
   deadlock_check_pending_ = true;
   sim_.ScheduleIn(config_.pfc.deadlock_check_interval, this, 0);
+}
+
+std::vector<PauseCause> PacketNetwork::pause_causes() const {
+  std::vector<PauseCause> causes;
+  causes.reserve(pause_causes_.size());
+  for (const auto& [ports, frames] : pause_causes_) causes.push_back(PauseCause{ports.first, ports.second, frames});
+  return causes;
 }
 
 void PacketNetwork::OnEvent(uint64_t) {

@@ -8,11 +8,14 @@
 // Not thread-safe; lives inside one Simulator.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/time.h"
+#include "diagnosis/fabric_observation.h"
 #include "engine/simulator.h"
 #include "fabric/ecmp_path.h"
 #include "fabric/network_model.h"
@@ -22,6 +25,7 @@
 #include "packet/flow_state.h"
 #include "packet/packet.h"
 #include "packet/packet_config.h"
+#include "packet/port_counters.h"
 #include "packet/transport_hooks.h"
 
 namespace aifabric {
@@ -62,6 +66,18 @@ class PacketNetwork final : public NetworkModel, public TransportHost, private E
   // ECMP path; EcmpPath in fabric/ecmp_path.h chose it).
   std::vector<PortId> path(uint32_t flow_index) const;
   const EgressPort& egress(PortId id) const { return *ports_[id]; }
+  // What arrived over the link of port `id` at `id`'s node, i.e. what its
+  // peer's egress `id ^ 1` (the reverse port) sent: once the network has
+  // drained, received(id ^ 1) matches egress(id)'s tx counters.
+  const PortRxCounters& received(PortId id) const { return rx_[static_cast<size_t>(id)]; }
+  // Every PFC pause frame a switch sent, by the port it paused (the
+  // upstream egress toward the switch) and the switch egress that was its
+  // cause: the one with the most bytes queued for the paused priority at
+  // that instant (ties: the lowest port id; the packet whose admission
+  // triggered the pause counts as queued at its egress). A frame sent while
+  // no egress held bytes of that priority has cause kNoPort. Sorted by
+  // (paused, cause).
+  std::vector<PauseCause> pause_causes() const;
   // Peak shared-buffer occupancy of a switch (0 for hosts).
   uint64_t buffer_peak_bytes(NodeId id) const;
   PayloadTotals totals() const;
@@ -107,6 +123,14 @@ class PacketNetwork final : public NetworkModel, public TransportHost, private E
   void OnDropped(Packet* p, EgressPort& at);
   // A switch sent a PAUSE: start looking for deadlocks while pauses last.
   void OnPauseSent();
+  // A switch sent a PAUSE that paused `paused` because of its egress `cause`.
+  void RecordPauseCause(PortId paused, PortId cause) { ++pause_causes_[{paused, cause}]; }
+  // A node received a packet over p->in_port (switch ingress, host NIC).
+  void CountReceived(const Packet* p) {
+    PortRxCounters& rx = rx_[static_cast<size_t>(p->in_port)];
+    rx.rx_packets++;
+    rx.rx_bytes += p->wire_bytes;
+  }
   // InfiniBand: the packet left the input buffer it arrived into (over
   // p->in_port); its credits travel back to the upstream port.
   void ReturnCredits(const Packet* p);
@@ -140,6 +164,11 @@ class PacketNetwork final : public NetworkModel, public TransportHost, private E
   // Per directed port, in one contiguous array (constructed in place, never
   // moved), so neighbouring ports share pages and cache lines.
   std::vector<std::optional<EgressPort>> ports_;
+  // Per port, what arrived over its link (dense and apart from the ports,
+  // so counting an arrival touches one small line, not the port).
+  std::vector<PortRxCounters> rx_;
+  // Pause frames by (paused port, cause port): rare, ordered for output.
+  std::map<std::pair<PortId, PortId>, uint64_t> pause_causes_;
   std::vector<std::unique_ptr<HostNic>> hosts_;         // per node; null for switches
   std::vector<std::unique_ptr<SwitchNode>> switches_;   // per node; null for hosts
   // A transfer the workload asked for, carried by one or more queue pairs

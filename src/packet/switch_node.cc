@@ -86,6 +86,7 @@ void SwitchNode::OnEvent(uint64_t tag) {
     return;
   }
   Packet* p = reinterpret_cast<Packet*>(tag);
+  network_.CountReceived(p);
   if (load_balancing_ != LoadBalancing::kEcmp) {
     AdmitToChosenHop(p);
     return;
@@ -118,7 +119,7 @@ void SwitchNode::OnPfcRefresh(uint64_t tag) {
     in.refresh_pending = false;
     return;
   }
-  SendPfc(port, priority, true);
+  SendPfc(port, priority, true, MostQueued(priority, kNoPort, 0));
   network_.sim().ScheduleIn(Time::FromPs(network_.port(port).PauseQuantaTime().ps() / 2), this, tag);
 }
 
@@ -151,7 +152,8 @@ void SwitchNode::AdmitFlowControlled(Packet* p, EgressPort& out) {
   in.bytes += p->wire_bytes;
   if (!in.xoff && (p->in_headroom || in.bytes >= XoffThreshold())) {
     in.xoff = true;
-    SendPfc(p->in_port, prio, true);
+    // `p` is admitted but not yet queued at `out`: count it there.
+    SendPfc(p->in_port, prio, true, MostQueued(prio, out.id(), p->wire_bytes));
     if (!in.refresh_pending) {
       in.refresh_pending = true;
       network_.sim().ScheduleIn(Time::FromPs(network_.port(p->in_port).PauseQuantaTime().ps() / 2), this, slot << 1 | 1);
@@ -211,7 +213,7 @@ void SwitchNode::OnFlowControlledDeparture(Packet* p) {
   in.bytes -= p->wire_bytes;
   if (in.xoff && in.headroom_bytes == 0 && in.bytes + pfc_.xon_offset_bytes <= XoffThreshold()) {
     in.xoff = false;
-    SendPfc(p->in_port, p->priority, false);
+    SendPfc(p->in_port, p->priority, false, kNoPort);
   }
 }
 
@@ -220,13 +222,29 @@ void SwitchNode::DropQueued(Packet* p, EgressPort& port) {
   network_.OnDropped(p, port);
 }
 
-void SwitchNode::SendPfc(PortId in_port, int priority, bool pause) {
+PortId SwitchNode::MostQueued(int priority, PortId arriving_at, uint32_t arriving_bytes) const {
+  PortId best = kNoPort;
+  uint64_t best_bytes = 0;
+  for (PortId id : ports_) {
+    const uint64_t bytes = network_.egress(id).queue_bytes(priority) + (id == arriving_at ? arriving_bytes : 0);
+    if (bytes == 0) continue;
+    if (bytes > best_bytes || (bytes == best_bytes && id < best)) {
+      best = id;
+      best_bytes = bytes;
+    }
+  }
+  return best;
+}
+
+void SwitchNode::SendPfc(PortId in_port, int priority, bool pause, PortId cause) {
   // The frame leaves over the ingress link (this switch's port `in_port`)
   // and reaches the upstream's egress port, in_port ^ 1, one frame time and
   // one cable later.
-  EgressPort& local = network_.port(in_port);
-  local.counters().pfc_frames_tx++;
-  if (pause) network_.OnPauseSent();
+  network_.port(in_port).CountPfcFrameSent(priority);
+  if (pause) {
+    network_.OnPauseSent();
+    network_.RecordPauseCause(in_port ^ 1, cause);
+  }
   const Port& link = network_.topology().port(in_port);
   const Time arrival = network_.sim().Now() + link.rate.TransmitTime(kPfcFrameWireBytes) + link.latency;
   network_.sim().Schedule(arrival, &network_.port(in_port ^ 1), EgressPort::PfcFrameTag(priority, pause));

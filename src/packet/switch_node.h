@@ -88,7 +88,14 @@ class SwitchNode final : public EventHandler {
   uint64_t XoffThreshold() const;
   PortId ChooseNextHop(Packet* p);
   PortId LeastQueued(std::span<const PortId> hops);
-  void SendPfc(PortId in_port, int priority, bool pause);
+  // Sends a PFC frame for `priority` upstream over `in_port`; a PAUSE is
+  // recorded with its `cause` (see PacketNetwork::pause_causes).
+  void SendPfc(PortId in_port, int priority, bool pause, PortId cause);
+  // The egress port of this switch with the most bytes queued for
+  // `priority`, counting `arriving_bytes` more at `arriving_at` (a packet
+  // admitted but not yet queued); ties go to the lowest port id; kNoPort
+  // when none holds any.
+  PortId MostQueued(int priority, PortId arriving_at, uint32_t arriving_bytes) const;
 
   // Fixed at construction.
   PacketNetwork& network_;
