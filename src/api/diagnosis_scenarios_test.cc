@@ -66,14 +66,23 @@ workload:
   EXPECT_EQ(top["node"], "leaf0");
   EXPECT_EQ(top["port_peer"], "h0");
   EXPECT_EQ(top["evidence"]["sources"], 16);
-  // The senders' ports were paused: PFC findings below it name this root.
+  // It rooted the pause tree: leaf0 paused every port into it that fed
+  // h0, the 15 senders on its leaf and the spine port h16's flow came by.
+  const auto& root = top["evidence"]["pfc_pause_root"].at(0);
+  EXPECT_EQ(root["node"], "leaf0");
+  EXPECT_EQ(root["port_peer"], "h0");
+  EXPECT_EQ(root["paused_ports"], 16);
+  EXPECT_EQ(root["depth"], 1);
+  // Each paused port is a finding below it, pointing at that root.
   size_t paused = 0;
   for (const auto& f : d.findings) {
     if (f["kind"] != "pfc_pause") continue;
     ++paused;
     EXPECT_EQ(f["port_peer"], "leaf0") << f.dump();
+    EXPECT_EQ(f["evidence"]["root"]["node"], "leaf0") << f.dump();
+    EXPECT_EQ(f["evidence"]["root"]["port_peer"], "h0") << f.dump();
   }
-  EXPECT_GT(paused, 0u);
+  EXPECT_EQ(paused, 16u);
 }
 
 // Four hosts of leaf0 send 1 MiB each to the four hosts of leaf1 over a

@@ -46,7 +46,7 @@ class FabricModel {
 
   NetworkModel& network() { return *network_; }
   // The concrete model: one of the three is non-null.
-  const PacketNetwork* packet() const { return packet_.get(); }
+  PacketNetwork* packet() { return packet_.get(); }
   const FlowNetwork* flow() const { return flow_.get(); }
   const AnalyticNetwork* analytic() const { return analytic_.get(); }
 

@@ -87,7 +87,12 @@ Result<std::unique_ptr<ScenarioRun>> ScenarioRun::Prepare(const Scenario& scenar
     return a.start < b.start || (a.start == b.start && a.id < b.id);
   });
   run->injector_ = std::make_unique<TrafficInjector>(*run->sim_, *model, std::move(by_start));
-  run->telemetry_ = MakeRunTelemetry(*run->sim_, scenario, run->topology_, run->network_.get(), run->flow_.get());
+  std::vector<int> priorities;
+  for (const FlowSpec& f : run->flows_) {
+    if (std::find(priorities.begin(), priorities.end(), f.priority) == priorities.end()) priorities.push_back(f.priority);
+  }
+  run->telemetry_ =
+      MakeRunTelemetry(*run->sim_, scenario, run->topology_, run->network_.get(), run->flow_.get(), priorities);
   return run;
 }
 

@@ -105,6 +105,7 @@ FabricObservation ObserveNetwork(const NetworkView& v) {
   }
   SetActiveTime(o, end);
   ObservePorts(v, o);
+  if (v.packet != nullptr) o.pause_causes = v.packet->pause_causes();
   return o;
 }
 
@@ -153,6 +154,7 @@ FabricObservation ObserveRun(const ScenarioRun& run) {
   v.mtu_bytes = run.scenario().packet.mtu_bytes;
   v.wire_overhead_bytes = run.scenario().packet.wire_overhead_bytes;
   ObservePorts(v, o);
+  if (v.packet != nullptr) o.pause_causes = v.packet->pause_causes();
   return o;
 }
 

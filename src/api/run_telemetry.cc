@@ -1,8 +1,10 @@
 #include "api/run_telemetry.h"
 
 #include <algorithm>
+#include <set>
 
 #include "flow/flow_counter_reader.h"
+#include "packet/packet_counter_reader.h"
 
 namespace aifabric {
 namespace {
@@ -59,8 +61,21 @@ void RunTelemetry::Publish(bool force) {
 }
 
 std::vector<RunTelemetry::Source> CounterSources(const Scenario& scenario, const Topology& topology,
-                                                 const PacketNetwork* /*packet*/, const FlowNetwork* flow) {
+                                                 PacketNetwork* packet, const FlowNetwork* flow,
+                                                 const std::vector<int>& priorities) {
   std::vector<RunTelemetry::Source> sources;
+  if (packet != nullptr) {
+    std::set<int> queues(priorities.begin(), priorities.end());
+    queues.insert(3);
+    if (scenario.packet.pfc.enabled) {
+      for (int p = 0; p < 8; ++p) {
+        if (scenario.packet.pfc.lossless_mask & (1u << p)) queues.insert(p);
+      }
+    }
+    auto reader = std::make_unique<PacketCounterReader>(*packet, std::vector<int>(queues.begin(), queues.end()));
+    std::vector<SeriesKey> keys(reader->keys().begin(), reader->keys().end());
+    sources.push_back(RunTelemetry::Source{std::move(reader), std::move(keys)});
+  }
   if (flow != nullptr) {
     auto reader = std::make_unique<FlowCounterReader>(*flow, topology, scenario.packet.mtu_bytes,
                                                       scenario.packet.wire_overhead_bytes);
@@ -71,9 +86,10 @@ std::vector<RunTelemetry::Source> CounterSources(const Scenario& scenario, const
 }
 
 std::unique_ptr<RunTelemetry> MakeRunTelemetry(Simulator& sim, const Scenario& scenario, const Topology& topology,
-                                               const PacketNetwork* packet, const FlowNetwork* flow) {
+                                               PacketNetwork* packet, const FlowNetwork* flow,
+                                               const std::vector<int>& priorities) {
   if (!scenario.telemetry.enabled) return nullptr;
-  std::vector<RunTelemetry::Source> sources = CounterSources(scenario, topology, packet, flow);
+  std::vector<RunTelemetry::Source> sources = CounterSources(scenario, topology, packet, flow, priorities);
   if (sources.empty()) return nullptr;
   return std::make_unique<RunTelemetry>(sim, scenario.telemetry, std::move(sources));
 }

@@ -74,14 +74,18 @@ class FlowNetwork;
 class PacketNetwork;
 
 // The counter readers of a fabric model (at most one of the two non-null):
-// per port and per queue at packet level, bytes per port at flow level;
-// none for the analytic model (no time to sample).
+// per port and per queue at packet level — the queues of `priorities`, of
+// the default traffic class 3 and, with PFC on, of the lossless ones —,
+// bytes per port at flow level; none for the analytic model (no time to
+// sample).
 std::vector<RunTelemetry::Source> CounterSources(const Scenario& scenario, const Topology& topology,
-                                                 const PacketNetwork* packet, const FlowNetwork* flow);
+                                                 PacketNetwork* packet, const FlowNetwork* flow,
+                                                 const std::vector<int>& priorities);
 
 // A RunTelemetry over those readers, or null (telemetry off, or nothing to
 // sample).
 std::unique_ptr<RunTelemetry> MakeRunTelemetry(Simulator& sim, const Scenario& scenario, const Topology& topology,
-                                               const PacketNetwork* packet, const FlowNetwork* flow);
+                                               PacketNetwork* packet, const FlowNetwork* flow,
+                                               const std::vector<int>& priorities = {});
 
 }  // namespace aifabric
