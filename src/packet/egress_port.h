@@ -175,8 +175,8 @@ class EgressPort final : public EventHandler {
   // kTxDoneTag).
   void OnFlowControlFrame(uint64_t tag);
   void OnPfcFrame(int priority, bool pause);
-  // Adds a closed pause to the port's total and its queue's.
   struct QueueEvents;
+  // Adds a closed pause to the port's total and its queue's.
   void AddPauseTime(QueueEvents& q, Time paused);
   // OpenPauseTime when a pause is open. REQUIRES: fc_.
   Time RunningPause(int priority, Time now) const;

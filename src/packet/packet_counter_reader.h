@@ -21,9 +21,10 @@
 // of rarer events (drops, ECN marks, PFC frames, closed pauses) it copies
 // from its own dense cache, refreshed for a port only when the port's
 // queue_events_version() moved, and a pause's running time is looked up
-// only while one is open. On the 1,024-host fat-tree (6,144 ports, one
-// priority) a Read takes about 0.1-0.2 ms (docs: see the report of this
-// piece).
+// only while one is open; ports are prefetched ahead. Memory latency
+// bounds it: on the 1,024-host k=16 fat-tree (6,144 ports; one priority,
+// 79,872 series) a Read took 0.34 ms with the ports out of cache, 0.23 ms
+// in cache; with two priorities 0.41 / 0.29 ms (Xeon 2.8 GHz, shared).
 #pragma once
 
 #include <span>
