@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 
 #include "api/fabric_setup.h"
+#include "api/run_observation.h"
+#include "api/run_telemetry.h"
+#include "api/telemetry_outputs.h"
 #include "flow/gpu_network.h"
 
 namespace aifabric {
@@ -16,12 +19,61 @@ Result<InferenceRunResult> RunInferenceService(const Scenario& scenario, const S
   Simulator sim(scenario.seed);
   FabricModel model(sim, scenario, *fabric);
   GpuNetwork gpus(sim, fabric->layout, model.network());
+  const std::unique_ptr<RunTelemetry> telemetry =
+      MakeRunTelemetry(sim, scenario, fabric->topology, model.packet(), model.flow());
+  if (telemetry) telemetry->Start();
   Result<InferenceResult> result = RunInference(sim, gpus, fabric->layout, inference.spec);
   if (!result.ok()) return Error{inference.path + ": " + result.error().message};
+  if (telemetry) telemetry->Finish();
   InferenceRunResult r;
   r.result = std::move(result).value();
   r.events = sim.events_processed();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (scenario.telemetry.enabled) {
+    NetworkView view;
+    view.topology = &fabric->topology;
+    view.packet = model.packet();
+    view.flow = model.flow();
+    view.analytic = model.analytic();
+    view.series = telemetry ? &telemetry->store() : nullptr;
+    view.mtu_bytes = scenario.packet.mtu_bytes;
+    view.wire_overhead_bytes = scenario.packet.wire_overhead_bytes;
+    const FabricObservation observation = ObserveNetwork(view);
+    const InferenceSummary& m = r.result.summary;
+    const nlohmann::ordered_json summary = {{"scenario", scenario.name},
+                                            {"service", inference.path},
+                                            {"model", scenario.model},
+                                            {"requests", m.requests},
+                                            {"ttft_p50_ms", m.ttft.p50_ms},
+                                            {"ttft_p99_ms", m.ttft.p99_ms},
+                                            {"tpot_p50_ms", m.tpot.p50_ms},
+                                            {"tpot_p99_ms", m.tpot.p99_ms},
+                                            {"goodput_per_s", m.goodput_per_s},
+                                            {"events", r.events}};
+    TelemetryInputs in;
+    in.topology = &fabric->topology;
+    in.observation = &observation;
+    in.store = view.series;
+    in.sim_time = sim.Now();
+    for (const TransferObservation& t : observation.transfers) in.transfers_completed += !t.finish.IsInfinite();
+    in.summary = &summary;
+    in.add_to_trace = [&r](ChromeTrace& trace) {
+      const std::vector<InferenceRequestRecord>& requests = r.result.requests;
+      for (size_t i = 0; i < requests.size(); ++i) {
+        const InferenceRequestRecord& q = requests[i];
+        const int process = trace.Process("replica " + std::to_string(q.replica));
+        const int track = trace.Track(process, "requests");
+        trace.Slice(track, "request " + std::to_string(i), "request", q.arrival, q.finish,
+                    {{"input_tokens", q.input_tokens},
+                     {"output_tokens", q.output_tokens},
+                     {"ttft_ms", q.ttft_ms()},
+                     {"decode_replica", q.decode_replica}});
+      }
+    };
+    Result<std::vector<std::pair<std::string, std::string>>> files = RenderTelemetryFiles(in);
+    if (!files.ok()) return Error{inference.path + ": " + files.error().message};
+    r.telemetry_files = std::move(files).value();
+  }
   return r;
 }
 

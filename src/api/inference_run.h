@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "api/scenario.h"
 #include "core/result.h"
@@ -17,6 +19,9 @@ struct InferenceRunResult {
   InferenceResult result;
   uint64_t events = 0;
   double wall_seconds = 0;
+  // The observability files (telemetry_outputs.h; the trace holds every
+  // request, arrival to last token, on its replica), unless telemetry is off.
+  std::vector<std::pair<std::string, std::string>> telemetry_files;
 };
 
 // Errors name the workload entry.

@@ -162,7 +162,7 @@ std::string FormatJobsSummary(const Scenario& scenario, const std::vector<Traini
                        serving[i].events, PeakMemoryMiB());
   }
   std::string files = serving.empty() ? "" : ", requests.csv";
-  if (scenario.telemetry.enabled && (!runs.empty() || !traces.empty())) {
+  if (scenario.telemetry.enabled && (!runs.empty() || !traces.empty() || !serving.empty())) {
     files += ", metrics.prom, trace.json, diagnosis.json, report.html";
     if (scenario.model != "analytic") files += ", timeseries.csv";
   }

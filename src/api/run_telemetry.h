@@ -28,9 +28,9 @@ class RunTelemetry {
     std::unique_ptr<CounterReader> reader;
     std::vector<SeriesKey> keys;
   };
-  // Values a store may hold in all (series x points): 32 M doubles, 256 MB.
+  // Values a store may hold in all (series x points): 4 M doubles, 32 MB.
   // With many series the points per series shrink to fit (at least 16).
-  static constexpr size_t kMaxStoredValues = size_t{32} << 20;
+  static constexpr size_t kMaxStoredValues = size_t{4} << 20;
 
   // `sources`' gauges must be peaks since the previous read: the sampler
   // reads only the instants the store keeps.

@@ -82,9 +82,33 @@ std::string PrometheusExposition(const Topology& topology, const TimeSeriesStore
 }
 
 std::string TimeseriesCsv(const Topology& topology, const TimeSeriesStore& store) {
+  std::vector<int> only;
+  if (store.series() * store.points() > kMaxTimeseriesRows && store.points() > 0) {
+    // Rank the ports by their last transmitted-bytes value.
+    std::map<int, std::vector<int>> series_of;  // port -> its series
+    std::vector<std::pair<double, int>> by_bytes;  // (-bytes, port)
+    const std::span<const double> last = store.row(store.points() - 1);
+    for (size_t id = 0; id < store.series(); ++id) {
+      const SeriesKey& key = store.key(static_cast<int>(id));
+      series_of[key.port].push_back(static_cast<int>(id));
+      if (key.metric == Metric::kTxBytes) by_bytes.emplace_back(-last[id], key.port);
+    }
+    std::sort(by_bytes.begin(), by_bytes.end());
+    std::vector<int> chosen;
+    size_t rows = 0;
+    for (const auto& [neg_bytes, port] : by_bytes) {
+      const size_t more = series_of[port].size() * store.points();
+      if (rows + more > kMaxTimeseriesRows) break;
+      rows += more;
+      for (int id : series_of[port]) chosen.push_back(id);
+    }
+    std::sort(chosen.begin(), chosen.end());
+    only = std::move(chosen);
+    if (only.empty()) only.push_back(0);  // a single port's series exceed the cap: its first series
+  }
   return RenderTimeseriesCsv(
-      store, [&](int node) { return topology.node(node).name; },
-      [&](int port) { return PortPeerName(topology, port); });
+      store, [&](int node) { return topology.node(node).name; }, [&](int port) { return PortPeerName(topology, port); },
+      only);
 }
 
 void AddFabricTrace(const Topology& topology, const FabricObservation& observation, const TimeSeriesStore* store,

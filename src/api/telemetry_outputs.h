@@ -32,6 +32,11 @@ std::string PortPeerName(const Topology& topology, PortId port);
 std::string PrometheusExposition(const Topology& topology, const TimeSeriesStore* store,
                                  std::span<const PortObservation> ports, Time sim_time, size_t transfers_completed);
 
+// At most kMaxTimeseriesRows data rows: a store with more series x points
+// than that is written for the ports whose final byte count is highest
+// (every series of such a port, in id order; ties: lower port id), as many
+// ports as fit.
+inline constexpr size_t kMaxTimeseriesRows = 2'000'000;
 std::string TimeseriesCsv(const Topology& topology, const TimeSeriesStore& store);
 
 // Adds to `trace` the transfers per source NIC (one slice each, start to

@@ -37,6 +37,7 @@ int RunJobScenario(const Scenario& scenario, const RunOptions& options) {
   std::vector<const std::vector<std::pair<std::string, std::string>>*> telemetry;
   for (const TrainingRunResult& t : runs->training) telemetry.push_back(&t.telemetry_files);
   for (const ChakraRunResult& c : runs->chakra) telemetry.push_back(&c.run.telemetry_files);
+  for (const InferenceRunResult& i : runs->inference) telemetry.push_back(&i.telemetry_files);
   for (size_t k = 0; k < telemetry.size(); ++k) {
     for (const auto& [name, contents] : *telemetry[k]) {
       std::string file = name;

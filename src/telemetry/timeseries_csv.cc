@@ -79,19 +79,26 @@ std::string RowPrefix(const SeriesKey& key, const NameFn& node_name, const NameF
 
 }  // namespace
 
-std::string RenderTimeseriesCsv(const TimeSeriesStore& store, const NameFn& node_name, const NameFn& port_name) {
+std::string RenderTimeseriesCsv(const TimeSeriesStore& store, const NameFn& node_name, const NameFn& port_name,
+                                std::span<const int> only) {
+  std::vector<int> ids(only.begin(), only.end());
+  if (ids.empty()) {
+    ids.resize(store.series());
+    for (size_t id = 0; id < ids.size(); ++id) ids[id] = static_cast<int>(id);
+  }
   std::string out = "time_ns,node,port,priority,metric,value\n";
   std::vector<std::string> prefixes;
-  for (size_t id = 0; id < store.series(); ++id) prefixes.push_back(RowPrefix(store.key(static_cast<int>(id)), node_name, port_name));
+  prefixes.reserve(ids.size());
+  for (int id : ids) prefixes.push_back(RowPrefix(store.key(id), node_name, port_name));
   const std::span<const Time> times = store.times();
   for (size_t j = 0; j < times.size(); ++j) {
     const std::string time = TimeNs(times[j]);
     const std::span<const double> row = store.row(j);
-    for (size_t id = 0; id < prefixes.size(); ++id) {
+    for (size_t k = 0; k < ids.size(); ++k) {
       out += time;
       out += ',';
-      out += prefixes[id];
-      AppendValue(out, row[id]);
+      out += prefixes[k];
+      AppendValue(out, row[static_cast<size_t>(ids[k])]);
       out += '\n';
     }
   }

@@ -1,7 +1,7 @@
 // RenderTimeseriesCsv writes a TimeSeriesStore as `timeseries.csv`, in long
 // format: one row per kept point of each series, header
 //   time_ns,node,port,priority,metric,value
-// Rows are ordered by time, then by series id. Columns:
+// Rows are ordered by time, then by series id (or the order of `only`). Columns:
 //  - time_ns: integer nanoseconds; a time that is not a whole nanosecond
 //    (the store keeps picoseconds) prints with 3 decimals: 1.500;
 //  - node: node_name(key.node), quoted as RFC 4180 asks if it holds a
@@ -19,6 +19,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <string>
 
 #include "telemetry/time_series_store.h"
@@ -28,7 +29,9 @@ namespace aifabric {
 // Maps a node id to the node's name in the input topology.
 using NameFn = std::function<std::string(int node)>;
 
+// `only`: the series to write, in that order (REQUIRES: valid, distinct
+// ids); empty: every series, in id order.
 std::string RenderTimeseriesCsv(const TimeSeriesStore& store, const NameFn& node_name,
-                                const NameFn& port_name = nullptr);
+                                const NameFn& port_name = nullptr, std::span<const int> only = {});
 
 }  // namespace aifabric
