@@ -76,7 +76,8 @@ TEST(Cli, SameScenarioAndSeedGiveByteIdenticalOutputs) {
   const std::string scenario = dir.Write("small.yaml", kSmallScenario);
   ASSERT_EQ(RunAifabric("run " + scenario + " --quiet --out " + dir.path() + "/a").exit_code, 0);
   ASSERT_EQ(RunAifabric("run " + scenario + " --quiet --out " + dir.path() + "/b").exit_code, 0);
-  for (const char* f : {"flows.csv", "links.csv", "fct.txt"}) {
+  for (const char* f : {"flows.csv", "links.csv", "fct.txt", "timeseries.csv", "metrics.prom", "trace.json",
+                        "diagnosis.json", "report.html"}) {
     EXPECT_EQ(ReadFile(dir.path() + "/a/" + f), ReadFile(dir.path() + "/b/" + f)) << f;
   }
   EXPECT_EQ(WithoutWallClock(nlohmann::json::parse(ReadFile(dir.path() + "/a/summary.json"))),

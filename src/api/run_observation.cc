@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "api/telemetry_outputs.h"
 #include "flow/analytic_network.h"
 
 namespace aifabric {
@@ -16,8 +17,7 @@ std::vector<double> PeakUtilization(const Topology& topology, const TimeSeriesSt
   for (size_t id = 0; id < store->series(); ++id) {
     const SeriesKey& key = store->key(static_cast<int>(id));
     if (key.metric != Metric::kTxBytes || key.port < 0) continue;
-    const double rate = static_cast<double>(topology.port(key.port).rate.bps());
-    const std::vector<double> util = UtilizationBetween(*store, static_cast<int>(id), rate);
+    const std::vector<double> util = SampledUtilization(*store, static_cast<int>(id), topology.port(key.port).rate);
     if (!util.empty()) peak[static_cast<size_t>(key.port)] = *std::max_element(util.begin(), util.end());
   }
   return peak;

@@ -53,6 +53,12 @@ constexpr size_t kHeatmapLinks = 512;
 
 }  // namespace
 
+std::vector<double> SampledUtilization(const TimeSeriesStore& store, int id, DataRate line_rate) {
+  std::vector<double> util = UtilizationBetween(store, id, static_cast<double>(line_rate.bps()));
+  for (double& u : util) u = std::min(u, 1.0);
+  return util;
+}
+
 std::string PortPeerName(const Topology& topology, PortId port) {
   return topology.node(topology.port(port).peer).name;
 }
@@ -149,7 +155,8 @@ nlohmann::ordered_json ReportData(const Topology& topology, const FabricObservat
   data["title"] = summary.value("scenario", std::string("aifabric run"));
   nlohmann::ordered_json figures = nlohmann::ordered_json::object();
   for (const auto& [key, value] : summary.items()) {
-    if (value.is_primitive()) figures[key] = value;
+    // Not the figures that measure the machine: the report is deterministic.
+    if (value.is_primitive() && key != "wall_s" && key != "events_per_s") figures[key] = value;
   }
   data["summary"] = figures;
 
@@ -176,7 +183,7 @@ nlohmann::ordered_json ReportData(const Topology& topology, const FabricObservat
       if (key.metric != Metric::kTxBytes || key.port < 0) continue;
       const Port& port = topology.port(key.port);
       const std::vector<double> util =
-          UtilizationBetween(*store, static_cast<int>(id), static_cast<double>(port.rate.bps()));
+          SampledUtilization(*store, static_cast<int>(id), port.rate);
       const double peak = util.empty() ? 0 : *std::max_element(util.begin(), util.end());
       by_tier[TierPair(topology, port)].emplace_back(-peak, static_cast<int>(id));
       if (peak > 0) busiest.emplace_back(-peak, static_cast<int>(id));
@@ -190,7 +197,7 @@ nlohmann::ordered_json ReportData(const Topology& topology, const FabricObservat
       for (const auto& [neg_peak, id] : ports) {
         const Port& port = topology.port(store->key(id).port);
         map["links"].push_back(PortLabel(topology, port.id));
-        map["util"].push_back(UtilizationBetween(*store, id, static_cast<double>(port.rate.bps())));
+        map["util"].push_back(SampledUtilization(*store, id, port.rate));
       }
       heatmaps.push_back(std::move(map));
     }
@@ -199,7 +206,7 @@ nlohmann::ordered_json ReportData(const Topology& topology, const FabricObservat
     for (size_t i = 0; i < busiest.size() && i < 8; ++i) {
       const int id = busiest[i].second;
       const Port& port = topology.port(store->key(id).port);
-      std::vector<double> gbps = UtilizationBetween(*store, id, static_cast<double>(port.rate.bps()));
+      std::vector<double> gbps = SampledUtilization(*store, id, port.rate);
       for (double& u : gbps) u *= static_cast<double>(port.rate.bps()) / 1e9;
       throughput_lines.push_back({{"name", PortLabel(topology, port.id)}, {"times_ns", bucket_ns}, {"values", gbps}});
     }

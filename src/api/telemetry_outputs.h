@@ -21,6 +21,11 @@
 
 namespace aifabric {
 
+// The utilization of a kTxBytes series per kept interval, at most 1: the
+// packet level counts a packet's bytes when it starts on the wire, so one
+// interval can show up to a packet more than its line rate carries.
+std::vector<double> SampledUtilization(const TimeSeriesStore& store, int id, DataRate line_rate);
+
 // A port is named by the node at its far end, as diagnosis.json's
 // port_peer (node names as in the input topology).
 std::string PortPeerName(const Topology& topology, PortId port);
