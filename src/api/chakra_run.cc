@@ -4,7 +4,7 @@
 
 namespace aifabric {
 
-Result<ChakraRunResult> RunChakraJob(const Scenario& scenario, const Scenario::ChakraJob& job) {
+Result<ChakraRunResult> RunChakraJob(const Scenario& scenario, const Scenario::ChakraJob& job, const LiveHooks& hooks) {
   ChakraOptions options;
   // Kernels given only as num_ops run at the GPU's peak (the traces carry
   // measured durations where they have them).
@@ -19,7 +19,7 @@ Result<ChakraRunResult> RunChakraJob(const Scenario& scenario, const Scenario::C
   if (!files.ok()) return Error{job.path + ": " + files.error().message};
   Result<JobGraph> graph = ReadChakraTraces(*files, options);
   if (!graph.ok()) return Error{job.path + ": " + graph.error().message};
-  Result<JobRunResult> run = RunJob(scenario, *graph, job.path);
+  Result<JobRunResult> run = RunJob(scenario, *graph, job.path, 0, 0, hooks);
   if (!run.ok()) return run.error();
   ChakraRunResult r;
   r.run = std::move(run).value();

@@ -17,6 +17,6 @@ struct ChakraRunResult {
 };
 
 // Errors name the workload entry and the trace file and node at fault.
-Result<ChakraRunResult> RunChakraJob(const Scenario& scenario, const Scenario::ChakraJob& job);
+Result<ChakraRunResult> RunChakraJob(const Scenario& scenario, const Scenario::ChakraJob& job, const LiveHooks& hooks = {});
 
 }  // namespace aifabric

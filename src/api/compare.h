@@ -27,7 +27,7 @@ struct JobRuns {
 };
 bool HasJobs(const Scenario& scenario);
 // Errors name the entry. REQUIRES: HasJobs(scenario), no flows workload.
-Result<JobRuns> RunJobs(const Scenario& scenario);
+Result<JobRuns> RunJobs(const Scenario& scenario, const LiveHooks& hooks = {});
 
 // What `aifabric run` writes as summary.json, without writing anything.
 Result<nlohmann::ordered_json> SummaryOf(const Scenario& scenario);

@@ -54,4 +54,14 @@ FabricModel::FabricModel(Simulator& sim, const Scenario& scenario, const BuiltFa
 
 FabricModel::~FabricModel() = default;
 
+size_t TransfersCompleted(const FabricModel& model) {
+  size_t done = 0;
+  if (model.packet() != nullptr) {
+    for (const FlowState& f : model.packet()->flows()) done += f.done();
+  } else if (model.flow() != nullptr) {
+    for (const FlowNetwork::QueuePair& q : model.flow()->flows()) done += q.done();
+  }
+  return done;
+}
+
 }  // namespace aifabric

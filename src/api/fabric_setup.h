@@ -36,6 +36,11 @@ Result<BuiltFabric> BuildFabric(const Scenario& scenario);
 FlowConfig FlowConfigFor(const Scenario& scenario);
 
 // One simulation's network model over a BuiltFabric.
+class FabricModel;
+// Transfers (queue pairs) of the fabric model that have completed so far:
+// a scan of its transfers (for live metrics, not for a hot path).
+size_t TransfersCompleted(const FabricModel& model);
+
 class FabricModel {
  public:
   // `sim` and `fabric` outlive this.
@@ -47,6 +52,7 @@ class FabricModel {
   NetworkModel& network() { return *network_; }
   // The concrete model: one of the three is non-null.
   PacketNetwork* packet() { return packet_.get(); }
+  const PacketNetwork* packet() const { return packet_.get(); }
   const FlowNetwork* flow() const { return flow_.get(); }
   const AnalyticNetwork* analytic() const { return analytic_.get(); }
 

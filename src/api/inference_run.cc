@@ -9,10 +9,12 @@
 #include "api/run_telemetry.h"
 #include "api/telemetry_outputs.h"
 #include "flow/gpu_network.h"
+#include "telemetry/progress_reporter.h"
 
 namespace aifabric {
 
-Result<InferenceRunResult> RunInferenceService(const Scenario& scenario, const Scenario::Inference& inference) {
+Result<InferenceRunResult> RunInferenceService(const Scenario& scenario, const Scenario::Inference& inference,
+                                               const LiveHooks& hooks) {
   const auto wall_start = std::chrono::steady_clock::now();
   Result<BuiltFabric> fabric = BuildFabric(scenario);
   if (!fabric.ok()) return fabric.error();
@@ -21,8 +23,12 @@ Result<InferenceRunResult> RunInferenceService(const Scenario& scenario, const S
   GpuNetwork gpus(sim, fabric->layout, model.network());
   const std::unique_ptr<RunTelemetry> telemetry =
       MakeRunTelemetry(sim, scenario, fabric->topology, model.packet(), model.flow());
+  ServeLive(telemetry.get(), hooks, fabric->topology, [&model] { return TransfersCompleted(model); });
   if (telemetry) telemetry->Start();
+  std::unique_ptr<ProgressReporter> progress;
+  if (hooks.progress) progress = std::make_unique<ProgressReporter>(sim, ProgressOptions{});
   Result<InferenceResult> result = RunInference(sim, gpus, fabric->layout, inference.spec);
+  if (progress) progress->Finish();
   if (!result.ok()) return Error{inference.path + ": " + result.error().message};
   if (telemetry) telemetry->Finish();
   InferenceRunResult r;

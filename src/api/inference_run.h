@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/run_telemetry.h"
 #include "api/scenario.h"
 #include "core/result.h"
 #include "workload/inference_server.h"
@@ -25,7 +26,8 @@ struct InferenceRunResult {
 };
 
 // Errors name the workload entry.
-Result<InferenceRunResult> RunInferenceService(const Scenario& scenario, const Scenario::Inference& inference);
+Result<InferenceRunResult> RunInferenceService(const Scenario& scenario, const Scenario::Inference& inference,
+                                               const LiveHooks& hooks = {});
 
 // requests.csv: one line per request, in arrival order.
 std::string InferenceRequestsCsv(const InferenceResult& result);

@@ -8,12 +8,13 @@
 #include "api/run_telemetry.h"
 #include "api/telemetry_outputs.h"
 #include "flow/gpu_network.h"
+#include "telemetry/progress_reporter.h"
 #include "workload/job_executor.h"
 
 namespace aifabric {
 
 Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, const std::string& what,
-                            int32_t metric_gpus, size_t timed_nodes) {
+                            int32_t metric_gpus, size_t timed_nodes, const LiveHooks& hooks) {
   const auto wall_start = std::chrono::steady_clock::now();
   Result<BuiltFabric> fabric = BuildFabric(scenario);
   if (!fabric.ok()) return fabric.error();
@@ -34,8 +35,18 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
   if (Status s = executor.Start(); !s.ok()) return Error{what + ": " + s.error().message};
   const std::unique_ptr<RunTelemetry> telemetry =
       MakeRunTelemetry(sim, scenario, fabric->topology, model.packet(), model.flow());
+  ServeLive(telemetry.get(), hooks, fabric->topology, [&model] { return TransfersCompleted(model); });
   if (telemetry) telemetry->Start();
-  sim.Run();
+  {
+    std::unique_ptr<ProgressReporter> progress;
+    if (hooks.progress) {
+      ProgressOptions p;
+      p.fraction = [&executor, &graph] { return static_cast<double>(executor.finished()) / static_cast<double>(graph.size()); };
+      progress = std::make_unique<ProgressReporter>(sim, std::move(p));
+    }
+    sim.Run();
+    if (progress) progress->Finish();
+  }
   if (telemetry) telemetry->Finish();
   if (executor.error()) return Error{what + ": " + executor.error()->message};
   if (!executor.done()) return Error{what + ": the job did not complete (the fabric stalled)"};

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "api/run_telemetry.h"
 #include "api/scenario.h"
 #include "core/result.h"
 #include "core/time.h"
@@ -30,6 +31,6 @@ struct JobRunResult {
 // `timed_nodes` > 0 the makespan is that of nodes 0..timed_nodes-1 (later
 // nodes are background work).
 Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, const std::string& what,
-                            int32_t metric_gpus = 0, size_t timed_nodes = 0);
+                            int32_t metric_gpus = 0, size_t timed_nodes = 0, const LiveHooks& hooks = {});
 
 }  // namespace aifabric

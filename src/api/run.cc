@@ -106,10 +106,7 @@ ProgressOptions ScenarioRun::ProgressOptionsFor() const {
 }
 
 void ScenarioRun::ServeMetrics(MetricsServer* server) {
-  if (!telemetry_) return;
-  telemetry_->ServeLive(server, [this](const TimeSeriesStore& store) {
-    return PrometheusExposition(topology_, &store, {}, store.times().back(), completed_);
-  });
+  ServeLive(telemetry_.get(), LiveHooks{server, false}, topology_, [this] { return completed_; });
 }
 
 Result<std::unique_ptr<ScenarioRun>> ScenarioRun::PrepareFile(const std::string& path,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "api/telemetry_outputs.h"
 #include "flow/flow_counter_reader.h"
 #include "packet/packet_counter_reader.h"
 
@@ -58,6 +59,14 @@ void RunTelemetry::Publish(bool force) {
   if (!force && now - last_publish_ < kPublishEvery) return;
   last_publish_ = now;
   server_->Publish(render_(store_));
+}
+
+void ServeLive(RunTelemetry* telemetry, const LiveHooks& hooks, const Topology& topology,
+               std::function<size_t()> transfers_completed) {
+  if (telemetry == nullptr || hooks.metrics == nullptr) return;
+  telemetry->ServeLive(hooks.metrics, [&topology, transfers_completed](const TimeSeriesStore& store) {
+    return PrometheusExposition(topology, &store, {}, store.times().back(), transfers_completed());
+  });
 }
 
 std::vector<RunTelemetry::Source> CounterSources(const Scenario& scenario, const Topology& topology,

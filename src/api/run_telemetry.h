@@ -73,6 +73,18 @@ class RunTelemetry {
 class FlowNetwork;
 class PacketNetwork;
 
+// What a live caller (the CLI) attaches to each simulation a scenario
+// runs: a server to publish the counters to while it goes, and a progress
+// display on stderr.
+struct LiveHooks {
+  MetricsServer* metrics = nullptr;
+  bool progress = false;
+};
+
+// Publishes `telemetry`'s counters to hooks.metrics (if both are set).
+void ServeLive(RunTelemetry* telemetry, const LiveHooks& hooks, const Topology& topology,
+               std::function<size_t()> transfers_completed);
+
 // The counter readers of a fabric model (at most one of the two non-null):
 // per port and per queue at packet level — the queues of `priorities`, of
 // the default traffic class 3 and, with PFC on, of the lossless ones —,

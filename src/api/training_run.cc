@@ -43,7 +43,8 @@ Result<JobGraph> WithCheckpoint(const Scenario& scenario, const Scenario::Traini
 
 }  // namespace
 
-Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenario::Training& training) {
+Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenario::Training& training,
+                                          const LiveHooks& hooks) {
   const ParallelismSpec& p = training.parallelism;
   ClusterShape shape;
   shape.gpus = p.tp * p.pp * p.dp;
@@ -62,7 +63,7 @@ Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenar
     graph = std::move(with).value();
   }
   // The step is its own nodes; a checkpoint after them runs in the background.
-  Result<JobRunResult> run = RunJob(scenario, graph, training.path, shape.gpus, step->graph.size());
+  Result<JobRunResult> run = RunJob(scenario, graph, training.path, shape.gpus, step->graph.size(), hooks);
   if (!run.ok()) return run.error();
 
   TrainingRunResult r;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/run_telemetry.h"
 #include "api/scenario.h"
 #include "core/result.h"
 #include "core/time.h"
@@ -36,6 +37,7 @@ struct TrainingRunResult {
 };
 
 // Errors name the workload entry (e.g. "workload.0.training: ...").
-Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenario::Training& training);
+Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenario::Training& training,
+                                          const LiveHooks& hooks = {});
 
 }  // namespace aifabric

@@ -19,8 +19,8 @@ namespace {
 
 // A scenario whose workload is jobs (training steps, Chakra traces,
 // inference serving): each runs in its own simulation of the fabric.
-int RunJobScenario(const Scenario& scenario, const RunOptions& options) {
-  Result<JobRuns> runs = RunJobs(scenario);
+int RunJobScenario(const Scenario& scenario, const RunOptions& options, MetricsServer* server) {
+  Result<JobRuns> runs = RunJobs(scenario, LiveHooks{server, !options.quiet});
   if (!runs.ok()) return ReportBadInput(Error{options.scenario + ": " + runs.error().message});
   const std::string out_dir = options.out_dir.empty() ? "out/" + scenario.name : options.out_dir;
   std::error_code ec;
@@ -68,9 +68,6 @@ int RunCommand(const RunOptions& options) {
   if (options.no_telemetry) overrides.push_back("simulation.telemetry.enabled=false");
   Result<Scenario> scenario = LoadScenarioFile(options.scenario, overrides);
   if (!scenario.ok()) return ReportBadInput(scenario.error());
-  if (HasJobs(*scenario)) return RunJobScenario(*scenario, options);
-  Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(*scenario);
-  if (!run.ok()) return ReportBadInput(Error{options.scenario + ": " + run.error().message});
   std::unique_ptr<MetricsServer> server;
   if (options.metrics_port > 0) {
     if (!scenario->telemetry.enabled) {
@@ -79,9 +76,12 @@ int RunCommand(const RunOptions& options) {
     Result<std::unique_ptr<MetricsServer>> started = MetricsServer::Start(options.metrics_port);
     if (!started.ok()) return ReportBadInput(Error{"--metrics-port: " + started.error().message});
     server = std::move(started).value();
-    (*run)->ServeMetrics(server.get());
     if (!options.quiet) std::fprintf(stderr, "aifabric: metrics on http://127.0.0.1:%d/metrics\n", server->port());
   }
+  if (HasJobs(*scenario)) return RunJobScenario(*scenario, options, server.get());
+  Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(*scenario);
+  if (!run.ok()) return ReportBadInput(Error{options.scenario + ": " + run.error().message});
+  if (server) (*run)->ServeMetrics(server.get());
   {
     std::unique_ptr<ProgressReporter> progress;
     if (!options.quiet) progress = std::make_unique<ProgressReporter>((*run)->mutable_sim(), (*run)->ProgressOptionsFor());

@@ -66,6 +66,7 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   Status Start();
 
   bool done() const { return finished_ == graph_.size(); }
+  size_t finished() const { return finished_; }  // nodes finished so far
   // Set when a collective could not be built (the simulation was stopped).
   const std::optional<Error>& error() const { return error_; }
   Time start_time() const { return start_time_; }
