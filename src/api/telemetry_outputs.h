@@ -50,14 +50,6 @@ std::string TimeseriesCsv(const Topology& topology, const TimeSeriesStore& store
 void AddFabricTrace(const Topology& topology, const FabricObservation& observation, const TimeSeriesStore* store,
                     ChromeTrace& trace, size_t max_queue_tracks = 16);
 
-// The report's data (telemetry/html_report.h's schema): the summary's
-// top-level figures, per-tier utilization heat maps and throughput and
-// queue-depth charts from `store`, the FCT CDF of the transfers, and the
-// diagnosis.
-nlohmann::ordered_json ReportData(const Topology& topology, const FabricObservation& observation,
-                                  const TimeSeriesStore* store, const nlohmann::ordered_json& summary,
-                                  const nlohmann::ordered_json& diagnosis);
-
 // Everything the five files are made from.
 struct TelemetryInputs {
   const Topology* topology = nullptr;
