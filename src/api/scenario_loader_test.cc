@@ -696,3 +696,25 @@ TEST_F(ScenarioLoaderTest, MissingScenarioFile) {
 
 }  // namespace
 }  // namespace aifabric
+
+namespace aifabric {
+namespace {
+
+TEST_F(ScenarioLoaderTest, TelemetryDefaultsAndBadValues) {
+  Result<Scenario> s = Load("t.yaml", "simulation: {telemetry: {interval: 1us, max_points: 64}}\n");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_TRUE(s->telemetry.enabled);
+  EXPECT_EQ(s->telemetry.interval, Time::FromUs(1));
+  EXPECT_EQ(s->telemetry.max_points, 64u);
+  s = Load("t.yaml", "", {"simulation.telemetry.enabled=false"});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_FALSE(s->telemetry.enabled);
+  ExpectHas(LoadError("simulation: {telemetry: {interval: 10ns}}\n"),
+            {"bad.yaml", "simulation.telemetry.interval", "at least 100ns"});
+  ExpectHas(LoadError("simulation: {telemetry: {max_points: 7}}\n"),
+            {"simulation.telemetry.max_points", "even number of points from 4 to 65536, got 7"});
+  ExpectHas(LoadError("simulation: {telemetry: {every: 1us}}\n"), {"simulation.telemetry", "every"});
+}
+
+}  // namespace
+}  // namespace aifabric
