@@ -29,7 +29,7 @@ struct RunOptions {
   std::string collectives;             // "" -> the scenario's simulation.collectives
   bool quiet = false;
   bool no_telemetry = false;           // --no-telemetry: simulation.telemetry.enabled=false
-  int metrics_port = -1;               // --metrics-port: serve metrics on 127.0.0.1:PORT while running
+  int metrics_port = -1;               // --metrics-port: serve metrics on 127.0.0.1:PORT while running (0: any; -1: off)
 };
 int RunCommand(const RunOptions& options);
 

@@ -29,8 +29,8 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--no-telemetry", run.no_telemetry,
                     "Do not sample counters nor write timeseries.csv, metrics.prom, trace.json, diagnosis.json, report.html");
   run_cmd->add_option("--metrics-port", run.metrics_port,
-                      "Serve the counters as Prometheus metrics on http://127.0.0.1:PORT/metrics while the run goes")
-      ->check(CLI::Range(1, 65535));
+                      "Serve the counters as Prometheus metrics on http://127.0.0.1:PORT/metrics while the run goes (0: any free port, printed)")
+      ->check(CLI::Range(0, 65535));
 
   std::string diagnose_dir;
   CLI::App* diagnose_cmd =

@@ -69,7 +69,7 @@ int RunCommand(const RunOptions& options) {
   Result<Scenario> scenario = LoadScenarioFile(options.scenario, overrides);
   if (!scenario.ok()) return ReportBadInput(scenario.error());
   std::unique_ptr<MetricsServer> server;
-  if (options.metrics_port > 0) {
+  if (options.metrics_port >= 0) {
     if (!scenario->telemetry.enabled) {
       return ReportBadInput(Error{"--metrics-port needs telemetry (drop --no-telemetry / simulation.telemetry.enabled: false)"});
     }
