@@ -212,3 +212,21 @@ TEST(SyntheticTraceTest, DISABLED_WriteExampleTrace) {
 
 }  // namespace
 }  // namespace aifabric
+
+namespace aifabric {
+namespace {
+
+// The committed example is what the benchmark needs: 5,000 jobs of
+// built-in models, none larger than the 2,048-GPU cluster.
+TEST(SyntheticTraceTest, ExampleTraceReadsWithTheBuiltInModels) {
+  std::vector<std::string> names;
+  for (const ModelSpec& m : BuiltInModels()) names.push_back(m.name);
+  Result<std::vector<TraceJob>> jobs =
+      ReadJobTrace(std::string(AIFABRIC_SOURCE_DIR) + "/examples/scheduling/trace.csv", names);
+  ASSERT_TRUE(jobs.ok()) << jobs.error().message;
+  EXPECT_EQ(jobs->size(), 5000u);
+  for (const TraceJob& j : *jobs) ASSERT_LE(j.gpus, 2048);
+}
+
+}  // namespace
+}  // namespace aifabric
