@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fabric/fabric_test_util.h"
+#include "fabric/lingjun_topology_reader.h"
 #include "fabric/topology_builder.h"
 
 namespace aifabric {
@@ -76,6 +77,26 @@ TEST(TopologyDistance, RailOptimizedLeafGroupsSpanTheRails) {
   // traffic crosses one leaf).
   EXPECT_EQ(d.TiersCrossed(l, std::vector<GpuId>{0, 5}), 1);
   EXPECT_EQ(d.TiersCrossed(l, std::vector<GpuId>{0, 64}), 2);  // server 16
+}
+
+// A Lingjun-style CSV: a ToR is a (PSW, ASW) pair, so "A0" under P0 and
+// under P1 are different leaves; pods are the PSWs. Servers are rows:
+// 0, 1 under P0/A0; 2 under P0/A1; 3 under P1/A0. One GPU per server.
+TEST(TopologyDistance, LingjunPodsAreThePsws) {
+  TopologySpec spec = MakeSpec(TopologyType::kLingjunFile, "32x100G", 4, 1, DataRate::Gbps(100));
+  const Topology t = ParseLingjunTopology("ip,DSW,PSW,ASW\na,D0,P0,A0\nb,D0,P0,A0\nc,D0,P0,A1\nd,D0,P1,A0\n",
+                                          "test.csv", spec)
+                         .value();
+  ServerSpec server;
+  server.gpus_per_server = 1;
+  const ClusterLayout l = ClusterLayout::Build(t, server).value();
+  const TopologyDistance d(t, l);
+  EXPECT_EQ(d.leaf_groups(), 3);
+  EXPECT_EQ(d.pods(), 2);
+  EXPECT_EQ(d.TiersCrossed(l, std::vector<GpuId>{0, 1}), 1);
+  EXPECT_EQ(d.TiersCrossed(l, std::vector<GpuId>{0, 2}), 2);
+  EXPECT_EQ(d.TiersCrossed(l, std::vector<GpuId>{0, 3}), 3);
+  EXPECT_EQ(d.TiersCrossed(l, std::vector<GpuId>{1, 2}), 2);
 }
 
 // Switches of unknown tier (as in HPCC files): every server stands alone.

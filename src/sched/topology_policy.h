@@ -27,6 +27,7 @@ class TopologyPolicy final : public PlacementPolicy {
  public:
   TopologyPolicy(const Topology& topology, const ClusterLayout& layout);
   std::string_view name() const override { return "topology"; }
+  // REQUIRES: `allocation` has the layout's servers (built from it).
   std::optional<std::vector<GpuId>> Place(const PlacementRequest& request,
                                           const GpuAllocation& allocation) override;
   const TopologyDistance& distance() const { return distance_; }
