@@ -1,0 +1,111 @@
+// The factory, the shared whole-server helpers, and one invariant run over
+// every policy: a random stream of jobs where each placement allocates
+// cleanly, and a policy declines only when no placement under the
+// whole-server rule exists.
+#include "sched/placement_policy.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/rng.h"
+#include "fabric/fabric_test_util.h"
+#include "fabric/topology_builder.h"
+
+namespace aifabric {
+namespace {
+
+using fabric_testing::MakeSpec;
+
+struct Cluster {
+  Topology topology;
+  ClusterLayout layout;
+};
+// k = 4 fat-tree, 16 one-NIC servers of 4 GPUs (4 pods of 2 leaves).
+Cluster MakeFatTree() {
+  TopologySpec spec = MakeSpec(TopologyType::kFatTree, "32x100G", 16, 1, DataRate::Gbps(100));
+  spec.k = 4;
+  Topology t = BuildTopology(spec).value();
+  ServerSpec server;
+  server.gpus_per_server = 4;
+  ClusterLayout l = ClusterLayout::Build(t, server).value();
+  return {std::move(t), std::move(l)};
+}
+
+TEST(PlacementPolicy, FactoryBuildsEachNamedPolicy) {
+  const Cluster c = MakeFatTree();
+  ASSERT_EQ(PlacementPolicyNames().size(), 3u);
+  for (std::string_view name : PlacementPolicyNames()) {
+    auto p = MakePlacementPolicy(name, c.topology, c.layout, 1);
+    ASSERT_TRUE(p.ok()) << name;
+    EXPECT_EQ((*p)->name(), name);
+  }
+  auto bad = MakePlacementPolicy("best", c.topology, c.layout, 1);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "placement policy: unknown policy 'best' (expected one of: first_fit, random, topology)");
+}
+
+TEST(PlacementPolicy, WholeServerHelpers) {
+  EXPECT_EQ(WholeServersNeeded(1, 8), 0);
+  EXPECT_EQ(WholeServersNeeded(7, 8), 0);
+  EXPECT_EQ(WholeServersNeeded(8, 8), 1);
+  EXPECT_EQ(WholeServersNeeded(9, 8), 2);
+  EXPECT_EQ(WholeServersNeeded(64, 8), 8);
+  // Servers 3 then 1 of 4 GPUs, 6 GPUs: all of server 3, first 2 of server 1.
+  EXPECT_EQ(GpusOfServers(std::vector<int>{3, 1}, 6, 4), (std::vector<GpuId>{4, 5, 12, 13, 14, 15}));
+}
+
+// Could any placement exist? Small jobs need one server with room, large
+// ones ceil(g/G) whole free servers.
+bool Feasible(const GpuAllocation& a, int g) {
+  if (g < 1) return false;
+  const int whole = WholeServersNeeded(g, a.gpus_per_server());
+  int fits = 0;
+  for (int s = 0; s < a.servers(); ++s) {
+    fits += whole == 0 ? a.free_on_server(s) >= g : a.server_fully_free(s);
+  }
+  return whole == 0 ? fits > 0 : fits >= whole;
+}
+
+TEST(PlacementPolicy, EveryPolicyPlacesExactlyWhenFeasibleAndNeverOverAllocates) {
+  const Cluster c = MakeFatTree();
+  for (std::string_view name : PlacementPolicyNames()) {
+    auto policy = MakePlacementPolicy(name, c.topology, c.layout, 3);
+    ASSERT_TRUE(policy.ok());
+    GpuAllocation a(c.layout);
+    Rng rng(17);
+    std::vector<std::string> live;
+    int placed = 0, declined = 0;
+    for (int i = 0; i < 300; ++i) {
+      if (!live.empty() && rng.Below(3) == 0) {
+        const size_t k = static_cast<size_t>(rng.Below(live.size()));
+        ASSERT_TRUE(a.Release(live[k]).ok());
+        live.erase(live.begin() + static_cast<long>(k));
+        continue;
+      }
+      const int g = 1 + static_cast<int>(rng.Below(20));
+      const std::string job = std::string("j").append(std::to_string(i));
+      const int free_before = a.free_count();
+      const auto gpus = (*policy)->Place({job, g}, a);
+      ASSERT_EQ(a.free_count(), free_before);  // Place did not touch it
+      ASSERT_EQ(gpus.has_value(), Feasible(a, g)) << name << " job " << i << " of " << g;
+      if (!gpus) {
+        ++declined;
+        continue;
+      }
+      ASSERT_EQ(static_cast<int>(gpus->size()), g) << name;
+      ASSERT_TRUE(std::is_sorted(gpus->begin(), gpus->end())) << name;
+      ASSERT_TRUE(a.Allocate(job, *gpus).ok()) << name << " job " << i;
+      live.push_back(job);
+      ++placed;
+    }
+    EXPECT_GT(placed, 50) << name;
+    EXPECT_GT(declined, 10) << name;
+  }
+}
+
+}  // namespace
+}  // namespace aifabric
