@@ -28,9 +28,12 @@ class RunTelemetry {
     std::unique_ptr<CounterReader> reader;
     std::vector<SeriesKey> keys;
   };
-  // Values a store may hold in all (series x points): 4 M doubles, 32 MB.
-  // With many series the points per series shrink to fit (at least 16).
-  static constexpr size_t kMaxStoredValues = size_t{4} << 20;
+  // Values a store may hold in all (series x points): 2 M doubles, 16 MB.
+  // With many series the points per series shrink to fit (at least 16):
+  // a 16k-GPU fabric's 98,304 ports keep 20 points each, and the reads a
+  // run makes (about points x (1 + log2(run / (interval x points)) / 2))
+  // stay few.
+  static constexpr size_t kMaxStoredValues = size_t{2} << 20;
 
   // `sources`' gauges must be peaks since the previous read: the sampler
   // reads only the instants the store keeps.
