@@ -5,9 +5,8 @@
 #include <fmt/format.h>
 
 #include "api/fabric_setup.h"
-#include "api/run_observation.h"
+#include "api/job_run.h"
 #include "api/run_telemetry.h"
-#include "api/telemetry_outputs.h"
 #include "flow/gpu_network.h"
 #include "telemetry/progress_reporter.h"
 
@@ -36,15 +35,6 @@ Result<InferenceRunResult> RunInferenceService(const Scenario& scenario, const S
   r.events = sim.events_processed();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (scenario.telemetry.enabled) {
-    NetworkView view;
-    view.topology = &fabric->topology;
-    view.packet = model.packet();
-    view.flow = model.flow();
-    view.analytic = model.analytic();
-    view.series = telemetry ? &telemetry->store() : nullptr;
-    view.mtu_bytes = scenario.packet.mtu_bytes;
-    view.wire_overhead_bytes = scenario.packet.wire_overhead_bytes;
-    const FabricObservation observation = ObserveNetwork(view);
     const InferenceSummary& m = r.result.summary;
     const nlohmann::ordered_json summary = {{"scenario", scenario.name},
                                             {"service", inference.path},
@@ -56,27 +46,20 @@ Result<InferenceRunResult> RunInferenceService(const Scenario& scenario, const S
                                             {"tpot_p99_ms", m.tpot.p99_ms},
                                             {"goodput_per_s", m.goodput_per_s},
                                             {"events", r.events}};
-    TelemetryInputs in;
-    in.topology = &fabric->topology;
-    in.observation = &observation;
-    in.store = view.series;
-    in.sim_time = sim.Now();
-    for (const TransferObservation& t : observation.transfers) in.transfers_completed += !t.finish.IsInfinite();
-    in.summary = &summary;
-    in.add_to_trace = [&r](ChromeTrace& trace) {
-      const std::vector<InferenceRequestRecord>& requests = r.result.requests;
-      for (size_t i = 0; i < requests.size(); ++i) {
-        const InferenceRequestRecord& q = requests[i];
-        const int process = trace.Process("replica " + std::to_string(q.replica));
-        const int track = trace.Track(process, "requests");
-        trace.Slice(track, "request " + std::to_string(i), "request", q.arrival, q.finish,
-                    {{"input_tokens", q.input_tokens},
-                     {"output_tokens", q.output_tokens},
-                     {"ttft_ms", q.ttft_ms()},
-                     {"decode_replica", q.decode_replica}});
-      }
-    };
-    Result<std::vector<std::pair<std::string, std::string>>> files = RenderTelemetryFiles(in);
+    Result<std::vector<std::pair<std::string, std::string>>> files = FabricTelemetryFiles(
+        scenario, fabric->topology, model, telemetry.get(), sim.Now(), summary, [&r](ChromeTrace& trace) {
+          const std::vector<InferenceRequestRecord>& requests = r.result.requests;
+          for (size_t i = 0; i < requests.size(); ++i) {
+            const InferenceRequestRecord& q = requests[i];
+            const int process = trace.Process("replica " + std::to_string(q.replica));
+            const int track = trace.Track(process, "requests");
+            trace.Slice(track, "request " + std::to_string(i), "request", q.arrival, q.finish,
+                        {{"input_tokens", q.input_tokens},
+                         {"output_tokens", q.output_tokens},
+                         {"ttft_ms", q.ttft_ms()},
+                         {"decode_replica", q.decode_replica}});
+          }
+        });
     if (!files.ok()) return Error{inference.path + ": " + files.error().message};
     r.telemetry_files = std::move(files).value();
   }

@@ -13,6 +13,30 @@
 
 namespace aifabric {
 
+Result<std::vector<std::pair<std::string, std::string>>> FabricTelemetryFiles(
+    const Scenario& scenario, const Topology& topology, const FabricModel& model, const RunTelemetry* telemetry,
+    Time sim_time, const nlohmann::ordered_json& summary, std::function<void(ChromeTrace&)> add_to_trace) {
+  NetworkView view;
+  view.topology = &topology;
+  view.packet = model.packet();
+  view.flow = model.flow();
+  view.analytic = model.analytic();
+  view.series = telemetry ? &telemetry->store() : nullptr;
+  view.mtu_bytes = scenario.packet.mtu_bytes;
+  view.wire_overhead_bytes = scenario.packet.wire_overhead_bytes;
+  view.end = sim_time;
+  const FabricObservation observation = ObserveNetwork(view);
+  TelemetryInputs in;
+  in.topology = &topology;
+  in.observation = &observation;
+  in.store = view.series;
+  in.sim_time = sim_time;
+  for (const TransferObservation& t : observation.transfers) in.transfers_completed += !t.finish.IsInfinite();
+  in.summary = &summary;
+  in.add_to_trace = std::move(add_to_trace);
+  return RenderTelemetryFiles(in);
+}
+
 Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, const std::string& what,
                             int32_t metric_gpus, size_t timed_nodes, const LiveHooks& hooks) {
   const auto wall_start = std::chrono::steady_clock::now();
@@ -57,15 +81,6 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
   r.events = sim.events_processed();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (scenario.telemetry.enabled) {
-    NetworkView view;
-    view.topology = &fabric->topology;
-    view.packet = model.packet();
-    view.flow = model.flow();
-    view.analytic = model.analytic();
-    view.series = telemetry ? &telemetry->store() : nullptr;
-    view.mtu_bytes = scenario.packet.mtu_bytes;
-    view.wire_overhead_bytes = scenario.packet.wire_overhead_bytes;
-    const FabricObservation observation = ObserveNetwork(view);
     const nlohmann::ordered_json summary = {{"scenario", scenario.name},
                                             {"job", what},
                                             {"model", scenario.model},
@@ -73,17 +88,11 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
                                             {"gpus", r.metrics.gpus},
                                             {"effective_gpu_utilization", r.metrics.effective_utilization},
                                             {"events", r.events}};
-    TelemetryInputs in;
-    in.topology = &fabric->topology;
-    in.observation = &observation;
-    in.store = view.series;
-    in.sim_time = sim.Now();
-    for (const TransferObservation& t : observation.transfers) in.transfers_completed += !t.finish.IsInfinite();
-    in.summary = &summary;
-    in.add_to_trace = [&](ChromeTrace& trace) {
-      AddJobTrace(graph, executor.node_start(), executor.node_finish(), trace);
-    };
-    Result<std::vector<std::pair<std::string, std::string>>> files = RenderTelemetryFiles(in);
+    Result<std::vector<std::pair<std::string, std::string>>> files =
+        FabricTelemetryFiles(scenario, fabric->topology, model, telemetry.get(), sim.Now(), summary,
+                             [&](ChromeTrace& trace) {
+                               AddJobTrace(graph, executor.node_start(), executor.node_finish(), trace);
+                             });
     if (!files.ok()) return Error{what + ": " + files.error().message};
     r.telemetry_files = std::move(files).value();
   }

@@ -4,12 +4,19 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "api/run_telemetry.h"
 #include "api/scenario.h"
 #include "core/result.h"
 #include "core/time.h"
+#include "fabric/topology.h"
+#include "telemetry/chrome_trace.h"
 #include "workload/job_graph.h"
 #include "workload/job_metrics.h"
 
@@ -30,6 +37,16 @@ struct JobRunResult {
 // `metric_gpus` > 0 the metrics count GPUs 0..metric_gpus-1 only; with
 // `timed_nodes` > 0 the makespan is that of nodes 0..timed_nodes-1 (later
 // nodes are background work).
+class FabricModel;
+
+// The observability files (telemetry_outputs.h) of one simulation over
+// `model` (a job, or an inference service): its observation, the series
+// `telemetry` sampled (null: none), `summary` for the report, and
+// `add_to_trace` for the workload's own tracks.
+Result<std::vector<std::pair<std::string, std::string>>> FabricTelemetryFiles(
+    const Scenario& scenario, const Topology& topology, const FabricModel& model, const RunTelemetry* telemetry,
+    Time sim_time, const nlohmann::ordered_json& summary, std::function<void(ChromeTrace&)> add_to_trace);
+
 Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, const std::string& what,
                             int32_t metric_gpus = 0, size_t timed_nodes = 0, const LiveHooks& hooks = {});
 

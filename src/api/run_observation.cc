@@ -86,13 +86,11 @@ PortCounters PortCountersOf(PortId port, const PacketNetwork* packet, const Flow
 FabricObservation ObserveNetwork(const NetworkView& v) {
   FabricObservation o;
   o.model = v.packet ? "packet" : v.flow ? "flow" : "analytic";
-  Time end = Time::Zero();
   if (v.packet != nullptr) {
     for (uint32_t i = 0; i < v.packet->flows().size(); ++i) {
       const FlowState& f = v.packet->flows()[i];
       o.transfers.push_back(Observed(f.request, f.start, f.finish, v.packet->path(i)));
       o.transfers.back().ideal = v.packet->IdealFct(f.request);
-      end = std::max(end, f.done() ? f.finish : f.start);
     }
   } else if (v.flow != nullptr) {
     for (uint32_t i = 0; i < v.flow->flows().size(); ++i) {
@@ -100,51 +98,15 @@ FabricObservation ObserveNetwork(const NetworkView& v) {
       const std::span<const PortId> path = v.flow->path(i);
       o.transfers.push_back(Observed(q.request, q.start, q.finish, std::vector<PortId>(path.begin(), path.end())));
       o.transfers.back().ideal = v.flow->IdealFct(q.request);
-      end = std::max(end, q.done() ? q.finish : q.start);
     }
   }
-  SetActiveTime(o, end);
+  SetActiveTime(o, v.end);
   ObservePorts(v, o);
   if (v.packet != nullptr) o.pause_causes = v.packet->pause_causes();
   return o;
 }
 
 FabricObservation ObserveRun(const ScenarioRun& run) {
-  FabricObservation o;
-  o.model = run.model_name();
-  const auto owner_of = [&run](FlowId id) -> std::string {
-    for (const WorkloadSlice& s : run.slices()) {
-      if (static_cast<size_t>(id) >= s.first && static_cast<size_t>(id) < s.first + s.count) return s.kind;
-    }
-    return "";
-  };
-  const auto add = [&](const TransferRequest& r, Time start, Time finish, std::vector<PortId> path) {
-    o.transfers.push_back(Observed(r, start, finish, std::move(path)));
-    o.transfers.back().ideal = run.ideal_fct(r.id);
-    o.transfers.back().owner = owner_of(r.id);
-  };
-  if (const PacketNetwork* packet = run.packet_network()) {
-    for (uint32_t i = 0; i < packet->flows().size(); ++i) {
-      const FlowState& f = packet->flows()[i];
-      add(f.request, f.start, f.finish, packet->path(i));
-    }
-  } else if (const FlowNetwork* flow = run.flow_network()) {
-    for (uint32_t i = 0; i < flow->flows().size(); ++i) {
-      const FlowNetwork::QueuePair& q = flow->flows()[i];
-      const std::span<const PortId> path = flow->path(i);
-      add(q.request, q.start, q.finish, std::vector<PortId>(path.begin(), path.end()));
-    }
-  } else {
-    for (const FlowSpec& f : run.flows()) {
-      TransferRequest r;
-      r.id = f.id;
-      r.src = f.src;
-      r.dst = f.dst;
-      r.bytes = f.bytes;
-      add(r, f.start, run.finish(f.id), {});
-    }
-  }
-  SetActiveTime(o, run.sim_time());
   NetworkView v;
   v.topology = &run.topology();
   v.packet = run.packet_network();
@@ -153,8 +115,29 @@ FabricObservation ObserveRun(const ScenarioRun& run) {
   v.series = run.series();
   v.mtu_bytes = run.scenario().packet.mtu_bytes;
   v.wire_overhead_bytes = run.scenario().packet.wire_overhead_bytes;
-  ObservePorts(v, o);
-  if (v.packet != nullptr) o.pause_causes = v.packet->pause_causes();
+  v.end = run.sim_time();
+  FabricObservation o = ObserveNetwork(v);
+  if (v.analytic != nullptr) {  // no queue pairs: the run's flows, without paths
+    for (const FlowSpec& f : run.flows()) {
+      TransferRequest r;
+      r.id = f.id;
+      r.src = f.src;
+      r.dst = f.dst;
+      r.bytes = f.bytes;
+      o.transfers.push_back(Observed(r, f.start, run.finish(f.id), {}));
+    }
+    SetActiveTime(o, v.end);
+    o.ports.clear();
+    ObservePorts(v, o);  // utilization over the active time just found
+  }
+  // The run knows each flow's workload entry and its ideal FCT as a whole
+  // transfer (its queue pairs share it).
+  for (TransferObservation& t : o.transfers) {
+    t.ideal = run.ideal_fct(t.id);
+    for (const WorkloadSlice& s : run.slices()) {
+      if (static_cast<size_t>(t.id) >= s.first && static_cast<size_t>(t.id) < s.first + s.count) t.owner = s.kind;
+    }
+  }
   return o;
 }
 

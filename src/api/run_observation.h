@@ -26,6 +26,7 @@ struct NetworkView {
   const TimeSeriesStore* series = nullptr;  // null: not sampled
   uint32_t mtu_bytes = 4096;
   uint32_t wire_overhead_bytes = 82;
+  Time end;  // the run's end: where an unfinished transfer stops counting
 };
 
 // Ports and the transfers the model tracked (queue pairs; at flow level

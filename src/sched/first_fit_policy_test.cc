@@ -5,36 +5,20 @@
 
 #include <vector>
 
-#include "fabric/fabric_test_util.h"
-#include "fabric/topology_builder.h"
+#include "sched/sched_test_cluster.h"
 #include "sched/topology_distance.h"
 
 namespace aifabric {
 namespace {
 
-using fabric_testing::MakeSpec;
+using sched_testing::MakeFatTreeCluster;
+using sched_testing::TestCluster;
 
 // 8 one-NIC servers of 4 GPUs (server s: GPUs 4s..4s+3); leaf i holds
 // servers 2i, 2i+1; pod 0 is servers 0-3, pod 1 servers 4-7.
-struct Cluster {
-  Topology topology;
-  ClusterLayout layout;
-};
-Cluster MakeTwoPodFatTree() {
-  TopologySpec spec = MakeSpec(TopologyType::kFatTree, "32x100G", 8, 1, DataRate::Gbps(100));
-  spec.k = 4;
-  Topology t = BuildTopology(spec).value();
-  ServerSpec server;
-  server.gpus_per_server = 4;
-  ClusterLayout l = ClusterLayout::Build(t, server).value();
-  return {std::move(t), std::move(l)};
-}
+TestCluster MakeTwoPodFatTree() { return MakeFatTreeCluster(8); }
 
-std::vector<GpuId> Range(GpuId first, GpuId last) {  // [first, last]
-  std::vector<GpuId> out;
-  for (GpuId g = first; g <= last; ++g) out.push_back(g);
-  return out;
-}
+using sched_testing::GpuRange;
 
 TEST(FirstFitPolicy, SmallJobTakesLowestServerWithRoom) {
   GpuAllocation a(8, 4);
@@ -49,21 +33,21 @@ TEST(FirstFitPolicy, LargeJobsTakeWholeServers) {
   ASSERT_TRUE(a.Allocate("busy", std::vector<GpuId>{2}).ok());  // server 0 partly used
   FirstFitPolicy p;
   // 4 GPUs = one server: server 1, not the 3 free GPUs of server 0 plus one.
-  EXPECT_EQ(p.Place({"j", 4}, a), Range(4, 7));
+  EXPECT_EQ(p.Place({"j", 4}, a), GpuRange(4, 7));
   // 6 GPUs: ceil(6/4) = 2 whole servers, 1 and 2; GPUs 10, 11 stay free.
-  EXPECT_EQ(p.Place({"j", 6}, a), Range(4, 9));
+  EXPECT_EQ(p.Place({"j", 6}, a), GpuRange(4, 9));
 }
 
 TEST(FirstFitPolicy, FourServerJobSpansPodsWhenTheLowestServersDo) {
-  const Cluster c = MakeTwoPodFatTree();
+  const TestCluster c = MakeTwoPodFatTree();
   GpuAllocation a(c.layout);
   ASSERT_TRUE(a.Allocate("busy", std::vector<GpuId>{4}).ok());  // server 1
   FirstFitPolicy p;
   const auto gpus = p.Place({"j", 16}, a);
   ASSERT_TRUE(gpus.has_value());
   // Servers 0, 2, 3 (pod 0) and 4 (pod 1): across pods, 3 tiers.
-  std::vector<GpuId> expect = Range(0, 3);
-  for (GpuId g : Range(8, 19)) expect.push_back(g);
+  std::vector<GpuId> expect = GpuRange(0, 3);
+  for (GpuId g : GpuRange(8, 19)) expect.push_back(g);
   EXPECT_EQ(*gpus, expect);
   EXPECT_EQ(TiersCrossed(c.topology, c.layout, *gpus), 3);
 }

@@ -6,52 +6,14 @@
 #include <set>
 #include <string>
 
-#include "fabric/catalog.h"
-#include "fabric/topology_builder.h"
-#include "fabric/topology_spec.h"
+#include "sched/sched_test_cluster.h"
 
 namespace aifabric {
 namespace {
 
-// 2 leaves x 2 servers, 2 spines (as in slurm_topology_test.cc).
-Topology LeafSpine2x2() {
-  Topology t;
-  for (int h = 0; h < 4; ++h) {
-    std::string name = "h";
-    name += std::to_string(h);
-    t.AddHost(name, h, 0);
-  }
-  const int spec = t.AddSwitchSpec(SwitchSpec{});
-  const NodeId leaf0 = t.AddSwitch("leaf0", 1, spec), leaf1 = t.AddSwitch("leaf1", 1, spec);
-  const NodeId spine0 = t.AddSwitch("spine0", 2, spec), spine1 = t.AddSwitch("spine1", 2, spec);
-  for (int h = 0; h < 4; ++h) t.AddLink(h, h < 2 ? leaf0 : leaf1, DataRate::Gbps(100), Time::Zero());
-  for (NodeId l : {leaf0, leaf1}) {
-    for (NodeId s : {spine0, spine1}) t.AddLink(l, s, DataRate::Gbps(400), Time::Zero());
-  }
-  return t;
-}
-
-// k = 4 fat-tree from the builder: 2 servers per leaf, 4 servers per pod.
-Topology FatTree4(int servers) {
-  TopologySpec spec;
-  spec.type = TopologyType::kFatTree;
-  spec.switch_spec = *Catalog::BuiltIn().FindSwitch("32x100G");
-  spec.servers = servers;
-  spec.nics_per_server = 1;
-  spec.nic_rate = DataRate::Gbps(100);
-  spec.k = 4;
-  Result<Topology> t = BuildTopology(spec);
-  EXPECT_TRUE(t.ok()) << t.error().message;
-  return std::move(t).value();
-}
-
-ClusterLayout Layout(const Topology& t) {
-  ServerSpec spec;
-  spec.gpus_per_server = 1;
-  Result<ClusterLayout> l = ClusterLayout::Build(t, spec);
-  EXPECT_TRUE(l.ok()) << l.error().message;
-  return std::move(l).value();
-}
+using sched_testing::FatTree4;
+using sched_testing::Layout;
+using sched_testing::LeafSpine2x2;
 
 TEST(K8sTopologyLabels, LeafSpineKubectlCommands) {
   // A 2-tier fabric is one block (pod0); the rack is the leaf.

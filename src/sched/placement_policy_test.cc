@@ -11,31 +11,18 @@
 #include <vector>
 
 #include "core/rng.h"
-#include "fabric/fabric_test_util.h"
-#include "fabric/topology_builder.h"
+#include "sched/sched_test_cluster.h"
 
 namespace aifabric {
 namespace {
 
-using fabric_testing::MakeSpec;
+using sched_testing::MakeFatTreeCluster;
+using sched_testing::TestCluster;
 
-struct Cluster {
-  Topology topology;
-  ClusterLayout layout;
-};
-// k = 4 fat-tree, 16 one-NIC servers of 4 GPUs (4 pods of 2 leaves).
-Cluster MakeFatTree() {
-  TopologySpec spec = MakeSpec(TopologyType::kFatTree, "32x100G", 16, 1, DataRate::Gbps(100));
-  spec.k = 4;
-  Topology t = BuildTopology(spec).value();
-  ServerSpec server;
-  server.gpus_per_server = 4;
-  ClusterLayout l = ClusterLayout::Build(t, server).value();
-  return {std::move(t), std::move(l)};
-}
+TestCluster MakeFatTree() { return MakeFatTreeCluster(16); }
 
 TEST(PlacementPolicy, FactoryBuildsEachNamedPolicy) {
-  const Cluster c = MakeFatTree();
+  const TestCluster c = MakeFatTree();
   ASSERT_EQ(PlacementPolicyNames().size(), 3u);
   for (std::string_view name : PlacementPolicyNames()) {
     auto p = MakePlacementPolicy(name, c.topology, c.layout, 1);
@@ -71,7 +58,7 @@ bool Feasible(const GpuAllocation& a, int g) {
 }
 
 TEST(PlacementPolicy, EveryPolicyPlacesExactlyWhenFeasibleAndNeverOverAllocates) {
-  const Cluster c = MakeFatTree();
+  const TestCluster c = MakeFatTree();
   for (std::string_view name : PlacementPolicyNames()) {
     auto policy = MakePlacementPolicy(name, c.topology, c.layout, 3);
     ASSERT_TRUE(policy.ok());

@@ -7,55 +7,19 @@
 #include <string>
 #include <vector>
 
-#include "fabric/catalog.h"
-#include "fabric/topology_builder.h"
-#include "fabric/topology_spec.h"
+#include "sched/sched_test_cluster.h"
 
 namespace aifabric {
 namespace {
+
+using sched_testing::FatTree4;
+using sched_testing::Layout;
+using sched_testing::LeafSpine2x2;
 
 std::string Named(const char* prefix, int i) {
   std::string n = prefix;
   n += std::to_string(i);
   return n;
-}
-
-// 2 leaves x 2 servers (one NIC each), 2 spines, every leaf to every spine:
-// h0 h1 -> leaf0, h2 h3 -> leaf1; leaf links 100G down, 400G up.
-Topology LeafSpine2x2() {
-  Topology t;
-  for (int h = 0; h < 4; ++h) t.AddHost(Named("h", h), h, 0);
-  const int spec = t.AddSwitchSpec(SwitchSpec{});
-  const NodeId leaf0 = t.AddSwitch("leaf0", 1, spec), leaf1 = t.AddSwitch("leaf1", 1, spec);
-  const NodeId spine0 = t.AddSwitch("spine0", 2, spec), spine1 = t.AddSwitch("spine1", 2, spec);
-  for (int h = 0; h < 4; ++h) t.AddLink(h, h < 2 ? leaf0 : leaf1, DataRate::Gbps(100), Time::Zero());
-  for (NodeId l : {leaf0, leaf1}) {
-    for (NodeId s : {spine0, spine1}) t.AddLink(l, s, DataRate::Gbps(400), Time::Zero());
-  }
-  return t;
-}
-
-ClusterLayout Layout(const Topology& t, int gpus_per_server = 1) {
-  ServerSpec spec;
-  spec.gpus_per_server = gpus_per_server;
-  Result<ClusterLayout> l = ClusterLayout::Build(t, spec);
-  EXPECT_TRUE(l.ok()) << l.error().message;
-  return std::move(l).value();
-}
-
-// The k-ary fat-tree builder (k = 4: 2 hosts per leaf, 2 leaves + 2 aggs per
-// pod, 4 cores; agg a of each pod links to cores [2a, 2a+2)), one NIC a server.
-Topology FatTree4(int servers) {
-  TopologySpec spec;
-  spec.type = TopologyType::kFatTree;
-  spec.switch_spec = *Catalog::BuiltIn().FindSwitch("32x100G");
-  spec.servers = servers;
-  spec.nics_per_server = 1;
-  spec.nic_rate = DataRate::Gbps(100);
-  spec.k = 4;
-  Result<Topology> t = BuildTopology(spec);
-  EXPECT_TRUE(t.ok()) << t.error().message;
-  return std::move(t).value();
 }
 
 TEST(CompressHostlist, SlurmManPageExample) {

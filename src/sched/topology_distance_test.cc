@@ -5,34 +5,23 @@
 
 #include <vector>
 
-#include "fabric/fabric_test_util.h"
 #include "fabric/lingjun_topology_reader.h"
-#include "fabric/topology_builder.h"
+#include "sched/sched_test_cluster.h"
 
 namespace aifabric {
 namespace {
 
 using fabric_testing::MakeSpec;
+using sched_testing::MakeFatTreeCluster;
+using sched_testing::TestCluster;
 
 // k = 4 fat-tree with 8 one-NIC servers: leaf i holds servers 2i, 2i+1 and
 // sits in pod i / 2, so pods are servers 0-3 and 4-7. 4 GPUs per server:
 // server s holds GPUs 4s..4s+3.
-struct TwoPodFatTree {
-  Topology topology;
-  ClusterLayout layout;
-};
-TwoPodFatTree MakeTwoPodFatTree() {
-  TopologySpec spec = MakeSpec(TopologyType::kFatTree, "32x100G", 8, 1, DataRate::Gbps(100));
-  spec.k = 4;
-  Topology t = BuildTopology(spec).value();
-  ServerSpec server;
-  server.gpus_per_server = 4;
-  ClusterLayout l = ClusterLayout::Build(t, server).value();
-  return {std::move(t), std::move(l)};
-}
+TestCluster MakeTwoPodFatTree() { return MakeFatTreeCluster(8); }
 
 TEST(TopologyDistance, FatTreeGroupsAndPods) {
-  const TwoPodFatTree c = MakeTwoPodFatTree();
+  const TestCluster c = MakeTwoPodFatTree();
   const TopologyDistance d(c.topology, c.layout);
   EXPECT_EQ(d.leaf_groups(), 4);
   EXPECT_EQ(d.pods(), 2);
@@ -45,7 +34,7 @@ TEST(TopologyDistance, FatTreeGroupsAndPods) {
 }
 
 TEST(TopologyDistance, FatTreeTiersCrossedByHand) {
-  const TwoPodFatTree c = MakeTwoPodFatTree();
+  const TestCluster c = MakeTwoPodFatTree();
   auto tiers = [&](std::vector<GpuId> gpus) { return TiersCrossed(c.topology, c.layout, gpus); };
   EXPECT_EQ(tiers({}), 0);
   EXPECT_EQ(tiers({5}), 0);

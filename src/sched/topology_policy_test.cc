@@ -8,30 +8,19 @@
 #include <algorithm>
 #include <vector>
 
-#include "fabric/fabric_test_util.h"
-#include "fabric/topology_builder.h"
 #include "sched/first_fit_policy.h"
+#include "sched/sched_test_cluster.h"
 
 namespace aifabric {
 namespace {
 
 using fabric_testing::MakeSpec;
+using sched_testing::MakeFatTreeCluster;
+using sched_testing::TestCluster;
 
 // 8 one-NIC servers of 4 GPUs (server s: GPUs 4s..4s+3); leaf group i
 // (leaf i) holds servers 2i, 2i+1; pod 0 is servers 0-3, pod 1 servers 4-7.
-struct Cluster {
-  Topology topology;
-  ClusterLayout layout;
-};
-Cluster MakeTwoPodFatTree() {
-  TopologySpec spec = MakeSpec(TopologyType::kFatTree, "32x100G", 8, 1, DataRate::Gbps(100));
-  spec.k = 4;
-  Topology t = BuildTopology(spec).value();
-  ServerSpec server;
-  server.gpus_per_server = 4;
-  ClusterLayout l = ClusterLayout::Build(t, server).value();
-  return {std::move(t), std::move(l)};
-}
+TestCluster MakeTwoPodFatTree() { return MakeFatTreeCluster(8); }
 
 // The GPUs of these whole servers, ascending.
 std::vector<GpuId> ServersGpus(std::vector<int> servers) {
@@ -50,7 +39,7 @@ void Busy(GpuAllocation& a, std::vector<int> servers) {
 
 class TopologyPolicyTest : public ::testing::Test {
  protected:
-  Cluster c_ = MakeTwoPodFatTree();
+  TestCluster c_ = MakeTwoPodFatTree();
   GpuAllocation a_{c_.layout};
   TopologyPolicy topo_{c_.topology, c_.layout};
   FirstFitPolicy first_;
