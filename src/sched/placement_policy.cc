@@ -18,7 +18,9 @@ constexpr std::array<std::string_view, 3> kPolicyNames = {"first_fit", "random",
 std::span<const std::string_view> PlacementPolicyNames() { return kPolicyNames; }
 
 Result<std::unique_ptr<PlacementPolicy>> MakePlacementPolicy(std::string_view name, const Topology& topology,
-                                                             const ClusterLayout& layout, uint64_t seed) {
+                                                             const ClusterLayout& layout, uint64_t seed,
+                                                             const FabricLoad* load) {
+  (void)load;  // read by network_aware
   if (name == "first_fit") return std::unique_ptr<PlacementPolicy>(std::make_unique<FirstFitPolicy>());
   if (name == "random") return std::unique_ptr<PlacementPolicy>(std::make_unique<RandomPolicy>(seed));
   if (name == "topology") {

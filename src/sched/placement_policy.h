@@ -1,7 +1,8 @@
 // PlacementPolicy is the plugin interface for choosing a job's GPUs: given
 // a request and the current GpuAllocation, it proposes GPUs (the caller
 // allocates them) or declines for now. Policies: "first_fit", "random",
-// "topology" (see their headers); MakePlacementPolicy builds one by name.
+// "topology", "network_aware" (see their headers); MakePlacementPolicy
+// builds one by name.
 //
 // The rule all policies share: a job of at least gpus_per_server GPUs takes
 // ceil(gpus / gpus_per_server) whole free servers (as schedulers place
@@ -24,6 +25,7 @@
 #include "core/result.h"
 #include "fabric/cluster_layout.h"
 #include "fabric/topology.h"
+#include "sched/fabric_load.h"
 #include "sched/gpu_allocation.h"
 
 namespace aifabric {
@@ -31,7 +33,11 @@ namespace aifabric {
 struct PlacementRequest {
   std::string job_id;
   int32_t gpus = 0;  // GPUs the job needs; must be >= 1 to be placed
-  // More fields may come: model, communication pattern.
+  // What the job will ask of the network, for policies that weigh it
+  // (0 = none or unknown): the average bytes per second each of its GPUs
+  // sends to other servers when the job spans servers, and to storage.
+  double fabric_bytes_per_s_per_gpu = 0;
+  double storage_bytes_per_s_per_gpu = 0;
 };
 
 class PlacementPolicy {
@@ -45,11 +51,14 @@ class PlacementPolicy {
                                                   const GpuAllocation& allocation) = 0;
 };
 
-// Builds the policy called `name` ("first_fit", "random", "topology") for
-// this cluster; `seed` feeds the policies that draw at random. The error
+// Builds the policy called `name` ("first_fit", "random", "topology",
+// "network_aware") for this cluster; `seed` feeds the policies that draw at
+// random; `load` is the live fabric state the network-aware policy reads
+// (it must outlive the policy; that policy errors without it). The error
 // names the unknown policy and lists the accepted names.
 Result<std::unique_ptr<PlacementPolicy>> MakePlacementPolicy(std::string_view name, const Topology& topology,
-                                                             const ClusterLayout& layout, uint64_t seed);
+                                                             const ClusterLayout& layout, uint64_t seed,
+                                                             const FabricLoad* load = nullptr);
 
 // The names MakePlacementPolicy accepts, in documentation order.
 std::span<const std::string_view> PlacementPolicyNames();
