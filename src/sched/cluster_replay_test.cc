@@ -117,9 +117,9 @@ TEST(ClusterReplayTest, LoneJobRunsAtTheClosedForm) {
 // identical) arrive together. First fit gives A servers 1-2 and B 3-4:
 // both rings cross leaf1's uplink (A's 2->1 and B's 3->4 leave through it;
 // A's 1->2 and B's 4->3 enter through it), their all-reduces run at once
-// at half rate: each iteration is C/2 + 2D. The topology policy gives A
-// leaf1 and B leaf2: no uplink at all, C/2 + D.
-TEST(ClusterReplayTest, FirstFitMakesTwoAllReducesShareAnUplinkTopologyDoesNot) {
+// at half rate: each iteration is C/2 + 2D. The topology and network-aware
+// policies give A leaf1 and B leaf2: no uplink at all, C/2 + D.
+TEST(ClusterReplayTest, FirstFitMakesTwoAllReducesShareAnUplinkTheOthersDoNot) {
   const Fixture f(Leaves(3));
   const std::vector<TraceJob> jobs = {Job("x", 0, 1, 100000), Job("a", 1, 2, 8), Job("b", 1, 2, 8)};
   ReplayOptions o = DataParallelOptions("first_fit");
@@ -132,16 +132,18 @@ TEST(ClusterReplayTest, FirstFitMakesTwoAllReducesShareAnUplinkTopologyDoesNot) 
     EXPECT_NEAR(Find(*ff, id).run_s(), 8 * (c / 2 + 2 * d), 1e-9) << id;
     EXPECT_NEAR(Find(*ff, id).comm_slowdown(), 2.0, 1e-9) << id;
   }
-  o.policy = "topology";
-  Result<ReplayResult> topo = f.Replay(jobs, o);
-  ASSERT_TRUE(topo.ok()) << topo.error().message;
-  EXPECT_EQ(Find(*topo, "a").gpu_ids, (std::vector<GpuId>{2, 3}));
-  EXPECT_EQ(Find(*topo, "b").gpu_ids, (std::vector<GpuId>{4, 5}));
-  for (const char* id : {"a", "b"}) {
-    EXPECT_NEAR(Find(*topo, id).run_s(), 8 * (c / 2 + d), 1e-9) << id;
-    EXPECT_NEAR(Find(*topo, id).comm_slowdown(), 1.0, 1e-9) << id;
+  for (const char* policy : {"topology", "network_aware"}) {
+    o.policy = policy;
+    Result<ReplayResult> better = f.Replay(jobs, o);
+    ASSERT_TRUE(better.ok()) << better.error().message;
+    EXPECT_EQ(Find(*better, "a").gpu_ids, (std::vector<GpuId>{2, 3})) << policy;
+    EXPECT_EQ(Find(*better, "b").gpu_ids, (std::vector<GpuId>{4, 5})) << policy;
+    for (const char* id : {"a", "b"}) {
+      EXPECT_NEAR(Find(*better, id).run_s(), 8 * (c / 2 + d), 1e-9) << policy << " " << id;
+      EXPECT_NEAR(Find(*better, id).comm_slowdown(), 1.0, 1e-9) << policy << " " << id;
+    }
+    EXPECT_LT(better->metrics.jct_mean_s, ff->metrics.jct_mean_s) << policy;
   }
-  EXPECT_LT(topo->metrics.jct_mean_s, ff->metrics.jct_mean_s);
 }
 
 // CASSINI: the same two jobs under first fit, with compute long enough to
