@@ -194,9 +194,9 @@ TEST(SyntheticTraceTest, BadOptionsNameTheField) {
 // replay's run times follow Philly's durations. 28 arrivals an hour offer
 // about 0.85 of the example cluster's 2,016 schedulable GPUs (the mean job
 // asks ~222,000 GPU-seconds); jobs are at most 256 GPUs. Models by size
-// (the list splits log2 of the size evenly): llama3-8b up to 16 GPUs (data
-// parallel, communication-heavy), llama3-70b at 32-64, deepseek-v3 (expert
-// parallel) at 128-256.
+// (the list splits log2 of the size evenly, cap 256): llama3-8b up to 32
+// GPUs (data parallel, communication-heavy), llama3-70b at 64-128,
+// deepseek-v3 (expert parallel) at 256.
 void WriteExampleTrace(double arrivals_per_hour, const std::string& file) {
   SyntheticTraceOptions o;
   o.jobs = 5000;
