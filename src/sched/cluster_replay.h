@@ -109,14 +109,19 @@ struct ReplayMetrics {
   double queue_p95_s = 0;
   double run_slowdown_mean = 0;   // mean of run_s / run_idle_s
   double comm_slowdown_mean = 0;  // mean over jobs with fabric communication
-  // GPU-seconds allocated to jobs, and spent computing, over the
-  // schedulable GPUs x the makespan (first submit to last end).
+  // GPU-seconds allocated to jobs, and spent computing (spread evenly over
+  // each job's run), inside the utilization window, over the schedulable
+  // GPUs x the window. The window is the arrival period (first to last
+  // submit): the drain after the last arrival is left out, as a
+  // heavy-tailed trace's longest job would otherwise set it. When every job
+  // arrives at once, the window is the makespan.
   double gpu_util_alloc = 0;
   double gpu_util_effective = 0;
+  double util_window_s = 0;
   // Bytes the fabric's switch-to-switch ports carried over their capacity
-  // x the makespan.
+  // x the makespan (all of them, empty ports included).
   double fabric_util = 0;
-  double makespan_s = 0;
+  double makespan_s = 0;  // first submit to last end
   int schedulable_gpus = 0;
   uint64_t events = 0;       // simulator events
   uint64_t rate_solves = 0;  // FluidNetwork re-solves

@@ -50,19 +50,22 @@ struct JobParallelism {
   int ep = 1;  // expert parallel (inside DP) for a mixture-of-experts model
 };
 
-// The split of `gpus` GPUs: tp = the largest divisor of gpus_per_server
-// that divides gpus (a server's worth when the job spans servers); pp =
-// the fewest stages, a power of two dividing gpus / tp, that hold the
-// model's training state in gpu_memory_gib (or as many as there are);
-// dp = the rest; ep = dp for a mixture-of-experts model (experts spread
-// over the replicas), else 1.
+// The split of `gpus` GPUs, as little model parallelism as memory allows
+// (data parallelism is the cheapest to communicate): tp = the smallest
+// divisor of gpus_per_server dividing gpus whose shards hold the model's
+// training state (kTrainingBytesPerParam per parameter) in gpu_memory_gib,
+// else the largest such divisor and pp = the fewest stages, a power of two
+// dividing gpus / tp, that hold it (or the deepest such); dp = the rest;
+// ep = dp for a mixture-of-experts model (experts spread over the
+// replicas), else 1.
 JobParallelism PlanJobParallelism(const ModelSpec& model, int gpus, int gpus_per_server,
                                   const JobModelOptions& options);
 
 struct JobProfile {
   JobParallelism parallelism;
-  double compute_s = 0;  // one iteration's compute on every GPU (forward + backward + optimizer)
+  double compute_s = 0;  // one iteration's compute on every GPU (forward + backward)
   double flops_per_gpu = 0;  // model FLOPs one GPU does per iteration (Crux's GPU intensity)
+  uint64_t params_per_gpu = 0;  // parameters one GPU holds (its share of the dense ones and of its experts)
   // The gradient all-reduce: S bytes per rank, among the dp ranks of each
   // (stage, tensor rank); 0 when dp = 1.
   uint64_t allreduce_bytes = 0;
@@ -74,7 +77,9 @@ struct JobProfile {
   // rank and replica: activations forward (and their gradients back in
   // training); 0 when pp = 1. Hidden behind compute like the all-reduce.
   uint64_t pipeline_bytes = 0;
-  uint64_t checkpoint_bytes_per_gpu = 0;  // 16 bytes per parameter the GPU holds
+  // 16 bytes per parameter the GPU holds, divided among the dp replicas
+  // that hold the same state (a sharded checkpoint: each writes its part).
+  uint64_t checkpoint_bytes_per_gpu = 0;
 };
 
 // The profile of a job of `model` on `gpus` GPUs. A training iteration is

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sched/job_profile.h"
 #include "workload/model_catalog.h"
 #include "workload/model_costs.h"
 
@@ -187,21 +188,34 @@ TEST(SyntheticTraceTest, BadOptionsNameTheField) {
 }
 
 // Writes examples/scheduling/trace.csv (see synthetic_trace.h). The step
-// time is a rough estimate: each GPU processes 4 sequences of the model's
-// pre-training length per step at 40% of 400 TFLOP/s (weak scaling, so
-// independent of the GPU count).
+// time is the replay's own estimate under the default job model
+// (job_profile.h) on 400G NICs: compute, plus whatever of the gradient
+// all-reduce does not hide behind it, plus the expert all-to-all, so the
+// replay's run times follow Philly's durations. 28 arrivals an hour offer
+// about 0.85 of the example cluster's 2,016 schedulable GPUs (the mean job
+// asks ~222,000 GPU-seconds); jobs are at most 256 GPUs. Models by size
+// (the list splits log2 of the size evenly): llama3-8b up to 16 GPUs (data
+// parallel, communication-heavy), llama3-70b at 32-64, deepseek-v3 (expert
+// parallel) at 128-256.
 TEST(SyntheticTraceTest, DISABLED_WriteExampleTrace) {
   SyntheticTraceOptions o;
   o.jobs = 5000;
-  o.arrivals_per_hour = 60;
-  o.cluster_gpus = 2048;
+  o.arrivals_per_hour = 28;
+  o.cluster_gpus = 256;
   o.gpus_per_server = 8;
   o.seed = 1;
   o.source = "philly";
-  o.models = {"llama3-8b", "llama3-70b", "gpt3-175b", "deepseek-v3"};
-  o.seconds_per_iteration = [](const std::string& name, int32_t) {
+  o.models = {"llama3-8b", "llama3-8b", "llama3-8b", "llama3-70b", "deepseek-v3"};
+  o.seconds_per_iteration = [](const std::string& name, int32_t gpus) {
     const ModelSpec m = FindModel(name).value();
-    return TrainingFlopsPerToken(m, m.seq_len) * 4 * m.seq_len / (0.4 * 400e12);
+    const JobModelOptions options;
+    const JobProfile p = ProfileJob(m, true, gpus, 8, options);
+    const double nic_bytes_per_s = 400e9 / 8;
+    const int dp = p.parallelism.dp;
+    const double ring = dp > 1 ? 2.0 * (dp - 1) / dp * static_cast<double>(p.allreduce_bytes) : 0.0;
+    const double f = options.overlap_fraction;
+    return (1 - f) * p.compute_s + std::max(f * p.compute_s, ring / nic_bytes_per_s) +
+           static_cast<double>(p.alltoall_bytes) / nic_bytes_per_s;
   };
   Result<std::vector<TraceJob>> jobs = GenerateSyntheticTrace(o);
   ASSERT_TRUE(jobs.ok()) << jobs.error().message;

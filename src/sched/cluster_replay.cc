@@ -1,0 +1,639 @@
+#include "sched/cluster_replay.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <memory>
+#include <unordered_map>
+
+#include "engine/simulator.h"
+#include "sched/easy_backfill.h"
+#include "sched/placement_policy.h"
+#include "sched/replay_comm_edges.h"
+#include "sched/replay_fabric.h"
+#include "sched/replay_metrics.h"
+#include "sched/topology_distance.h"
+
+namespace aifabric {
+namespace {
+
+// The engine keeps time in int64 picoseconds (106 days); a replay stops
+// short of that.
+constexpr double kMaxReplayDays = 100;
+// Queued jobs a scheduling pass looks at beyond the head (Slurm's
+// bf_max_job_test bounds its backfill scan the same way).
+constexpr int kMaxBackfillTests = 500;
+// Crux's priority levels (8 DSCP/traffic classes) and CASSINI's grid of
+// offsets over a period.
+constexpr int kCruxLevels = 8;
+constexpr int kCassiniOffsets = 16;
+
+// Event tags: job index << 4 | kind.
+enum EventKind : uint64_t {
+  kArrival = 0,
+  kSchedulePass = 1,
+  kFirstMacro = 2,     // after CASSINI's offset
+  kComputeHead = 3,    // the compute before the overlappable communication ended
+  kComputeTail = 4,    // the compute beside it ended
+  kLocalJobEnd = 5,    // a job without fabric traffic ended (closed form)
+  kCheckpointTimer = 6,
+};
+enum CoflowKind : uint64_t { kGradient = 0, kAllToAll = 1, kCheckpoint = 2 };
+
+uint64_t Tag(size_t job, uint64_t kind) { return static_cast<uint64_t>(job) << 4 | kind; }
+
+std::string CommName(const ReplayOptions& o) {
+  if (o.crux && o.cassini) return "crux+cassini";
+  if (o.crux) return "crux";
+  if (o.cassini) return "cassini";
+  return "none";
+}
+
+struct JobState {
+  const TraceJob* trace = nullptr;
+  JobProfile profile;
+  bool training = true;
+  double estimate_s = 0;  // run time for backfill before placement: NIC-limited, uncontended
+  double fabric_bytes_per_s_per_gpu = 0;  // for the policy, same estimate
+  // Placed.
+  std::vector<GpuId> gpus;
+  Time start, end;
+  bool started = false, finished = false;
+  int servers = 0, tiers = 0;
+  CoflowPlan gradient, alltoall, checkpoint;
+  Time expected_end;
+  double intensity = 0;  // FLOPs per fabric byte (Crux)
+  double gradient_ref_per_s = 0, alltoall_ref_per_s = 0;  // expected load it adds
+  // Folding: `macros` macro-iterations of `fold` iterations, the first
+  // `fold_extra` of them one more.
+  uint64_t macros = 0, fold = 0, fold_extra = 0, macros_done = 0;
+  int pending = 0;  // parts of the overlapped phase outstanding
+  Time macro_started, comm_started;
+  double comm_s = 0, comm_idle_s = 0, run_idle_s = 0;
+  Time next_checkpoint;
+  bool checkpoint_active = false;
+  bool on_fabric() const { return !gradient.empty() || !alltoall.empty(); }
+  double MacroIterations(uint64_t m) const { return static_cast<double>(fold + (m < fold_extra ? 1 : 0)); }
+};
+
+class Replay final : public EventHandler {
+ public:
+  Replay(const Topology& topology, const RoutingTable& routes, const ClusterLayout& layout,
+         std::span<const TraceJob> jobs, const ReplayOptions& options)
+      : topology_(topology),
+        layout_(layout),
+        options_(options),
+        sim_(options.seed),
+        distance_(topology, layout),
+        allocation_(layout),
+        fabric_(sim_, topology, routes, options.payload_efficiency, options.ecmp_seed,
+                Time::FromSeconds(options.load_window_s), options.storage_servers,
+                [this](uint64_t id, Time) { OnCoflowDone(id); }) {
+    jobs_.resize(jobs.size());
+    for (size_t i = 0; i < jobs.size(); ++i) jobs_[i].trace = &jobs[i];
+  }
+
+  Result<ReplayResult> Run();
+  void OnEvent(uint64_t tag) override;
+
+ private:
+  Status Prepare();
+  void RequestPass();
+  void SchedulePass();
+  bool TryStart(size_t j);
+  void StartJob(size_t j, std::vector<GpuId> gpus);
+  Time CassiniOffset(const JobState& job) const;
+  void StartMacro(size_t j);
+  void OnComputeHead(size_t j);
+  void PartDone(size_t j);
+  void EndMacro(size_t j);
+  void FinishJob(size_t j);
+  void MaybeCheckpoint(size_t j);
+  void OnCoflowDone(uint64_t id);
+  double CruxWeight(const JobState& job) const;
+  double IdleMacroSeconds(const JobState& job, double iterations) const;
+  double LocalIterationSeconds(const JobState& job) const;
+
+  const Topology& topology_;
+  const ClusterLayout& layout_;
+  const ReplayOptions& options_;
+  Simulator sim_;
+  TopologyDistance distance_;
+  GpuAllocation allocation_;
+  ReplayFabric fabric_;
+  std::unique_ptr<PlacementPolicy> policy_;
+  std::vector<JobState> jobs_;
+  std::vector<size_t> queue_;    // waiting jobs, in arrival order
+  std::vector<size_t> running_;  // started, not finished (unordered)
+  bool pass_pending_ = false;
+  size_t finished_ = 0;
+  std::string stuck_;  // a job no placement can ever take
+};
+
+double Replay::LocalIterationSeconds(const JobState& job) const {
+  // A job inside one server: its all-reduce and pipeline sends over NVLink
+  // (a ring moves 2(n-1)/n x S per GPU), its all-to-all after them.
+  const JobProfile& p = job.profile;
+  const double nvlink_bytes_per_s = options_.job_model.nvlink_gbps_per_dir * 1e9;
+  const int dp = p.parallelism.dp;
+  const double ring = dp > 1 ? 2.0 * (dp - 1) / dp * static_cast<double>(p.allreduce_bytes) : 0.0;
+  const double overlapped = (ring + static_cast<double>(p.pipeline_bytes)) / nvlink_bytes_per_s;
+  const double f = options_.job_model.overlap_fraction;
+  return (1 - f) * p.compute_s + std::max(f * p.compute_s, overlapped) +
+         static_cast<double>(p.alltoall_bytes) / nvlink_bytes_per_s;
+}
+
+double Replay::IdleMacroSeconds(const JobState& job, double iterations) const {
+  const double f = options_.job_model.overlap_fraction;
+  const double compute = job.profile.compute_s * iterations;
+  const double gradient = job.gradient.empty() ? 0.0 : fabric_.IdleDuration(job.gradient, iterations).seconds();
+  const double alltoall = job.alltoall.empty() ? 0.0 : fabric_.IdleDuration(job.alltoall, iterations).seconds();
+  return (1 - f) * compute + std::max(f * compute, gradient) + alltoall;
+}
+
+Status Replay::Prepare() {
+  for (int s : options_.storage_servers) {
+    std::vector<GpuId> gpus;
+    for (int i = 0; i < layout_.gpus_per_server(); ++i) gpus.push_back(s * layout_.gpus_per_server() + i);
+    Status st = allocation_.Allocate("storage-server-" + std::to_string(s), gpus);
+    if (!st.ok()) return st;
+  }
+  Result<std::unique_ptr<PlacementPolicy>> policy =
+      MakePlacementPolicy(options_.policy, topology_, layout_, options_.seed, &fabric_);
+  if (!policy.ok()) return Error{"policy: " + policy.error().message};
+  policy_ = std::move(*policy);
+  const int schedulable_servers = layout_.servers() - static_cast<int>(options_.storage_servers.size());
+  const int gps = layout_.gpus_per_server();
+  std::unordered_map<std::string, ModelSpec> models;
+  // The fastest a NIC moves a job's bytes, for the estimates made before
+  // placement.
+  double nic_bytes_per_s = 0;
+  for (int s = 0; s < layout_.servers() && nic_bytes_per_s == 0; ++s) {
+    for (NodeId n : layout_.nics(s)) {
+      for (PortId p : topology_.node(n).ports) nic_bytes_per_s = std::max(nic_bytes_per_s, fabric_.capacity_bps(p) / 8);
+    }
+  }
+  for (JobState& job : jobs_) {
+    const TraceJob& t = *job.trace;
+    auto it = models.find(t.model);
+    if (it == models.end()) {
+      Result<ModelSpec> m = FindModel(t.model);
+      if (!m.ok()) return Error{"job '" + t.job_id + "': " + m.error().message};
+      it = models.emplace(t.model, std::move(*m)).first;
+    }
+    const int servers_needed = std::max(1, WholeServersNeeded(t.gpus, gps));
+    if (t.gpus > schedulable_servers * gps || servers_needed > schedulable_servers) {
+      return Error{"job '" + t.job_id + "': asks for " + std::to_string(t.gpus) + " GPUs, the cluster schedules " +
+                   std::to_string(schedulable_servers * gps)};
+    }
+    job.training = t.kind == TraceJobKind::kTraining;
+    job.profile = ProfileJob(it->second, job.training, t.gpus, gps, options_.job_model);
+    // Estimate: every byte at NIC speed, no contention.
+    const JobProfile& p = job.profile;
+    const double f = options_.job_model.overlap_fraction;
+    double per_iteration = LocalIterationSeconds(job);
+    double fabric_bytes = 0;
+    if (t.gpus > gps && nic_bytes_per_s > 0) {
+      const int dp = p.parallelism.dp;
+      const double ring = dp > 1 ? 2.0 * (dp - 1) / dp * static_cast<double>(p.allreduce_bytes) : 0.0;
+      const double overlapped = ring + static_cast<double>(p.pipeline_bytes);
+      fabric_bytes = overlapped + static_cast<double>(p.alltoall_bytes);
+      per_iteration = (1 - f) * p.compute_s + std::max(f * p.compute_s, overlapped / nic_bytes_per_s) +
+                      static_cast<double>(p.alltoall_bytes) / nic_bytes_per_s;
+    }
+    job.estimate_s = per_iteration * static_cast<double>(t.iterations);
+    job.fabric_bytes_per_s_per_gpu = per_iteration > 0 ? fabric_bytes / per_iteration : 0.0;
+  }
+  return {};
+}
+
+Result<ReplayResult> Replay::Run() {
+  if (Status st = Prepare(); !st.ok()) return st.error();
+  for (size_t j = 0; j < jobs_.size(); ++j) sim_.Schedule(Time::FromSeconds(jobs_[j].trace->submit_s), this, Tag(j, kArrival));
+  sim_.Run(Time::FromSeconds(kMaxReplayDays * 86400));
+  if (!stuck_.empty()) return Error{stuck_};
+  if (finished_ != jobs_.size()) {
+    return Error{"the replay reached " + std::to_string(static_cast<int>(kMaxReplayDays)) +
+                 " days of simulated time with " + std::to_string(jobs_.size() - finished_) +
+                 " jobs unfinished (the engine's limit); shorten the trace"};
+  }
+  ReplayResult result;
+  result.policy = options_.policy;
+  result.comm = CommName(options_);
+  result.jobs.reserve(jobs_.size());
+  for (const JobState& job : jobs_) {
+    ReplayJobResult r;
+    const TraceJob& t = *job.trace;
+    r.job_id = t.job_id;
+    r.model = t.model;
+    r.kind = t.kind;
+    r.gpus = t.gpus;
+    r.iterations = t.iterations;
+    r.submit_s = t.submit_s;
+    r.start_s = job.start.seconds();
+    r.end_s = job.end.seconds();
+    r.parallelism = job.profile.parallelism;
+    r.servers = job.servers;
+    r.tiers = job.tiers;
+    r.compute_s = job.profile.compute_s * static_cast<double>(t.iterations);
+    r.comm_s = job.comm_s;
+    r.comm_idle_s = job.comm_idle_s;
+    r.run_idle_s = job.run_idle_s;
+    r.gpu_ids = job.gpus;
+    result.jobs.push_back(std::move(r));
+  }
+  const int schedulable = layout_.gpus() - static_cast<int>(options_.storage_servers.size()) * layout_.gpus_per_server();
+  result.metrics = ComputeReplayMetrics(result.jobs, schedulable);
+  // The fabric's switch-to-switch ports.
+  const std::vector<double> carried = fabric_.BytesCarried();
+  double bytes = 0, capacity_bytes_per_s = 0;
+  for (const Port& p : topology_.ports()) {
+    if (topology_.node(p.node).kind == NodeKind::kHost || topology_.node(p.peer).kind == NodeKind::kHost) continue;
+    bytes += carried[static_cast<size_t>(p.id)];
+    capacity_bytes_per_s += fabric_.capacity_bps(p.id) / 8;
+  }
+  if (capacity_bytes_per_s > 0 && result.metrics.makespan_s > 0) {
+    result.metrics.fabric_util = bytes / (capacity_bytes_per_s * result.metrics.makespan_s);
+  }
+  result.metrics.events = sim_.events_processed();
+  result.metrics.rate_solves = fabric_.solves();
+  return result;
+}
+
+void Replay::OnEvent(uint64_t tag) {
+  const size_t j = static_cast<size_t>(tag >> 4);
+  switch (tag & 15) {
+    case kArrival:
+      queue_.push_back(j);
+      RequestPass();
+      break;
+    case kSchedulePass:
+      pass_pending_ = false;
+      SchedulePass();
+      break;
+    case kFirstMacro:
+      StartMacro(j);
+      break;
+    case kComputeHead:
+      OnComputeHead(j);
+      break;
+    case kComputeTail:
+      PartDone(j);
+      break;
+    case kLocalJobEnd:
+      FinishJob(j);
+      break;
+    case kCheckpointTimer:
+      MaybeCheckpoint(j);
+      break;
+    default:
+      assert(false);
+  }
+}
+
+void Replay::RequestPass() {
+  if (pass_pending_) return;
+  pass_pending_ = true;
+  sim_.Schedule(sim_.Now(), this, Tag(0, kSchedulePass));  // after this instant's other events
+}
+
+void Replay::SchedulePass() {
+  fabric_.RefreshMeasuredLoad();
+  const Time now = sim_.Now();
+  bool head_blocked = false;
+  BackfillReservation reservation;
+  int tested = 0;
+  std::vector<size_t> still_waiting;
+  still_waiting.reserve(queue_.size());
+  for (size_t q = 0; q < queue_.size(); ++q) {
+    const size_t j = queue_[q];
+    const JobState& job = jobs_[j];
+    if (!head_blocked) {
+      if (TryStart(j)) continue;
+      head_blocked = true;
+      std::vector<RunningJobEnd> ends;
+      ends.reserve(running_.size());
+      for (size_t r : running_) ends.push_back({std::max(now, jobs_[r].expected_end), jobs_[r].trace->gpus});
+      reservation = ReserveForHead(now, job.trace->gpus, allocation_.free_count(), ends);
+      if (running_.empty()) {
+        stuck_ = "job '" + job.trace->job_id + "' (" + std::to_string(job.trace->gpus) + " GPUs): policy '" +
+                 options_.policy + "' cannot place it even on an idle cluster";
+        sim_.Stop();
+        return;
+      }
+      still_waiting.push_back(j);
+      continue;
+    }
+    if (tested >= kMaxBackfillTests || job.trace->gpus > allocation_.free_count()) {
+      still_waiting.push_back(j);
+      continue;
+    }
+    ++tested;
+    const Time run = Time::FromSeconds(job.estimate_s);
+    const bool ends_before = !reservation.shadow.IsInfinite() && now + run <= reservation.shadow;
+    if (MayBackfill(reservation, now, run, job.trace->gpus) && TryStart(j)) {
+      if (!ends_before) reservation.extra_gpus -= job.trace->gpus;
+      continue;
+    }
+    still_waiting.push_back(j);
+  }
+  queue_ = std::move(still_waiting);
+}
+
+bool Replay::TryStart(size_t j) {
+  JobState& job = jobs_[j];
+  PlacementRequest request;
+  request.job_id = job.trace->job_id;
+  request.gpus = job.trace->gpus;
+  request.fabric_bytes_per_s_per_gpu = job.fabric_bytes_per_s_per_gpu;
+  if (options_.job_model.checkpoint_interval_s > 0) {
+    request.storage_bytes_per_s_per_gpu =
+        static_cast<double>(job.profile.checkpoint_bytes_per_gpu) / options_.job_model.checkpoint_interval_s;
+  }
+  std::optional<std::vector<GpuId>> gpus = policy_->Place(request, allocation_);
+  if (!gpus) return false;
+  Status st = allocation_.Allocate(job.trace->job_id, *gpus);
+  assert(st.ok());  // policies propose free GPUs only
+  (void)st;
+  StartJob(j, std::move(*gpus));
+  return true;
+}
+
+void Replay::StartJob(size_t j, std::vector<GpuId> gpus) {
+  JobState& job = jobs_[j];
+  job.gpus = std::move(gpus);
+  job.started = true;
+  job.start = sim_.Now();
+  job.tiers = distance_.TiersCrossed(layout_, job.gpus);
+  int last_server = -1;
+  for (GpuId g : job.gpus) {
+    if (layout_.server_of(g) != last_server) ++job.servers;
+    last_server = layout_.server_of(g);
+  }
+  running_.push_back(j);
+  const JobProfile& p = job.profile;
+  const uint64_t iterations = job.trace->iterations;
+  const uint64_t key = static_cast<uint64_t>(j) * 4;
+  // Route the job's flows. With Crux, each picks the least-loaded ECMP path,
+  // counting what this job itself adds at its uncontended pace.
+  const double pace = job.estimate_s > 0 ? static_cast<double>(iterations) / job.estimate_s : 0.0;
+  const std::vector<CommEdge> gradient = GradientAndPipelineEdges(p, job.training, layout_, job.gpus);
+  const std::vector<CommEdge> alltoall = AllToAllEdges(p, layout_, job.gpus);
+  job.gradient = fabric_.Route(gradient, key + kGradient, options_.crux, pace);
+  job.alltoall = fabric_.Route(alltoall, key + kAllToAll, options_.crux, pace);
+  if (options_.job_model.checkpoint_interval_s > 0 && job.training && p.checkpoint_bytes_per_gpu > 0) {
+    const std::vector<CommEdge> edges =
+        CheckpointEdges(p, layout_, job.gpus, options_.storage_servers,
+                        [this](int a, int b) { return distance_.ServerTiers(a, b); });
+    job.checkpoint = fabric_.Route(edges, key + kCheckpoint, options_.crux, 0.0);
+    job.next_checkpoint = job.start + Time::FromSeconds(options_.job_model.checkpoint_interval_s);
+  }
+  if (!job.on_fabric()) {
+    const double run_s = LocalIterationSeconds(job) * static_cast<double>(iterations);
+    job.run_idle_s = run_s;
+    job.expected_end = job.start + Time::FromSeconds(run_s);
+    sim_.Schedule(job.expected_end, this, Tag(j, kLocalJobEnd));
+    if (!job.checkpoint.empty() && job.next_checkpoint < job.expected_end) {
+      sim_.Schedule(job.next_checkpoint, this, Tag(j, kCheckpointTimer));
+    }
+    return;
+  }
+  // Fold the iterations into at most max_phases_per_job macro-iterations.
+  job.macros = std::min<uint64_t>(iterations, static_cast<uint64_t>(options_.max_phases_per_job));
+  job.fold = iterations / job.macros;
+  job.fold_extra = iterations % job.macros;
+  for (uint64_t m = 0; m < job.macros; ++m) job.run_idle_s += IdleMacroSeconds(job, job.MacroIterations(m));
+  const double per_iteration = job.run_idle_s / static_cast<double>(iterations);
+  job.gradient_ref_per_s = job.gradient.reference_bytes / per_iteration;
+  job.alltoall_ref_per_s = job.alltoall.reference_bytes / per_iteration;
+  fabric_.AddExpectedLoad(job.gradient, job.gradient_ref_per_s, +1);
+  fabric_.AddExpectedLoad(job.alltoall, job.alltoall_ref_per_s, +1);
+  double fabric_bytes = 0;
+  for (const CommEdge& e : gradient) fabric_bytes += e.bytes;
+  for (const CommEdge& e : alltoall) fabric_bytes += e.bytes;
+  job.intensity = fabric_bytes > 0 ? p.flops_per_gpu * job.trace->gpus / fabric_bytes : 0.0;
+  const Time offset = options_.cassini ? CassiniOffset(job) : Time::Zero();
+  job.expected_end = job.start + offset + Time::FromSeconds(job.run_idle_s);
+  sim_.Schedule(job.start + offset, this, Tag(j, kFirstMacro));
+}
+
+// CASSINI: the offset in [0, period) that overlaps this job's communication
+// windows least with those of running jobs sharing a port with it, all
+// taken at their idle-fabric pace from their current macro-iteration.
+Time Replay::CassiniOffset(const JobState& job) const {
+  const double f = options_.job_model.overlap_fraction;
+  auto windows = [&](const JobState& x, double iterations, double& head, double& comm) {
+    head = (1 - f) * x.profile.compute_s * iterations;
+    comm = IdleMacroSeconds(x, iterations) - head;
+  };
+  double head = 0, comm = 0;
+  windows(job, job.MacroIterations(0), head, comm);
+  const double period = head + comm;
+  if (comm <= 0 || period <= 0) return Time::Zero();
+  std::unordered_map<int, bool> mine;
+  for (int p : job.gradient.ports) mine[p] = true;
+  for (int p : job.alltoall.ports) mine[p] = true;
+  struct Other {
+    double start, head, comm, period;
+  };
+  std::vector<Other> others;
+  for (size_t r : running_) {
+    const JobState& x = jobs_[r];
+    if (&x == &job || !x.on_fabric() || x.macros_done >= x.macros) continue;
+    bool shares = false;
+    for (int p : x.gradient.ports) shares = shares || mine.count(p) > 0;
+    for (int p : x.alltoall.ports) shares = shares || mine.count(p) > 0;
+    if (!shares) continue;
+    double h = 0, c = 0;
+    windows(x, x.MacroIterations(x.macros_done), h, c);
+    others.push_back({x.macro_started.seconds(), h, c, h + c});
+  }
+  if (others.empty()) return Time::Zero();
+  const double now = sim_.Now().seconds();
+  const double horizon = 4 * period;
+  double best_overlap = -1, best_offset = 0;
+  for (int k = 0; k < kCassiniOffsets; ++k) {
+    const double offset = period * k / kCassiniOffsets;
+    double overlap = 0;
+    for (double t = now + offset; t < now + offset + horizon; t += period) {
+      const double a0 = t + head, a1 = a0 + comm;  // this job's communication window
+      for (const Other& o : others) {
+        // The other's windows that can meet [a0, a1).
+        double n = std::floor((a0 - o.start - o.head - o.comm) / o.period);
+        for (double b0 = o.start + std::max(0.0, n) * o.period + o.head; b0 < a1; b0 += o.period) {
+          overlap += std::max(0.0, std::min(a1, b0 + o.comm) - std::max(a0, b0));
+        }
+      }
+    }
+    if (best_overlap < 0 || overlap < best_overlap) {
+      best_overlap = overlap;
+      best_offset = offset;
+    }
+  }
+  return Time::FromSeconds(best_offset);
+}
+
+double Replay::CruxWeight(const JobState& job) const {
+  // The job's level is its rank by GPU intensity among the running jobs on
+  // the fabric, in kCruxLevels bands; weight 2^level.
+  int lower = 0, total = 0;
+  for (size_t r : running_) {
+    const JobState& x = jobs_[r];
+    if (!x.on_fabric()) continue;
+    ++total;
+    if (x.intensity < job.intensity) ++lower;
+  }
+  const int level = total > 0 ? std::min(kCruxLevels - 1, lower * kCruxLevels / total) : 0;
+  return std::ldexp(1.0, level);
+}
+
+void Replay::StartMacro(size_t j) {
+  JobState& job = jobs_[j];
+  job.macro_started = sim_.Now();
+  const double head = (1 - options_.job_model.overlap_fraction) * job.profile.compute_s *
+                      job.MacroIterations(job.macros_done);
+  sim_.Schedule(sim_.Now() + Time::FromSeconds(head), this, Tag(j, kComputeHead));
+}
+
+void Replay::OnComputeHead(size_t j) {
+  JobState& job = jobs_[j];
+  const double iterations = job.MacroIterations(job.macros_done);
+  const double tail = options_.job_model.overlap_fraction * job.profile.compute_s * iterations;
+  job.pending = 1;
+  sim_.Schedule(sim_.Now() + Time::FromSeconds(tail), this, Tag(j, kComputeTail));
+  job.comm_started = sim_.Now();
+  if (!job.gradient.empty()) {
+    ++job.pending;
+    fabric_.Start(Tag(j, kGradient), job.gradient, iterations, options_.crux ? CruxWeight(job) : 1.0);
+    job.comm_idle_s += fabric_.IdleDuration(job.gradient, iterations).seconds();
+  }
+}
+
+void Replay::PartDone(size_t j) {
+  JobState& job = jobs_[j];
+  if (--job.pending > 0) return;
+  if (!job.alltoall.empty()) {
+    const double iterations = job.MacroIterations(job.macros_done);
+    job.comm_started = sim_.Now();
+    fabric_.Start(Tag(j, kAllToAll), job.alltoall, iterations, options_.crux ? CruxWeight(job) : 1.0);
+    job.comm_idle_s += fabric_.IdleDuration(job.alltoall, iterations).seconds();
+    return;
+  }
+  EndMacro(j);
+}
+
+void Replay::EndMacro(size_t j) {
+  JobState& job = jobs_[j];
+  ++job.macros_done;
+  MaybeCheckpoint(j);
+  if (job.macros_done == job.macros) {
+    FinishJob(j);
+  } else {
+    StartMacro(j);
+  }
+}
+
+void Replay::MaybeCheckpoint(size_t j) {
+  JobState& job = jobs_[j];
+  if (job.checkpoint.empty() || job.finished || job.checkpoint_active || sim_.Now() < job.next_checkpoint) return;
+  job.checkpoint_active = true;
+  fabric_.Start(Tag(j, kCheckpoint), job.checkpoint, 1.0, 1.0);
+  const Time interval = Time::FromSeconds(options_.job_model.checkpoint_interval_s);
+  job.next_checkpoint = sim_.Now() + interval;
+  if (!job.on_fabric() && job.next_checkpoint < job.expected_end) {
+    sim_.Schedule(job.next_checkpoint, this, Tag(j, kCheckpointTimer));
+  }
+}
+
+void Replay::OnCoflowDone(uint64_t id) {
+  const size_t j = static_cast<size_t>(id >> 4);
+  JobState& job = jobs_[j];
+  switch (id & 15) {
+    case kGradient:
+      job.comm_s += (sim_.Now() - job.comm_started).seconds();
+      PartDone(j);
+      break;
+    case kAllToAll:
+      job.comm_s += (sim_.Now() - job.comm_started).seconds();
+      EndMacro(j);
+      break;
+    case kCheckpoint:
+      job.checkpoint_active = false;
+      break;
+    default:
+      assert(false);
+  }
+}
+
+void Replay::FinishJob(size_t j) {
+  JobState& job = jobs_[j];
+  job.finished = true;
+  job.end = sim_.Now();
+  ++finished_;
+  if (job.on_fabric()) {
+    fabric_.AddExpectedLoad(job.gradient, job.gradient_ref_per_s, -1);
+    fabric_.AddExpectedLoad(job.alltoall, job.alltoall_ref_per_s, -1);
+  }
+  Status st = allocation_.Release(job.trace->job_id);
+  assert(st.ok());
+  (void)st;
+  running_.erase(std::find(running_.begin(), running_.end(), j));
+  RequestPass();
+}
+
+}  // namespace
+
+Status ValidateReplayOptions(const ReplayOptions& o, const ClusterLayout& layout) {
+  bool known = false;
+  for (std::string_view n : PlacementPolicyNames()) known = known || n == o.policy;
+  if (!known) {
+    std::string names;
+    for (std::string_view n : PlacementPolicyNames()) names += (names.empty() ? "" : ", ") + std::string(n);
+    return Error{"policy: unknown policy '" + o.policy + "' (expected one of: " + names + ")"};
+  }
+  if (Status st = ValidateJobModelOptions(o.job_model); !st.ok()) return st;
+  if (o.max_phases_per_job < 1 || o.max_phases_per_job > 1'000'000) {
+    return Error{"max_phases_per_job: expected 1 to 1000000, got " + std::to_string(o.max_phases_per_job)};
+  }
+  for (size_t i = 0; i < o.storage_servers.size(); ++i) {
+    const int s = o.storage_servers[i];
+    if (s < 0 || s >= layout.servers()) {
+      return Error{"storage_servers: server " + std::to_string(s) + " is not in the cluster (0 to " +
+                   std::to_string(layout.servers() - 1) + ")"};
+    }
+    if (i > 0 && s <= o.storage_servers[i - 1]) return Error{"storage_servers: expected sorted, distinct servers"};
+  }
+  if (static_cast<int>(o.storage_servers.size()) >= layout.servers()) {
+    return Error{"storage_servers: " + std::to_string(o.storage_servers.size()) +
+                 " storage servers leave no server for jobs (the cluster has " + std::to_string(layout.servers()) + ")"};
+  }
+  if (o.job_model.checkpoint_interval_s > 0 && o.storage_servers.empty()) {
+    return Error{"scheduling.jobs.checkpoint_interval: checkpoints need storage servers (scheduling.storage_servers)"};
+  }
+  if (!(o.payload_efficiency > 0 && o.payload_efficiency <= 1)) {
+    return Error{"payload_efficiency: expected a fraction in (0, 1], got " + std::to_string(o.payload_efficiency)};
+  }
+  if (!(std::isfinite(o.load_window_s) && o.load_window_s > 0)) {
+    return Error{"load_window: expected a positive time, got " + std::to_string(o.load_window_s) + " s"};
+  }
+  return {};
+}
+
+Result<ReplayResult> ReplayJobTrace(const Topology& topology, const RoutingTable& routes, const ClusterLayout& layout,
+                                    std::span<const TraceJob> jobs, const ReplayOptions& options) {
+  if (Status st = ValidateReplayOptions(options, layout); !st.ok()) return st.error();
+  for (size_t i = 1; i < jobs.size(); ++i) {
+    if (jobs[i].submit_s < jobs[i - 1].submit_s) {
+      return Error{"job '" + jobs[i].job_id + "': jobs must be sorted by submit_s (as ReadJobTrace returns them)"};
+    }
+  }
+  for (const TraceJob& t : jobs) {
+    if (!(t.submit_s >= 0 && t.submit_s < kMaxReplayDays * 86400)) {
+      return Error{"job '" + t.job_id + "': submit_s must be in [0, " + std::to_string(kMaxReplayDays) + " days)"};
+    }
+  }
+  Replay replay(topology, routes, layout, jobs, options);
+  return replay.Run();
+}
+
+}  // namespace aifabric
