@@ -12,7 +12,7 @@
 namespace aifabric {
 namespace {
 
-constexpr std::array<ScheduleMetric, 14> kMetrics = {{
+constexpr std::array<ScheduleMetric, 15> kMetrics = {{
     {"jobs", [](const ReplayMetrics& m) { return static_cast<double>(m.jobs); }, true},
     {"jct_mean_s", [](const ReplayMetrics& m) { return m.jct_mean_s; }},
     {"jct_p95_s", [](const ReplayMetrics& m) { return m.jct_p95_s; }},
@@ -20,6 +20,7 @@ constexpr std::array<ScheduleMetric, 14> kMetrics = {{
     {"queue_p95_s", [](const ReplayMetrics& m) { return m.queue_p95_s; }},
     {"gpu_util_alloc", [](const ReplayMetrics& m) { return m.gpu_util_alloc; }},
     {"gpu_util_effective", [](const ReplayMetrics& m) { return m.gpu_util_effective; }},
+    {"util_window_s", [](const ReplayMetrics& m) { return m.util_window_s; }},
     {"run_slowdown_mean", [](const ReplayMetrics& m) { return m.run_slowdown_mean; }},
     {"comm_slowdown_mean", [](const ReplayMetrics& m) { return m.comm_slowdown_mean; }},
     {"fabric_util", [](const ReplayMetrics& m) { return m.fabric_util; }},
@@ -120,20 +121,28 @@ std::string ScheduleCompareCsv(std::span<const ReplayResult> results) {
   return out;
 }
 
-Result<std::vector<std::pair<std::string, std::string>>> SchedulerTopologyFiles(const Topology& topology,
-                                                                                const ClusterLayout& layout) {
+SchedulerTopologyOutput SchedulerTopologyFiles(const Topology& topology, const ClusterLayout& layout) {
+  SchedulerTopologyOutput out;
   // Named, not defaulted temporaries (GCC 12 warns about the latter).
   const SlurmTopologyOptions slurm_options;
   const K8sTopologyLabelOptions k8s_options;
   Result<std::string> slurm = FormatSlurmTopologyConf(topology, layout, slurm_options);
-  if (!slurm.ok()) return Error{std::string(kSlurmTopologyFile) + ": " + slurm.error().message};
+  if (slurm.ok()) {
+    out.files.emplace_back(kSlurmTopologyFile, std::move(slurm).value());
+  } else {
+    out.notes.push_back(std::string(kSlurmTopologyFile) + " not written: " + slurm.error().message);
+  }
+  // The Topology object names the labels' levels: useless without them.
   Result<std::string> labels = FormatKubectlLabelCommands(topology, layout, k8s_options);
-  if (!labels.ok()) return Error{std::string(kKubectlLabelsFile) + ": " + labels.error().message};
   Result<std::string> kueue = FormatKueueTopology(k8s_options);
-  if (!kueue.ok()) return Error{std::string(kKueueTopologyFile) + ": " + kueue.error().message};
-  return std::vector<std::pair<std::string, std::string>>{{kSlurmTopologyFile, std::move(slurm).value()},
-                                                          {kKubectlLabelsFile, std::move(labels).value()},
-                                                          {kKueueTopologyFile, std::move(kueue).value()}};
+  if (labels.ok() && kueue.ok()) {
+    out.files.emplace_back(kKubectlLabelsFile, std::move(labels).value());
+    out.files.emplace_back(kKueueTopologyFile, std::move(kueue).value());
+  } else {
+    out.notes.push_back(std::string(kKubectlLabelsFile) + " and " + kKueueTopologyFile + " not written: " +
+                        (labels.ok() ? kueue.error().message : labels.error().message));
+  }
+  return out;
 }
 
 Status WriteFilesInto(const std::string& dir, std::span<const std::pair<std::string, std::string>> files) {

@@ -51,7 +51,8 @@ struct ScheduleRunInfo {
 // of ScheduleMetrics() (integers as integers).
 nlohmann::ordered_json ScheduleSummaryJson(const ReplayResult& result, const ScheduleRunInfo& info);
 
-// jobs.csv: a header, then one row per job in the trace's order:
+// jobs.csv: a header, then one row per job in result.jobs's order (the
+// trace's, as ReadJobTrace sorts it: by submit_s, ties in file order):
 // job_id,model,kind,gpus,iterations,submit_s,start_s,end_s,queue_s,jct_s,
 // run_s,run_idle_s,comm_s,comm_idle_s,comm_slowdown,servers,tiers,tp,pp,dp,ep.
 // Seconds are the shortest decimal text that reads back to the same double.
@@ -65,12 +66,17 @@ std::string ScheduleCompareCsv(std::span<const ReplayResult> results);
 // unless comm is "none".
 std::string ResultSpecName(const ReplayResult& result);
 
-// (file name, contents) of topology.conf, k8s-node-labels.sh and
-// kueue-topology.yaml for the cluster (sched/slurm_topology.h,
-// sched/k8s_topology_labels.h, default node names node0001...). Errors
-// when the fabric cannot be described that way (a server with no switch).
-Result<std::vector<std::pair<std::string, std::string>>> SchedulerTopologyFiles(const Topology& topology,
-                                                                                const ClusterLayout& layout);
+// The files real schedulers read about the cluster: topology.conf,
+// k8s-node-labels.sh and kueue-topology.yaml (sched/slurm_topology.h,
+// sched/k8s_topology_labels.h, default node names node0001...), as (file
+// name, contents). What a fabric cannot be described as is left out with a
+// note saying why (a Lingjun ToR is named "P10/S14", not a valid Kubernetes
+// label value), since these files are a by-product of the replay.
+struct SchedulerTopologyOutput {
+  std::vector<std::pair<std::string, std::string>> files;
+  std::vector<std::string> notes;  // "k8s-node-labels.sh and kueue-topology.yaml not written: ..."
+};
+SchedulerTopologyOutput SchedulerTopologyFiles(const Topology& topology, const ClusterLayout& layout);
 
 // Writes `files` (name, contents) into `dir`; a name may hold a folder
 // ("topology+crux/jobs.csv"). Folders are created as needed.

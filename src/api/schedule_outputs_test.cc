@@ -62,6 +62,7 @@ ReplayResult TwoJobs() {
   m.comm_slowdown_mean = 1.25;
   m.gpu_util_alloc = 0.5;
   m.gpu_util_effective = 0.25;
+  m.util_window_s = 3;
   m.fabric_util = 0.125;
   m.makespan_s = 10.65;
   m.schedulable_gpus = 32;
@@ -98,6 +99,7 @@ TEST(ScheduleSummaryJson, NamesTheRunAndCarriesEveryMetric) {
   EXPECT_EQ(j["queue_p95_s"], 1.75);
   EXPECT_EQ(j["gpu_util_alloc"], 0.5);
   EXPECT_EQ(j["gpu_util_effective"], 0.25);
+  EXPECT_EQ(j["util_window_s"], 3);
   EXPECT_EQ(j["run_slowdown_mean"], 1.075);
   EXPECT_EQ(j["comm_slowdown_mean"], 1.25);
   EXPECT_EQ(j["fabric_util"], 0.125);
@@ -105,8 +107,8 @@ TEST(ScheduleSummaryJson, NamesTheRunAndCarriesEveryMetric) {
   EXPECT_EQ(j["schedulable_gpus"], 32);
   EXPECT_EQ(j["events"], 1234);
   EXPECT_EQ(j["rate_solves"], 56);
-  // 6 names of the run + the 14 fields of ReplayMetrics.
-  EXPECT_EQ(j.size(), 20u);
+  // 6 names of the run + the 15 fields of ReplayMetrics.
+  EXPECT_EQ(j.size(), 21u);
 }
 
 TEST(ScheduleCompareCsv, OneRowPerSpecWithEveryMetric) {
@@ -119,9 +121,9 @@ TEST(ScheduleCompareCsv, OneRowPerSpecWithEveryMetric) {
   const std::vector<ReplayResult> results = {a, b};
   EXPECT_EQ(ScheduleCompareCsv(results),
             "spec,policy,comm,jobs,jct_mean_s,jct_p95_s,queue_mean_s,queue_p95_s,gpu_util_alloc,gpu_util_effective,"
-            "run_slowdown_mean,comm_slowdown_mean,fabric_util,makespan_s,schedulable_gpus,events,rate_solves\n"
-            "first_fit,first_fit,none,2,8.45,10.65,0.975,1.75,0.5,0.25,1.075,1.25,0.125,10.65,32,1234,56\n"
-            "topology+crux+cassini,topology,crux+cassini,2,7.5,10.65,0.975,1.75,0.5,0.25,1.075,1.25,0.125,10.65,32,"
+            "util_window_s,run_slowdown_mean,comm_slowdown_mean,fabric_util,makespan_s,schedulable_gpus,events,rate_solves\n"
+            "first_fit,first_fit,none,2,8.45,10.65,0.975,1.75,0.5,0.25,3,1.075,1.25,0.125,10.65,32,1234,56\n"
+            "topology+crux+cassini,topology,crux+cassini,2,7.5,10.65,0.975,1.75,0.5,0.25,3,1.075,1.25,0.125,10.65,32,"
             "1234,56\n");
 }
 
@@ -155,10 +157,10 @@ TEST(ScheduleComparison, ChangesAreAgainstTheFirstSpec) {
   EXPECT_NE(row("fabric_util").find("0.1 (-)"), std::string::npos) << row("fabric_util");
   EXPECT_NE(row("jobs").find("2 (+0.0%)"), std::string::npos) << row("jobs");
   EXPECT_EQ(row("events"), "");  // the replay's cost is not a result of the schedule
-  // Every row has its two values: the header, 12 metrics.
+  // Every row has its two values: the header, 13 metrics.
   int rows = 0;
   for (std::istringstream in(table); std::getline(in, line);) rows += line.rfind("  ", 0) == 0;
-  EXPECT_EQ(rows, 13);
+  EXPECT_EQ(rows, 14);
 }
 
 TEST(ScheduleSummaryText, ShowsTheHeadlineFigures) {
@@ -173,23 +175,39 @@ TEST(ScheduleSummaryText, ShowsTheHeadlineFigures) {
 TEST(SchedulerTopologyFiles, DescribeTheLeafSpineForSlurmAndKubernetes) {
   const Topology t = sched_testing::LeafSpine2x2();
   const ClusterLayout layout = sched_testing::Layout(t);
-  Result<std::vector<std::pair<std::string, std::string>>> files = SchedulerTopologyFiles(t, layout);
-  ASSERT_TRUE(files.ok()) << files.error().message;
-  ASSERT_EQ(files->size(), 3u);
-  EXPECT_EQ((*files)[0].first, "topology.conf");
-  EXPECT_EQ((*files)[1].first, "k8s-node-labels.sh");
-  EXPECT_EQ((*files)[2].first, "kueue-topology.yaml");
+  const SchedulerTopologyOutput out = SchedulerTopologyFiles(t, layout);
+  EXPECT_TRUE(out.notes.empty());
+  ASSERT_EQ(out.files.size(), 3u);
+  EXPECT_EQ(out.files[0].first, "topology.conf");
+  EXPECT_EQ(out.files[1].first, "k8s-node-labels.sh");
+  EXPECT_EQ(out.files[2].first, "kueue-topology.yaml");
   // h0 h1 under leaf0, h2 h3 under leaf1; both spines link both leaves.
-  const std::string& conf = (*files)[0].second;
+  const std::string& conf = out.files[0].second;
   EXPECT_NE(conf.find("SwitchName=leaf0 Nodes=node[0001-0002]\n"), std::string::npos) << conf;
   EXPECT_NE(conf.find("SwitchName=leaf1 Nodes=node[0003-0004]\n"), std::string::npos) << conf;
   EXPECT_NE(conf.find("SwitchName=spine0 Switches=leaf[0-1]\n"), std::string::npos) << conf;
-  const std::string& labels = (*files)[1].second;
+  const std::string& labels = out.files[1].second;
   EXPECT_NE(labels.find("kubectl label node node0003 cloud.provider.com/topology-block=pod0 "
                         "cloud.provider.com/topology-rack=leaf1 --overwrite\n"),
             std::string::npos)
       << labels;
-  EXPECT_NE((*files)[2].second.find("kind: Topology\n"), std::string::npos);
+  EXPECT_NE(out.files[2].second.find("kind: Topology\n"), std::string::npos);
+}
+
+TEST(SchedulerTopologyFiles, LeaveOutWhatTheFabricCannotBeWrittenAsWithANote) {
+  // A Lingjun-style ToR name: fine for Slurm, not a Kubernetes label value.
+  Topology t;
+  t.AddHost("h0", 0, 0);
+  t.AddHost("h1", 1, 0);
+  const NodeId tor = t.AddSwitch("P1/S1", 1, t.AddSwitchSpec(SwitchSpec{}));
+  for (NodeId h : {0, 1}) t.AddLink(h, tor, DataRate::Gbps(100), Time::Zero());
+  const SchedulerTopologyOutput out = SchedulerTopologyFiles(t, sched_testing::Layout(t));
+  ASSERT_EQ(out.files.size(), 1u);
+  EXPECT_EQ(out.files[0].first, "topology.conf");
+  EXPECT_NE(out.files[0].second.find("SwitchName=P1/S1 Nodes=node[0001-0002]\n"), std::string::npos);
+  ASSERT_EQ(out.notes.size(), 1u);
+  EXPECT_EQ(out.notes[0].rfind("k8s-node-labels.sh and kueue-topology.yaml not written: ", 0), 0u) << out.notes[0];
+  EXPECT_NE(out.notes[0].find("P1/S1"), std::string::npos) << out.notes[0];
 }
 
 TEST(WriteFilesInto, CreatesTheFolderAndSubfolders) {

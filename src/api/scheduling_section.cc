@@ -3,8 +3,13 @@
 #include <climits>
 #include <string>
 
+#include "sched/job_profile.h"
+
 namespace aifabric {
 namespace {
+
+// ValidateReplayOptions's bound (sched/cluster_replay.cc).
+constexpr int64_t kMaxPhasesPerJob = 1'000'000;
 
 // The reader already refuses what is not a finite number; the ranges are
 // ValidateJobModelOptions's.
@@ -24,10 +29,22 @@ void ReadJobModel(const MapReader& m, const GpuSpec& gpu, JobModelOptions& o) {
   o.overlap_fraction = m.Number("overlap_fraction", 0.5, AnyNumber, "a number");
   o.nvlink_gbps_per_dir = m.Number("nvlink_gbps_per_dir", gpu.nvlink_gbps_per_dir, AnyNumber, "a number");
   o.checkpoint_interval_s = m.TimeValue("checkpoint_interval", Time::Zero()).seconds();
+  if (!m.diagnostics().ok()) return;
+  // Its errors read "scheduling.jobs.<field>: <what>": placed at the field.
+  Status valid = ValidateJobModelOptions(o);
+  if (valid.ok()) return;
+  const std::string& message = valid.error().message;
+  const std::string prefix = m.path() + ".";
+  const size_t colon = message.find(": ");
+  if (message.rfind(prefix, 0) == 0 && colon != std::string::npos) {
+    m.FailAt(message.substr(prefix.size(), colon - prefix.size()), message.substr(colon + 2));
+  } else {
+    m.diagnostics().FailWith(Error{m.diagnostics().origin() + ": " + message});
+  }
 }
 
 // A built topology knows its server count now; a topology file only once
-// read (schedule_run checks it then).
+// read (schedule_run checks it then). Checkpoints need somewhere to go.
 void CheckStorageServers(const MapReader& m, const Scenario& s) {
   const bool built = s.topology.type == TopologyType::kLeafSpine || s.topology.type == TopologyType::kFatTree ||
                      s.topology.type == TopologyType::kRailOptimized;
@@ -35,6 +52,9 @@ void CheckStorageServers(const MapReader& m, const Scenario& s) {
   if (built && storage >= s.topology.servers) {
     m.FailAt("storage_servers", "expected fewer than cluster.servers (" + std::to_string(s.topology.servers) +
                                     ") so that a server is left for jobs, got " + std::to_string(storage));
+  }
+  if (storage == 0 && s.scheduling.jobs.checkpoint_interval_s > 0) {
+    m.Map("jobs").FailAt("checkpoint_interval", "checkpoints need storage servers (scheduling.storage_servers >= 1)");
   }
 }
 
@@ -52,7 +72,7 @@ void ReadSchedulingSection(const MapReader& m, Scenario& s) {
     }
   }
   sched.storage_servers = static_cast<int>(m.Int("storage_servers", 0, 0, INT_MAX));
-  sched.max_phases_per_job = static_cast<int>(m.Int("max_phases_per_job", 256, 1, INT_MAX));
+  sched.max_phases_per_job = static_cast<int>(m.Int("max_phases_per_job", 256, 1, kMaxPhasesPerJob));
   const Time window = m.TimeValue("load_window", Time::FromMs(60'000));
   if (m.Has("load_window") && window == Time::Zero()) m.FailAt("load_window", "expected a time > 0, got 0");
   sched.load_window_s = window.seconds();

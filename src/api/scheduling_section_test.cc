@@ -85,7 +85,8 @@ TEST(SchedulingSection, ReadsEveryField) {
 }
 
 TEST(SchedulingSection, SetOverridesReachTheSection) {
-  Result<Scenario> s = Load("", {"scheduling.policy=random+crux", "scheduling.jobs.checkpoint_interval=10s"});
+  Result<Scenario> s = Load("", {"scheduling.policy=random+crux", "scheduling.jobs.checkpoint_interval=10s",
+                                 "scheduling.storage_servers=1"});
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_EQ(s->scheduling.policy, (PolicySpec{"random", true, false}));
   EXPECT_EQ(s->scheduling.jobs.checkpoint_interval_s, 10.0);
@@ -103,7 +104,7 @@ TEST(SchedulingSection, ErrorsNameTheLineAndField) {
   EXPECT_EQ(ErrorOf("scheduling:\n  policy: topology+fast\n"),
             "s.yaml:5:11: scheduling.policy: unknown option '+fast' in 'topology+fast' (expected +crux or +cassini)");
   EXPECT_EQ(ErrorOf("scheduling:\n  max_phases_per_job: 0\n"),
-            "s.yaml:5:23: scheduling.max_phases_per_job: expected an integer >= 1, got '0'");
+            "s.yaml:5:23: scheduling.max_phases_per_job: expected an integer in 1..1000000, got '0'");
   EXPECT_EQ(ErrorOf("scheduling:\n  load_window: 0\n"), "s.yaml:5:16: scheduling.load_window: expected a time > 0, got 0");
   EXPECT_EQ(ErrorOf("scheduling:\n  load_window: 60\n").rfind("s.yaml:5:16: scheduling.load_window: ", 0), 0u);
   EXPECT_EQ(ErrorOf("scheduling:\n  jobs: {grad_bytes: two}\n"),
@@ -111,6 +112,23 @@ TEST(SchedulingSection, ErrorsNameTheLineAndField) {
   EXPECT_EQ(ErrorOf("scheduling:\n  jobs:\n    tokens: 4\n").rfind("s.yaml:6:5: scheduling.jobs.tokens: unknown key", 0), 0u);
   EXPECT_EQ(ErrorOf("scheduling: [first_fit]\n").rfind("s.yaml:4:13: scheduling: ", 0), 0u)
       << ErrorOf("scheduling: [first_fit]\n");
+}
+
+TEST(SchedulingSection, TheJobModelsRangesAreCheckedAtTheirField) {
+  EXPECT_EQ(ErrorOf("scheduling:\n  jobs:\n    compute_efficiency: 1.5\n")
+                .rfind("s.yaml:6:25: scheduling.jobs.compute_efficiency: expected 0 (calibrated) or a fraction in (0, 1]", 0),
+            0u)
+      << ErrorOf("scheduling:\n  jobs:\n    compute_efficiency: 1.5\n");
+  EXPECT_EQ(ErrorOf("scheduling:\n  jobs:\n    grad_bytes: 3\n"),
+            "s.yaml:6:17: scheduling.jobs.grad_bytes: expected 1, 2, 4 or 8, got 3");
+  EXPECT_EQ(ErrorOf("scheduling:\n  jobs: {gpu_memory_gib: 0}\n").rfind("s.yaml:5:26: scheduling.jobs.gpu_memory_gib: ", 0),
+            0u);
+  EXPECT_EQ(ErrorOf("scheduling:\n  max_phases_per_job: 1000001\n").rfind("s.yaml:5:23: scheduling.max_phases_per_job: ", 0),
+            0u);
+  // A checkpoint needs storage servers to go to.
+  EXPECT_EQ(ErrorOf("scheduling:\n  jobs: {checkpoint_interval: 30s}\n"),
+            "s.yaml:5:31: scheduling.jobs.checkpoint_interval: checkpoints need storage servers "
+            "(scheduling.storage_servers >= 1)");
 }
 
 TEST(SchedulingSection, StorageServersMustLeaveAServerForJobs) {
