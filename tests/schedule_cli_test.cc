@@ -179,6 +179,42 @@ TEST_F(ScheduleCli, SetOverridesTheClusterScenario) {
   EXPECT_EQ(summary["jobs"], 5);
 }
 
+// The shipped clusters take the shipped trace (its first 300 jobs, to stay
+// fast): 256 - 4 storage servers of 8 GPUs on cluster.yaml; 847 - 4 on the
+// Lingjun file, whose ToR names ("P10/S14") are no Kubernetes label values,
+// so its k8s files are left out with a note.
+TEST(ScheduleCliExamples, TheExampleClustersReplayTheExampleTrace) {
+  TempDir dir;
+  std::istringstream full(ReadFile(AIFABRIC_SOURCE_DIR "/examples/scheduling/trace.csv"));
+  std::string head;
+  std::string line;
+  for (int i = 0; i <= 300 && std::getline(full, line); ++i) head += line + "\n";
+  const std::string trace = dir.Write("head.csv", head);
+  struct Example {
+    const char* file;
+    int schedulable_gpus;
+    bool k8s;
+  };
+  for (const Example& e : {Example{"cluster.yaml", 252 * 8, true}, Example{"lingjun_cluster.yaml", 843 * 8, false}}) {
+    SCOPED_TRACE(e.file);
+    const std::string out = dir.path() + "/" + e.file;
+    CommandResult r = RunAifabric(std::string("schedule --cluster " AIFABRIC_SOURCE_DIR "/examples/scheduling/") + e.file +
+                                  " --trace " + trace + " --out " + out + " --compare first_fit,topology+crux+cassini");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(Exists(out + "/k8s-node-labels.sh"), e.k8s);
+    EXPECT_EQ(r.err.find("k8s-node-labels.sh and kueue-topology.yaml not written") != std::string::npos, !e.k8s) << r.err;
+    EXPECT_TRUE(Exists(out + "/topology.conf"));
+    for (const char* spec : {"first_fit", "topology+crux+cassini"}) {
+      const auto summary = nlohmann::json::parse(ReadFile(out + "/" + spec + "/summary.json"));
+      EXPECT_EQ(summary["jobs"], 300);
+      EXPECT_EQ(summary["schedulable_gpus"], e.schedulable_gpus);
+      const std::vector<JobRow> rows = JobRows(ReadFile(out + "/" + spec + "/jobs.csv"));
+      ASSERT_EQ(rows.size(), 300u);
+      for (const JobRow& row : rows) EXPECT_GT(row.end_s, row.start_s) << row.id;
+    }
+  }
+}
+
 TEST_F(ScheduleCli, BadInputExitsTwoWithTheMessageAndWritesNothing) {
   const std::string bad_trace = dir_.Write("bad.csv", "job_id,submit_s,gpus,model,iterations\na,0,8,llama3-8b,4\nb,1,x,llama3-8b,4\n");
   const std::string big_trace = dir_.Write("big.csv", "job_id,submit_s,gpus,model,iterations\nhuge,0,64,llama3-8b,1\n");
