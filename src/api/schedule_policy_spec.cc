@@ -2,16 +2,11 @@
 
 #include <algorithm>
 
+#include "core/text_file.h"
 #include "sched/placement_policy.h"
 
 namespace aifabric {
 namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 std::string PolicyNameList() {
   std::string names;
@@ -39,8 +34,8 @@ std::string PolicySpec::Comm() const {
 }
 
 Result<PolicySpec> ParsePolicySpec(std::string_view text) {
-  text = Trim(text);
-  const std::string quoted = "'" + std::string(text) + "'";
+  std::string quoted = "'";  // appended, not "'" + string (GCC 12 -Wrestrict)
+  quoted.append(text).append("'");
   if (text.empty()) return Error{"empty policy spec (expected NAME[+crux][+cassini], NAME one of: " + PolicyNameList() + ")"};
   const size_t plus = text.find('+');
   PolicySpec spec;
@@ -65,20 +60,16 @@ Result<PolicySpec> ParsePolicySpec(std::string_view text) {
 }
 
 Result<std::vector<PolicySpec>> ParsePolicySpecList(std::string_view text) {
+  const std::vector<std::string_view> items = SplitTrimmed(text, ',');
+  if (items.size() == 1 && items[0].empty()) return Error{"expected a comma-separated list of policy specs, got nothing"};
   std::vector<PolicySpec> specs;
-  if (Trim(text).empty()) return Error{"expected a comma-separated list of policy specs, got nothing"};
-  size_t start = 0;
-  while (true) {
-    const size_t comma = text.find(',', start);
-    const std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+  for (std::string_view item : items) {
     Result<PolicySpec> spec = ParsePolicySpec(item);
     if (!spec.ok()) return spec.error();
     for (const PolicySpec& earlier : specs) {
       if (earlier.Name() == spec->Name()) return Error{"policy spec '" + spec->Name() + "' listed twice"};
     }
     specs.push_back(std::move(spec).value());
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
   }
   return specs;
 }

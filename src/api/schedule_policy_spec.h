@@ -27,7 +27,7 @@ struct PolicySpec {
   bool operator==(const PolicySpec&) const = default;
 };
 
-// Parses one spec. Errors name what is wrong and list the accepted names:
+// Parses one spec (no spaces). Errors name what is wrong and list the accepted names:
 // "unknown policy 'best' (expected one of: first_fit, random, ...)",
 // "unknown option '+fast' in 'topology+fast' (expected +crux or +cassini)".
 Result<PolicySpec> ParsePolicySpec(std::string_view text);

@@ -28,7 +28,7 @@ TEST(PolicySpec, EveryPlacementPolicyParsesAloneAndWithBothOptions) {
 
 TEST(PolicySpec, OptionsInEitherOrderGiveOneCanonicalName) {
   const std::string first(PlacementPolicyNames().front());
-  Result<PolicySpec> swapped = ParsePolicySpec(" " + first + "+cassini+crux ");
+  Result<PolicySpec> swapped = ParsePolicySpec(first + "+cassini+crux");
   ASSERT_TRUE(swapped.ok()) << swapped.error().message;
   EXPECT_EQ(swapped->Name(), first + "+crux+cassini");
   Result<PolicySpec> crux = ParsePolicySpec(first + "+crux");
