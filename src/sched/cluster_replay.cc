@@ -229,7 +229,7 @@ Result<ReplayResult> Replay::Run() {
     r.kind = t.kind;
     r.gpus = t.gpus;
     r.iterations = t.iterations;
-    r.submit_s = t.submit_s;
+    r.submit_s = Time::FromSeconds(t.submit_s).seconds();  // as the engine keeps it (whole ps)
     r.start_s = job.start.seconds();
     r.end_s = job.end.seconds();
     r.parallelism = job.profile.parallelism;

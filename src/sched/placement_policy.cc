@@ -5,13 +5,14 @@
 #include <cassert>
 
 #include "sched/first_fit_policy.h"
+#include "sched/network_aware_policy.h"
 #include "sched/random_policy.h"
 #include "sched/topology_policy.h"
 
 namespace aifabric {
 namespace {
 
-constexpr std::array<std::string_view, 3> kPolicyNames = {"first_fit", "random", "topology"};
+constexpr std::array<std::string_view, 4> kPolicyNames = {"first_fit", "random", "topology", "network_aware"};
 
 }  // namespace
 
@@ -20,11 +21,14 @@ std::span<const std::string_view> PlacementPolicyNames() { return kPolicyNames; 
 Result<std::unique_ptr<PlacementPolicy>> MakePlacementPolicy(std::string_view name, const Topology& topology,
                                                              const ClusterLayout& layout, uint64_t seed,
                                                              const FabricLoad* load) {
-  (void)load;  // read by network_aware
   if (name == "first_fit") return std::unique_ptr<PlacementPolicy>(std::make_unique<FirstFitPolicy>());
   if (name == "random") return std::unique_ptr<PlacementPolicy>(std::make_unique<RandomPolicy>(seed));
   if (name == "topology") {
     return std::unique_ptr<PlacementPolicy>(std::make_unique<TopologyPolicy>(topology, layout));
+  }
+  if (name == "network_aware") {
+    if (load == nullptr) return Error{"placement policy 'network_aware' needs the fabric's live load"};
+    return std::unique_ptr<PlacementPolicy>(std::make_unique<NetworkAwarePolicy>(topology, layout, *load));
   }
   std::string names;
   for (std::string_view n : kPolicyNames) {

@@ -11,11 +11,14 @@
 #include <vector>
 
 #include "core/rng.h"
+#include "sched/fake_fabric_load.h"
 #include "sched/sched_test_cluster.h"
 
 namespace aifabric {
 namespace {
 
+using sched_testing::FakeFabricLoad;
+using sched_testing::GpuRange;
 using sched_testing::MakeFatTreeCluster;
 using sched_testing::TestCluster;
 
@@ -23,16 +26,32 @@ TestCluster MakeFatTree() { return MakeFatTreeCluster(16); }
 
 TEST(PlacementPolicy, FactoryBuildsEachNamedPolicy) {
   const TestCluster c = MakeFatTree();
-  ASSERT_EQ(PlacementPolicyNames().size(), 3u);
+  const FakeFabricLoad load(c.topology);
+  ASSERT_EQ(PlacementPolicyNames().size(), 4u);
   for (std::string_view name : PlacementPolicyNames()) {
-    auto p = MakePlacementPolicy(name, c.topology, c.layout, 1);
+    auto p = MakePlacementPolicy(name, c.topology, c.layout, 1, &load);
     ASSERT_TRUE(p.ok()) << name;
     EXPECT_EQ((*p)->name(), name);
   }
-  auto bad = MakePlacementPolicy("best", c.topology, c.layout, 1);
+  auto bad = MakePlacementPolicy("best", c.topology, c.layout, 1, &load);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message,
-            "placement policy: unknown policy 'best' (expected one of: first_fit, random, topology)");
+            "placement policy: unknown policy 'best' (expected one of: first_fit, random, topology, network_aware)");
+}
+
+// Only network_aware reads the fabric's load, and it cannot work without.
+TEST(PlacementPolicy, NetworkAwareNeedsTheFabricLoad) {
+  const TestCluster c = MakeFatTree();
+  auto none = MakePlacementPolicy("network_aware", c.topology, c.layout, 1, nullptr);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().message, "placement policy 'network_aware' needs the fabric's live load");
+  for (std::string_view name : {"first_fit", "random", "topology"}) {
+    EXPECT_TRUE(MakePlacementPolicy(name, c.topology, c.layout, 1, nullptr).ok()) << name;
+  }
+  const FakeFabricLoad load(c.topology);
+  auto with = MakePlacementPolicy("network_aware", c.topology, c.layout, 1, &load);
+  ASSERT_TRUE(with.ok());
+  EXPECT_EQ((*with)->Place({"j", 8}, GpuAllocation(c.layout)), GpuRange(0, 7));  // two servers under leaf0
 }
 
 TEST(PlacementPolicy, WholeServerHelpers) {
@@ -59,8 +78,9 @@ bool Feasible(const GpuAllocation& a, int g) {
 
 TEST(PlacementPolicy, EveryPolicyPlacesExactlyWhenFeasibleAndNeverOverAllocates) {
   const TestCluster c = MakeFatTree();
+  const FakeFabricLoad load(c.topology);  // idle, every link up, no storage
   for (std::string_view name : PlacementPolicyNames()) {
-    auto policy = MakePlacementPolicy(name, c.topology, c.layout, 3);
+    auto policy = MakePlacementPolicy(name, c.topology, c.layout, 3, &load);
     ASSERT_TRUE(policy.ok());
     GpuAllocation a(c.layout);
     Rng rng(17);

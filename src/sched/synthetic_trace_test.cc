@@ -197,10 +197,10 @@ TEST(SyntheticTraceTest, BadOptionsNameTheField) {
 // (the list splits log2 of the size evenly): llama3-8b up to 16 GPUs (data
 // parallel, communication-heavy), llama3-70b at 32-64, deepseek-v3 (expert
 // parallel) at 128-256.
-TEST(SyntheticTraceTest, DISABLED_WriteExampleTrace) {
+void WriteExampleTrace(double arrivals_per_hour, const std::string& file) {
   SyntheticTraceOptions o;
   o.jobs = 5000;
-  o.arrivals_per_hour = 28;
+  o.arrivals_per_hour = arrivals_per_hour;
   o.cluster_gpus = 256;
   o.gpus_per_server = 8;
   o.seed = 1;
@@ -219,10 +219,16 @@ TEST(SyntheticTraceTest, DISABLED_WriteExampleTrace) {
   };
   Result<std::vector<TraceJob>> jobs = GenerateSyntheticTrace(o);
   ASSERT_TRUE(jobs.ok()) << jobs.error().message;
-  std::ofstream out(std::string(AIFABRIC_SOURCE_DIR) + "/examples/scheduling/trace.csv", std::ios::binary);
+  std::ofstream out(std::string(AIFABRIC_SOURCE_DIR) + "/examples/scheduling/" + file, std::ios::binary);
   out << WriteJobTrace(*jobs);
   ASSERT_TRUE(out.good());
 }
+
+TEST(SyntheticTraceTest, DISABLED_WriteExampleTrace) { WriteExampleTrace(28, "trace.csv"); }
+
+// The same for the Lingjun cluster (843 schedulable servers, 6,744 GPUs):
+// arrivals scaled with the GPUs, 28 x 6744 / 2016 = 94 an hour.
+TEST(SyntheticTraceTest, DISABLED_WriteExampleLingjunTrace) { WriteExampleTrace(94, "trace_lingjun.csv"); }
 
 }  // namespace
 }  // namespace aifabric
