@@ -7,12 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "api/schedule_policy_spec.h"
 #include "core/data_rate.h"
 #include "core/time.h"
 #include "fabric/catalog.h"
 #include "fabric/cluster_layout.h"
 #include "fabric/topology_spec.h"
 #include "packet/packet_config.h"
+#include "sched/job_profile.h"
 #include "transport/transport_config.h"
 #include "workload/inference_spec.h"
 #include "workload/model_catalog.h"
@@ -103,6 +105,16 @@ struct Scenario {
     Time interval = Time::FromUs(10);  // sampling interval of the counters, in simulated time
     uint64_t max_points = 512;       // kept per series; a longer run is downsampled (the interval doubles)
   } telemetry;
+  // scheduling: how `aifabric schedule` replays a job trace on this cluster
+  // (docs/scenario.md, docs/scheduling.md); `aifabric run` ignores it.
+  struct Scheduling {
+    PolicySpec policy;            // the placement policy and communication scheduling
+    int storage_servers = 0;      // the last N servers hold storage and take no jobs
+    int max_phases_per_job = 256;  // macro-iterations per job at most
+    double load_window_s = 60;    // window of a port's measured load, seconds
+    // scheduling.jobs; the GPU figures default to cluster.gpu's.
+    JobModelOptions jobs;
+  } scheduling;
   // GPU reduction throughput for collectives: a reduction reads two
   // operands and writes one, so HBM bandwidth / 3.
   DataRate reduce_rate() const { return DataRate::BitsPerSecond(static_cast<uint64_t>(gpu.hbm_tbps * 1e12 * 8 / 3)); }

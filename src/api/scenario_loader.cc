@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "api/scheduling_section.h"
 #include "api/yaml_path.h"
 #include "api/yaml_reader.h"
 #include "core/units.h"
@@ -937,13 +938,14 @@ void ReadSimulation(const MapReader& sim, Scenario& s) {
 
 void ReadScenario(const Context& c, const YAML::Node& root, const std::string& default_name, Scenario& s) {
   MapReader top(c.d, root, "");
-  top.AllowOnly({"name", "seed", "cluster", "fabric", "workload", "simulation"});
+  top.AllowOnly({"name", "seed", "cluster", "fabric", "workload", "simulation", "scheduling"});
   s.name = top.String("name", default_name);
   s.seed = top.Unsigned("seed", 1);
   ReadCluster(c, top.Map("cluster"), s);
   ReadFabric(c, top.Map("fabric"), s);
   ReadWorkload(c, top, s);
   ReadSimulation(top.Map("simulation"), s);
+  ReadSchedulingSection(top.Map("scheduling"), s);
 }
 
 std::string DefaultName(const std::string& origin) {

@@ -77,4 +77,17 @@ struct CompareOptions {
 };
 int CompareCommand(const CompareOptions& options);
 
+// `aifabric schedule --cluster SCENARIO --trace JOBS.csv [--policy SPEC |
+// --compare SPEC,SPEC,...]`: replays a job trace (docs/scheduling.md).
+struct ScheduleOptions {
+  std::string cluster;                 // the cluster scenario
+  std::string trace;                   // the job trace CSV
+  std::string policy;                  // "" -> the scenario's scheduling.policy
+  std::string compare;                 // "" -> one replay of `policy`
+  std::string out_dir;                 // "" -> out/<scenario name>-schedule
+  std::vector<std::string> overrides;  // --set KEY=VALUE
+  bool quiet = false;
+};
+int ScheduleCommand(const ScheduleOptions& options);
+
 }  // namespace aifabric

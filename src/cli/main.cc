@@ -79,6 +79,21 @@ int main(int argc, char** argv) {
   cmp_cmd->add_option("-J,--json", cmp.json_file, "Write the comparison as JSON to FILE");
   cmp_cmd->add_option("--set", cmp.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
 
+  ScheduleOptions sched;
+  CLI::App* sched_cmd = app.add_subcommand(
+      "schedule", "Replay a job trace on a cluster under a placement policy, or compare policies (docs/scheduling.md)");
+  sched_cmd->add_option("--cluster", sched.cluster, "Cluster scenario file (YAML or JSON), with its scheduling: section")
+      ->required();
+  sched_cmd->add_option("--trace", sched.trace, "Job trace CSV (job_id,submit_s,gpus,model,iterations,...)")->required();
+  sched_cmd->add_option("--policy", sched.policy,
+                        "NAME[+crux][+cassini]: a placement policy and communication scheduling (default: scheduling.policy)");
+  sched_cmd->add_option("--compare", sched.compare,
+                        "SPEC,SPEC,...: replay each on the same trace and print them side by side (instead of --policy)")
+      ->excludes("--policy");
+  sched_cmd->add_option("--out", sched.out_dir, "Output folder (default: out/<scenario name>-schedule)");
+  sched_cmd->add_option("--set", sched.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
+  sched_cmd->add_flag("--quiet,-q", sched.quiet, "Print nothing but errors");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -91,6 +106,7 @@ int main(int argc, char** argv) {
     if (*validate_cmd) return ValidateCommand(validate);
     if (*coll_cmd) return CollectiveCommand(coll);
     if (*cmp_cmd) return CompareCommand(cmp);
+    if (*sched_cmd) return ScheduleCommand(sched);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "aifabric: internal error: %s\n", e.what());
     return kExitInternal;
