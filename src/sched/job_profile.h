@@ -25,7 +25,7 @@ struct JobModelOptions {
   uint64_t tokens_per_gpu = 0;
   double gpu_peak_tflops = 989.4;   // dense BF16 (H100 SXM)
   double compute_efficiency = 0;    // achieved fraction of peak; 0 = data/calibration.yaml's
-  double gpu_memory_gib = 80;       // sets the pipeline depth (see PlanJobParallelism)
+  double gpu_memory_gib = 74.5;     // sets tp and pp (PlanJobParallelism); an 80 GB H100
   int grad_bytes = 4;               // bytes per gradient element reduced (fp32)
   // Fraction of an iteration's compute the gradient all-reduce may hide
   // behind (DDP overlaps buckets with backward, which is 2/3 of compute;

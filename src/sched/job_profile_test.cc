@@ -13,38 +13,42 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 ModelSpec Model(const std::string& name) { return FindModel(name).value(); }
 
-// llama3-8b on 16 GPUs: 8.0e9 parameters x 20 bytes = 161 GB do not fit one
-// 80 GiB GPU (85.9 GB) but do fit two, so tp = 2, pp = 1, dp = 8.
+// llama3-8b on 16 GPUs: 8.0e9 parameters x 20 bytes = 161 GB do not fit
+// one or two 80 GB GPUs (74.5 GiB; two would need 80.3 GB each) but do fit
+// four, so tp = 4, pp = 1, dp = 4. With 80 GiB (85.9 GB) two would do.
 TEST(JobProfileTest, SmallModelTakesTheLeastTensorParallelismThatFits) {
   const ModelSpec m = Model("llama3-8b");
   const double params = static_cast<double>(CountParameters(m).total);
-  ASSERT_GT(params * kTrainingBytesPerParam, 80 * kGiB);
+  ASSERT_GT(params * kTrainingBytesPerParam / 2, 74.5 * kGiB);
+  ASSERT_LE(params * kTrainingBytesPerParam / 4, 74.5 * kGiB);
   ASSERT_LE(params * kTrainingBytesPerParam / 2, 80 * kGiB);
   JobModelOptions o;
   const JobProfile p = ProfileJob(m, true, 16, 8, o);
-  EXPECT_EQ(p.parallelism.tp, 2);
+  EXPECT_EQ(p.parallelism.tp, 4);
   EXPECT_EQ(p.parallelism.pp, 1);
-  EXPECT_EQ(p.parallelism.dp, 8);
+  EXPECT_EQ(p.parallelism.dp, 4);
   EXPECT_EQ(p.parallelism.ep, 1);
-  // Gradients: each rank reduces its half of the parameters in fp32.
-  EXPECT_NEAR(static_cast<double>(p.allreduce_bytes), params / 2 * 4, 4);
+  o.gpu_memory_gib = 80;
+  EXPECT_EQ(ProfileJob(m, true, 16, 8, o).parallelism.tp, 2);
+  // Gradients: each rank reduces its quarter of the parameters in fp32.
+  EXPECT_NEAR(static_cast<double>(p.allreduce_bytes), params / 4 * 4, 4);
   // One sequence of 8192 tokens per GPU at the calibrated efficiency.
   const double flops = TrainingFlopsPerToken(m, 8192) * 8192;
   EXPECT_DOUBLE_EQ(p.flops_per_gpu, flops);
   EXPECT_NEAR(p.compute_s, flops / (989.4e12 * BuiltInCalibration().compute_efficiency), 1e-12);
-  // A sharded checkpoint: 16 bytes per parameter of the half, over 8 replicas.
-  EXPECT_NEAR(static_cast<double>(p.checkpoint_bytes_per_gpu), params / 2 * 16 / 8, 16);
+  // A sharded checkpoint: 16 bytes per parameter of the quarter, over 4 replicas.
+  EXPECT_NEAR(static_cast<double>(p.checkpoint_bytes_per_gpu), params / 4 * 16 / 4, 16);
   EXPECT_EQ(p.pipeline_bytes, 0u);
   EXPECT_EQ(p.alltoall_bytes, 0u);
 }
 
 // llama3-70b on 64 GPUs: tp = 8 is not enough (70.6e9 x 20 / 8 = 176 GB),
-// nor pp = 2 (88 GB > 85.9 GB); pp = 4 holds it (44 GB), leaving dp = 2.
+// nor pp = 2 (88 GB > 80 GB); pp = 4 holds it (44 GB), leaving dp = 2.
 TEST(JobProfileTest, LargeModelAddsPipelineStagesUntilItFits) {
   const ModelSpec m = Model("llama3-70b");
   const double params = static_cast<double>(CountParameters(m).total);
-  ASSERT_GT(params * kTrainingBytesPerParam / 16, 80 * kGiB);
-  ASSERT_LE(params * kTrainingBytesPerParam / 32, 80 * kGiB);
+  ASSERT_GT(params * kTrainingBytesPerParam / 16, 74.5 * kGiB);
+  ASSERT_LE(params * kTrainingBytesPerParam / 32, 74.5 * kGiB);
   const JobProfile p = ProfileJob(m, true, 64, 8, JobModelOptions{});
   EXPECT_EQ(p.parallelism.tp, 8);
   EXPECT_EQ(p.parallelism.pp, 4);
