@@ -195,19 +195,20 @@ TEST(SchedulerTopologyFiles, DescribeTheLeafSpineForSlurmAndKubernetes) {
 }
 
 TEST(SchedulerTopologyFiles, LeaveOutWhatTheFabricCannotBeWrittenAsWithANote) {
-  // A Lingjun-style ToR name: fine for Slurm, not a Kubernetes label value.
+  // A ToR name that ends in '/': fine for Slurm, not a Kubernetes label
+  // value even with '/' made '.' (Lingjun's "P1/S1" becomes "P1.S1").
   Topology t;
   t.AddHost("h0", 0, 0);
   t.AddHost("h1", 1, 0);
-  const NodeId tor = t.AddSwitch("P1/S1", 1, t.AddSwitchSpec(SwitchSpec{}));
+  const NodeId tor = t.AddSwitch("P1/S1/", 1, t.AddSwitchSpec(SwitchSpec{}));
   for (NodeId h : {0, 1}) t.AddLink(h, tor, DataRate::Gbps(100), Time::Zero());
   const SchedulerTopologyOutput out = SchedulerTopologyFiles(t, sched_testing::Layout(t));
   ASSERT_EQ(out.files.size(), 1u);
   EXPECT_EQ(out.files[0].first, "topology.conf");
-  EXPECT_NE(out.files[0].second.find("SwitchName=P1/S1 Nodes=node[0001-0002]\n"), std::string::npos);
+  EXPECT_NE(out.files[0].second.find("SwitchName=P1/S1/ Nodes=node[0001-0002]\n"), std::string::npos);
   ASSERT_EQ(out.notes.size(), 1u);
   EXPECT_EQ(out.notes[0].rfind("k8s-node-labels.sh and kueue-topology.yaml not written: ", 0), 0u) << out.notes[0];
-  EXPECT_NE(out.notes[0].find("P1/S1"), std::string::npos) << out.notes[0];
+  EXPECT_NE(out.notes[0].find("P1/S1/"), std::string::npos) << out.notes[0];
 }
 
 TEST(WriteFilesInto, CreatesTheFolderAndSubfolders) {

@@ -1,5 +1,10 @@
 #include "sched/k8s_topology_labels.h"
 
+#include <optional>
+#include <unordered_map>
+
+#include "sched/topology_distance.h"
+
 namespace aifabric {
 namespace {
 
@@ -24,6 +29,16 @@ Status CheckLabelKey(const std::string& field, const std::string& key) {
     return Error{"k8s labels: " + field + " is kubernetes.io/hostname; that level is always the last one, added here"};
   }
   return Status::Ok();
+}
+
+// A switch name as a label value: every character outside [A-Za-z0-9._-]
+// becomes '.' (Lingjun's "P10/S14" -> "P10.S14").
+std::string AsLabelValue(const std::string& name) {
+  std::string v = name;
+  for (char& c : v) {
+    if (!Alnum(c) && c != '-' && c != '_' && c != '.') c = '.';
+  }
+  return v;
 }
 
 }  // namespace
@@ -54,18 +69,31 @@ Result<std::vector<NodeTopologyLabels>> BuildNodeTopologyLabels(const Topology& 
   if (!home.ok()) return home.error();
   std::vector<NodeTopologyLabels> out;
   out.reserve(home->size());
+  std::unordered_map<std::string, NodeId> leaf_of_value;  // two leaves must not share a value
+  std::optional<TopologyDistance> distance;  // pods for fabrics whose switches carry none
   for (int s = 0; s < layout.servers(); ++s) {
-    const Node& leaf = topology.node((*home)[static_cast<size_t>(s)]);
-    if (!ValidLabelValue(leaf.name)) {
+    const NodeId leaf_id = (*home)[static_cast<size_t>(s)];
+    const Node& leaf = topology.node(leaf_id);
+    const std::string value = AsLabelValue(leaf.name);
+    if (!ValidLabelValue(value)) {
       return Error{"k8s labels: switch \"" + leaf.name + "\" (leaf of server " + std::to_string(s) +
                    ") is not a valid label value; expected at most 63 characters of letters, digits, '.', '_' "
                    "and '-', starting and ending with a letter or digit"};
     }
+    if (const auto [it, fresh] = leaf_of_value.try_emplace(value, leaf_id); !fresh && it->second != leaf_id) {
+      return Error{"k8s labels: switches \"" + topology.node(it->second).name + "\" and \"" + leaf.name +
+                   "\" both become the label value \"" + value + "\""};
+    }
+    int pod = leaf.pod;
+    if (pod < 0) {
+      if (!distance) distance.emplace(topology, layout);
+      pod = distance->pod_of(s);
+    }
     NodeTopologyLabels l;
     l.server = s;
     l.node = options.namer.Name(s);
-    l.block = "pod" + std::to_string(leaf.pod < 0 ? 0 : leaf.pod);
-    l.rack = leaf.name;
+    l.block = "pod" + std::to_string(pod);
+    l.rack = value;
     out.push_back(std::move(l));
   }
   return out;

@@ -59,10 +59,13 @@ struct NodeTopologyLabels {
 // lowercase DNS name; api_version non-empty.
 Status ValidateK8sTopologyLabelOptions(const K8sTopologyLabelOptions& options);
 
-// The labels of every server, in server order. Errors when the options are
-// invalid, a server attaches to no switch, or a leaf name is not a valid
-// label value (at most 63 characters of [A-Za-z0-9._-], starting and ending
-// with a letter or digit).
+// The labels of every server, in server order. The rack value is the leaf
+// switch's name with every character outside [A-Za-z0-9._-] made '.'
+// (Lingjun's "P10/S14" -> "P10.S14"); the block is the leaf's pod, or, when
+// the switches carry none (read topologies), TopologyDistance's pod. Errors
+// when the options are invalid, a server attaches to no switch, a leaf's
+// value is still not a label value (over 63 characters, or not starting
+// and ending with a letter or digit), or two leaves share a value.
 Result<std::vector<NodeTopologyLabels>> BuildNodeTopologyLabels(const Topology& topology, const ClusterLayout& layout,
                                                                 const K8sTopologyLabelOptions& options = {});
 

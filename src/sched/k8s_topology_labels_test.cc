@@ -119,15 +119,48 @@ TEST(K8sTopologyLabels, BadOptionsAndNamesAreErrors) {
   EXPECT_NE(message(upper).find("topology_name"), std::string::npos) << message(upper);
   EXPECT_FALSE(FormatKueueTopology(upper).ok());
 
-  // A leaf name that is not a label value (Lingjun-style names may hold '/').
+  // A leaf name that cannot become a label value even with '/' made '.'.
   Topology t;
   t.AddHost("h0", 0, 0);
-  const NodeId leaf = t.AddSwitch("row1/leaf", 1, t.AddSwitchSpec(SwitchSpec{}));
+  const NodeId leaf = t.AddSwitch("/leaf", 1, t.AddSwitchSpec(SwitchSpec{}));
   t.AddLink(0, leaf, DataRate::Gbps(100), Time::Zero());
   Result<std::string> cmds = FormatKubectlLabelCommands(t, Layout(t), defaults);
   ASSERT_FALSE(cmds.ok());
-  EXPECT_NE(cmds.error().message.find("switch \"row1/leaf\" (leaf of server 0)"), std::string::npos)
+  EXPECT_NE(cmds.error().message.find("switch \"/leaf\" (leaf of server 0)"), std::string::npos)
       << cmds.error().message;
+}
+
+// Lingjun-style names ("P10/S14") become label values with '.'; two names
+// that would become the same value are an error; switches without pods
+// get TopologyDistance's (here two leaves under one spine: one pod).
+TEST(K8sTopologyLabelsTest, SwitchNamesBecomeLabelValues) {
+  Topology t;
+  t.AddHost("h0", 0, 0);
+  t.AddHost("h1", 1, 0);
+  const int spec = t.AddSwitchSpec(SwitchSpec{});
+  const NodeId a = t.AddSwitch("P10/S14", 1, spec), b = t.AddSwitch("P10.S15", 1, spec);
+  const NodeId spine = t.AddSwitch("D1", 2, spec);
+  t.AddLink(0, a, DataRate::Gbps(100), Time::Zero());
+  t.AddLink(1, b, DataRate::Gbps(100), Time::Zero());
+  t.AddLink(a, spine, DataRate::Gbps(100), Time::Zero());
+  t.AddLink(b, spine, DataRate::Gbps(100), Time::Zero());
+  const K8sTopologyLabelOptions options;
+  Result<std::vector<NodeTopologyLabels>> labels = BuildNodeTopologyLabels(t, Layout(t), options);
+  ASSERT_TRUE(labels.ok()) << labels.error().message;
+  EXPECT_EQ((*labels)[0].rack, "P10.S14");
+  EXPECT_EQ((*labels)[1].rack, "P10.S15");
+  EXPECT_EQ((*labels)[0].block, "pod0");
+  EXPECT_EQ((*labels)[1].block, "pod0");
+  Topology clash;
+  clash.AddHost("h0", 0, 0);
+  clash.AddHost("h1", 1, 0);
+  const int s2 = clash.AddSwitchSpec(SwitchSpec{});
+  const NodeId c = clash.AddSwitch("r1/x", 1, s2), d = clash.AddSwitch("r1.x", 1, s2);
+  clash.AddLink(0, c, DataRate::Gbps(100), Time::Zero());
+  clash.AddLink(1, d, DataRate::Gbps(100), Time::Zero());
+  Result<std::vector<NodeTopologyLabels>> bad = BuildNodeTopologyLabels(clash, Layout(clash), options);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "k8s labels: switches \"r1/x\" and \"r1.x\" both become the label value \"r1.x\"");
 }
 
 }  // namespace
