@@ -213,6 +213,31 @@ TEST(ScheduleCliExamples, TheExampleClustersReplayTheExampleTrace) {
   }
 }
 
+// The packet-level window. A lone 16-GPU llama3-8b job (tp 4, dp 4, on
+// servers 0 and 1) with its all-reduce overlapping all of its compute
+// starts that all-reduce as it starts, at 0 s: the window [0, 1 ms) holds
+// its ring's flows that cross servers, dp rank 1 -> 2 and 3 -> 0 for each
+// of the 4 tensor ranks: 8 flows, run at packet level into packet_window/.
+TEST_F(ScheduleCli, PacketWindowRerunsTheWindowsFlowsAtPacketLevel) {
+  const std::string lone = dir_.Write("lone.csv", "job_id,submit_s,gpus,model,iterations\nx,0,16,llama3-8b,3\n");
+  const std::string out = dir_.path() + "/window";
+  CommandResult r = RunAifabric("schedule --cluster " + cluster_ + " --trace " + lone + " --out " + out +
+                                " --set scheduling.jobs.overlap_fraction=1 --packet-window 0s,1ms");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("8 flows at packet level"));
+  const auto summary = nlohmann::json::parse(ReadFile(out + "/packet_window/summary.json"));
+  EXPECT_EQ(summary["model"], "packet");
+  std::istringstream flows(ReadFile(out + "/packet_window/flows.csv"));
+  std::string line;
+  int rows = -1;  // the header
+  while (std::getline(flows, line)) ++rows;
+  EXPECT_EQ(rows, 8);
+  for (const char* f : {"links.csv", "diagnosis.json", "metrics.prom", "report.html"}) {
+    EXPECT_TRUE(Exists(out + "/packet_window/" + f)) << f;
+  }
+  EXPECT_TRUE(Exists(out + "/summary.json"));  // the replay's own files too
+}
+
 TEST_F(ScheduleCli, BadInputExitsTwoWithTheMessageAndWritesNothing) {
   const std::string bad_trace = dir_.Write("bad.csv", "job_id,submit_s,gpus,model,iterations\na,0,8,llama3-8b,4\nb,1,x,llama3-8b,4\n");
   const std::string big_trace = dir_.Write("big.csv", "job_id,submit_s,gpus,model,iterations\nhuge,0,64,llama3-8b,1\n");
@@ -228,6 +253,10 @@ TEST_F(ScheduleCli, BadInputExitsTwoWithTheMessageAndWritesNothing) {
       {"--set scheduling.policy=nope", {"--set scheduling.policy: unknown policy 'nope'"}},
       {"--set cluster.servers=-1", {"--set cluster.servers: expected an integer >= 1"}},
       {"--set scheduling.storage_servers=4", {"--set scheduling.storage_servers: expected fewer than cluster.servers (4)"}},
+      {"--packet-window 1s", {"--packet-window: expected START,DURATION"}},
+      {"--packet-window 1s,1s", {"--packet-window: duration: expected more than 0 and at most 100ms"}},
+      {"--packet-window x,1ms", {"--packet-window: start: "}},
+      {"--compare first_fit,topology --packet-window 0s,1ms", {"--packet-window"}},
   };
   for (const Case& c : cases) {
     CommandResult r = RunAifabric(Args("bad", c.args));

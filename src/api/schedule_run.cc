@@ -31,7 +31,7 @@ Result<ReplayOptions> ReplayOptionsFor(const Scenario& scenario, int servers, co
 }
 
 Result<ScheduleRun> RunSchedule(const Scenario& scenario, const std::string& trace_path,
-                                std::span<const PolicySpec> specs) {
+                                std::span<const PolicySpec> specs, const PacketWindow* window) {
   assert(!specs.empty());
   // Messages name their origin: the scenario file, the trace file.
   const std::string origin = (scenario.source_file.empty() ? scenario.name : scenario.source_file) + ": ";
@@ -45,6 +45,10 @@ Result<ScheduleRun> RunSchedule(const Scenario& scenario, const std::string& tra
   for (const PolicySpec& spec : specs) {
     Result<ReplayOptions> options = ReplayOptionsFor(scenario, run.fabric.layout.servers(), spec);
     if (!options.ok()) return Error{origin + options.error().message};
+    if (window) {
+      options->window_start_s = window->start.seconds();
+      options->window_s = window->duration.seconds();
+    }
     // Its messages name the option ("storage_servers: ..."); the user wrote
     // it in the scenario's scheduling section.
     if (Status valid = ValidateReplayOptions(*options, run.fabric.layout); !valid.ok()) {

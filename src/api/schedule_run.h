@@ -13,6 +13,7 @@
 #include "api/fabric_setup.h"
 #include "api/scenario.h"
 #include "api/schedule_policy_spec.h"
+#include "api/schedule_window.h"
 #include "core/result.h"
 #include "sched/cluster_replay.h"
 
@@ -35,9 +36,11 @@ struct ScheduleRun {
 
 // Errors: the fabric and the options after "<scenario file>: ", the trace
 // as its reader gives them ("<path>:<line>: ..."), a job larger than the
-// cluster after "<trace path>: " (ReplayJobTrace's message).
+// cluster after "<trace path>: " (ReplayJobTrace's message). With a
+// `window`, each replay records its flows in it (ReplayResult::
+// window_flows) for the packet level (schedule_window.h).
 // REQUIRES: !specs.empty().
 Result<ScheduleRun> RunSchedule(const Scenario& scenario, const std::string& trace_path,
-                                std::span<const PolicySpec> specs);
+                                std::span<const PolicySpec> specs, const PacketWindow* window = nullptr);
 
 }  // namespace aifabric

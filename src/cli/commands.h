@@ -86,6 +86,7 @@ struct ScheduleOptions {
   std::string compare;                 // "" -> one replay of `policy`
   std::string out_dir;                 // "" -> out/<scenario name>-schedule
   std::vector<std::string> overrides;  // --set KEY=VALUE
+  std::string packet_window;           // "START,DURATION" -> the window at packet level; "" -> none
   bool quiet = false;
 };
 int ScheduleCommand(const ScheduleOptions& options);

@@ -92,6 +92,10 @@ int main(int argc, char** argv) {
       ->excludes("--policy");
   sched_cmd->add_option("--out", sched.out_dir, "Output folder (default: out/<scenario name>-schedule)");
   sched_cmd->add_option("--set", sched.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
+  sched_cmd->add_option("--packet-window", sched.packet_window,
+                        "START,DURATION (e.g. 36000s,2ms): rerun the fabric's flows in that window of the replay at "
+                        "packet level, into <out>/packet_window/ (one policy only)")
+      ->excludes("--compare");
   sched_cmd->add_flag("--quiet,-q", sched.quiet, "Print nothing but errors");
 
   try {

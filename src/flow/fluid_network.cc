@@ -98,6 +98,14 @@ double FluidNetwork::rate_bps(uint64_t id) {
   return 0;
 }
 
+double FluidNetwork::remaining_bytes(uint64_t id) {
+  if (solve_pending_) Reschedule();
+  for (const Active& a : flows_) {
+    if (a.active && a.id == id) return RemainingAt(a, sim_.Now());
+  }
+  return 0;
+}
+
 double FluidNetwork::bytes_carried(int resource) const {
   double sum = carried_done_[static_cast<size_t>(resource)];
   for (size_t f = 0; f < flows_.size(); ++f) {

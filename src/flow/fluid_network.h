@@ -65,6 +65,10 @@ class FluidNetwork final : public EventHandler {
   // Current rate of the active transfer with `id`, in bit/s (0 if none);
   // solves first if starts are pending. Linear in the active transfers.
   double rate_bps(uint64_t id);
+  // (Reference) bytes the active transfer or coflow with `id` has still to
+  // send now (0 if none, or if only its latency is left); solves first if
+  // starts are pending. Linear in the active transfers.
+  double remaining_bytes(uint64_t id);
   // Bytes that have crossed `resource` up to now. Linear in the active
   // transfers.
   double bytes_carried(int resource) const;

@@ -41,9 +41,19 @@ TEST(FluidNetwork, ALateArrivalTakesItsShareFromThen) {
   const int link = run.net.AddResource(DataRate::Gbps(1));
   run.net.Start(1, 1'000'000, std::vector<int>{link}, Time::Zero());
   run.sim.ScheduleCallback(Time::FromMs(2), [&] { run.net.Start(2, 250'000, std::vector<int>{link}, Time::Zero()); });
+  // At 4 ms the first has sent 2 ms x 1 Gb/s + 2 ms x 0.5 Gb/s = 3 Mb and
+  // has 5 Mb (625,000 B) left; the second has sent 1 Mb, 125,000 B left.
+  double first_left = -1, second_left = -1;
+  run.sim.ScheduleCallback(Time::FromMs(4), [&] {
+    first_left = run.net.remaining_bytes(1);
+    second_left = run.net.remaining_bytes(2);
+  });
   run.sim.Run();
   EXPECT_EQ(run.done.at(2), Time::FromMs(6));
   EXPECT_EQ(run.done.at(1), Time::FromMs(10));
+  EXPECT_NEAR(first_left, 625'000, 1e-6);
+  EXPECT_NEAR(second_left, 125'000, 1e-6);
+  EXPECT_EQ(run.net.remaining_bytes(1), 0);  // done: no longer active
 }
 
 TEST(FluidNetwork, ATransferRunsAtItsTightestResource) {

@@ -37,6 +37,7 @@ enum EventKind : uint64_t {
   kComputeTail = 4,    // the compute beside it ended
   kLocalJobEnd = 5,    // a job without fabric traffic ended (closed form)
   kCheckpointTimer = 6,
+  kWindowOpens = 7,
 };
 enum CoflowKind : uint64_t { kGradient = 0, kAllToAll = 1, kCheckpoint = 2 };
 
@@ -61,6 +62,9 @@ struct JobState {
   bool started = false, finished = false;
   int servers = 0, tiers = 0;
   CoflowPlan gradient, alltoall, checkpoint;
+  // Their flows, kept for the packet-level window only.
+  std::vector<CommEdge> gradient_edges, alltoall_edges, checkpoint_edges;
+  bool gradient_active = false, alltoall_active = false;
   Time expected_end;
   double intensity = 0;  // FLOPs per fabric byte (Crux)
   double gradient_ref_per_s = 0, alltoall_ref_per_s = 0;  // expected load it adds
@@ -111,6 +115,9 @@ class Replay final : public EventHandler {
   void MaybeCheckpoint(size_t j);
   void OnCoflowDone(uint64_t id);
   double CruxWeight(const JobState& job) const;
+  void OpenWindow();
+  void RecordWindowFlows(size_t j, CoflowKind kind, double scale);
+  bool InWindow() const;
   double IdleMacroSeconds(const JobState& job, double iterations) const;
   double LocalIterationSeconds(const JobState& job) const;
 
@@ -128,6 +135,7 @@ class Replay final : public EventHandler {
   bool pass_pending_ = false;
   size_t finished_ = 0;
   std::string stuck_;  // a job no placement can ever take
+  std::vector<WindowFlow> window_flows_;
 };
 
 double Replay::LocalIterationSeconds(const JobState& job) const {
@@ -209,6 +217,9 @@ Status Replay::Prepare() {
 
 Result<ReplayResult> Replay::Run() {
   if (Status st = Prepare(); !st.ok()) return st.error();
+  // The window opens before anything else at its instant, so a coflow
+  // starting then is recorded once, as starting inside it.
+  if (options_.window_start_s >= 0) sim_.Schedule(Time::FromSeconds(options_.window_start_s), this, Tag(0, kWindowOpens));
   for (size_t j = 0; j < jobs_.size(); ++j) sim_.Schedule(Time::FromSeconds(jobs_[j].trace->submit_s), this, Tag(j, kArrival));
   sim_.Run(Time::FromSeconds(kMaxReplayDays * 86400));
   if (!stuck_.empty()) return Error{stuck_};
@@ -255,6 +266,7 @@ Result<ReplayResult> Replay::Run() {
   if (capacity_bytes_per_s > 0 && result.metrics.makespan_s > 0) {
     result.metrics.fabric_util = bytes / (capacity_bytes_per_s * result.metrics.makespan_s);
   }
+  result.window_flows = std::move(window_flows_);
   result.metrics.events = sim_.events_processed();
   result.metrics.rate_solves = fabric_.solves();
   return result;
@@ -285,6 +297,9 @@ void Replay::OnEvent(uint64_t tag) {
       break;
     case kCheckpointTimer:
       MaybeCheckpoint(j);
+      break;
+    case kWindowOpens:
+      OpenWindow();
       break;
     default:
       assert(false);
@@ -381,11 +396,16 @@ void Replay::StartJob(size_t j, std::vector<GpuId> gpus) {
   const std::vector<CommEdge> alltoall = AllToAllEdges(p, layout_, job.gpus);
   job.gradient = fabric_.Route(gradient, key + kGradient, options_.crux, pace);
   job.alltoall = fabric_.Route(alltoall, key + kAllToAll, options_.crux, pace);
+  if (options_.window_start_s >= 0) {
+    job.gradient_edges = gradient;
+    job.alltoall_edges = alltoall;
+  }
   if (options_.job_model.checkpoint_interval_s > 0 && job.training && p.checkpoint_bytes_per_gpu > 0) {
     const std::vector<CommEdge> edges =
         CheckpointEdges(p, layout_, job.gpus, options_.storage_servers,
                         [this](int a, int b) { return distance_.ServerTiers(a, b); });
     job.checkpoint = fabric_.Route(edges, key + kCheckpoint, options_.crux, 0.0);
+    if (options_.window_start_s >= 0) job.checkpoint_edges = edges;
     job.next_checkpoint = job.start + Time::FromSeconds(options_.job_model.checkpoint_interval_s);
   }
   if (!job.on_fabric()) {
@@ -505,6 +525,8 @@ void Replay::OnComputeHead(size_t j) {
   if (!job.gradient.empty()) {
     ++job.pending;
     fabric_.Start(Tag(j, kGradient), job.gradient, iterations, options_.crux ? CruxWeight(job) : 1.0);
+    job.gradient_active = true;
+    if (InWindow()) RecordWindowFlows(j, kGradient, iterations);
     job.comm_idle_s += fabric_.IdleDuration(job.gradient, iterations).seconds();
   }
 }
@@ -516,6 +538,8 @@ void Replay::PartDone(size_t j) {
     const double iterations = job.MacroIterations(job.macros_done);
     job.comm_started = sim_.Now();
     fabric_.Start(Tag(j, kAllToAll), job.alltoall, iterations, options_.crux ? CruxWeight(job) : 1.0);
+    job.alltoall_active = true;
+    if (InWindow()) RecordWindowFlows(j, kAllToAll, iterations);
     job.comm_idle_s += fabric_.IdleDuration(job.alltoall, iterations).seconds();
     return;
   }
@@ -538,6 +562,7 @@ void Replay::MaybeCheckpoint(size_t j) {
   if (job.checkpoint.empty() || job.finished || job.checkpoint_active || sim_.Now() < job.next_checkpoint) return;
   job.checkpoint_active = true;
   fabric_.Start(Tag(j, kCheckpoint), job.checkpoint, 1.0, 1.0);
+  if (InWindow()) RecordWindowFlows(j, kCheckpoint, 1.0);
   const Time interval = Time::FromSeconds(options_.job_model.checkpoint_interval_s);
   job.next_checkpoint = sim_.Now() + interval;
   if (!job.on_fabric() && job.next_checkpoint < job.expected_end) {
@@ -550,10 +575,12 @@ void Replay::OnCoflowDone(uint64_t id) {
   JobState& job = jobs_[j];
   switch (id & 15) {
     case kGradient:
+      job.gradient_active = false;
       job.comm_s += (sim_.Now() - job.comm_started).seconds();
       PartDone(j);
       break;
     case kAllToAll:
+      job.alltoall_active = false;
       job.comm_s += (sim_.Now() - job.comm_started).seconds();
       EndMacro(j);
       break;
@@ -562,6 +589,43 @@ void Replay::OnCoflowDone(uint64_t id) {
       break;
     default:
       assert(false);
+  }
+}
+
+bool Replay::InWindow() const {
+  if (options_.window_start_s < 0) return false;
+  const double now = sim_.Now().seconds();
+  return now >= Time::FromSeconds(options_.window_start_s).seconds() &&
+         now < Time::FromSeconds(options_.window_start_s + options_.window_s).seconds();
+}
+
+// The coflow `kind` of job `j` as flows of the window: `scale` times its
+// edges' bytes, from now.
+void Replay::RecordWindowFlows(size_t j, CoflowKind kind, double scale) {
+  const JobState& job = jobs_[j];
+  const std::vector<CommEdge>& edges =
+      kind == kGradient ? job.gradient_edges : kind == kAllToAll ? job.alltoall_edges : job.checkpoint_edges;
+  const char* what = kind == kGradient ? "gradient" : kind == kAllToAll ? "alltoall" : "checkpoint";
+  const double start = (sim_.Now() - Time::FromSeconds(options_.window_start_s)).seconds();
+  for (const CommEdge& e : edges) {
+    if (e.src == e.dst || e.bytes <= 0) continue;
+    window_flows_.push_back({job.trace->job_id, what, e.src, e.dst, e.bytes * scale, start});
+  }
+}
+
+// The coflows in flight as the window opens, with what they have left.
+void Replay::OpenWindow() {
+  for (size_t j : running_) {
+    JobState& job = jobs_[j];
+    const double iterations = job.macros > 0 ? job.MacroIterations(job.macros_done) : 1.0;
+    auto in_flight = [&](bool active, CoflowKind kind, const CoflowPlan& plan, double scale) {
+      if (!active || plan.empty()) return;
+      const double left = fabric_.RemainingBytes(Tag(j, kind)) / (plan.reference_bytes * scale);
+      if (left > 0) RecordWindowFlows(j, kind, scale * left);
+    };
+    in_flight(job.gradient_active, kGradient, job.gradient, iterations);
+    in_flight(job.alltoall_active, kAllToAll, job.alltoall, iterations);
+    in_flight(job.checkpoint_active, kCheckpoint, job.checkpoint, 1.0);
   }
 }
 
@@ -615,6 +679,9 @@ Status ValidateReplayOptions(const ReplayOptions& o, const ClusterLayout& layout
   }
   if (!(std::isfinite(o.load_window_s) && o.load_window_s > 0)) {
     return Error{"load_window: expected a positive time, got " + std::to_string(o.load_window_s) + " s"};
+  }
+  if (o.window_start_s >= 0 && !(std::isfinite(o.window_s) && o.window_s > 0 && std::isfinite(o.window_start_s))) {
+    return Error{"window: expected a positive duration, got " + std::to_string(o.window_s) + " s"};
   }
   return {};
 }

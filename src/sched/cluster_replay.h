@@ -68,6 +68,26 @@ struct ReplayOptions {
   // The window over which a port's carried bytes give its measured load
   // (FabricLoad::PortLoad), in seconds (> 0).
   double load_window_s = 60;
+  // A window of the replay to hand to the packet level; a negative start is
+  // none. ReplayResult::window_flows then holds what the fabric carries in
+  // [window_start_s, window_start_s + window_s).
+  double window_start_s = -1;
+  double window_s = 0;
+};
+
+// One flow of the packet-level window: `bytes` from NIC `src` to NIC `dst`
+// (host nodes), starting `start_s` after the window opens. A coflow in
+// flight when the window opens gives each of its flows the bytes it still
+// has to send (its share of the coflow's remaining bytes) at start 0; a
+// coflow starting inside the window gives its flows' whole bytes at their
+// start. Flows between GPUs of one server (NVLink) are not in it.
+struct WindowFlow {
+  std::string job_id;
+  std::string what;  // "gradient" (all-reduce and pipeline), "alltoall", "checkpoint"
+  NodeId src = kNoNode;
+  NodeId dst = kNoNode;
+  double bytes = 0;
+  double start_s = 0;
 };
 
 // Checks the options against the cluster; errors name the field
@@ -132,6 +152,7 @@ struct ReplayResult {
   std::string comm;  // "none", "crux", "cassini" or "crux+cassini"
   ReplayMetrics metrics;
   std::vector<ReplayJobResult> jobs;  // in the trace's order
+  std::vector<WindowFlow> window_flows;  // when options.window_start_s >= 0, in start order
 };
 
 // Replays `jobs` (sorted by submit_s, as ParseJobTrace returns them) on the

@@ -112,6 +112,47 @@ TEST(ClusterReplayTest, LoneJobRunsAtTheClosedForm) {
   EXPECT_NEAR(a.compute_s, 10 * c, 1e-9);
 }
 
+// The packet-level window of the lone job: opened a quarter into its first
+// all-reduce (at 5 + C/2 + D/4 s), it holds the ring's two flows with
+// three quarters of their S bytes left, from the window's start; opened
+// 1 ms before its second all-reduce (at 5 + C + D s), it holds the two
+// flows whole, 1 ms in.
+TEST(ClusterReplayTest, WindowHoldsTheFlowsInFlightAndThoseThatStart) {
+  const Fixture f(Leaves(2));
+  ReplayOptions o = DataParallelOptions("first_fit");
+  const double c = ComputeSeconds(), d = RingSeconds();
+  const double s_bytes = d * 100e9 / 8;
+  o.window_start_s = 5 + c / 2 + d / 4;
+  o.window_s = 0.01;
+  Result<ReplayResult> in_flight = f.Replay({Job("a", 5, 2, 10)}, o);
+  ASSERT_TRUE(in_flight.ok()) << in_flight.error().message;
+  ASSERT_EQ(in_flight->window_flows.size(), 2u);
+  for (const WindowFlow& w : in_flight->window_flows) {
+    EXPECT_EQ(w.job_id, "a");
+    EXPECT_EQ(w.what, "gradient");
+    EXPECT_NEAR(w.bytes, 0.75 * s_bytes, s_bytes * 1e-9);
+    EXPECT_EQ(w.start_s, 0);
+  }
+  EXPECT_EQ(in_flight->window_flows[0].src, 0);
+  EXPECT_EQ(in_flight->window_flows[0].dst, 1);
+  EXPECT_EQ(in_flight->window_flows[1].src, 1);
+  EXPECT_EQ(in_flight->window_flows[1].dst, 0);
+  o.window_start_s = 5 + c + d - 0.001;
+  Result<ReplayResult> starting = f.Replay({Job("a", 5, 2, 10)}, o);
+  ASSERT_TRUE(starting.ok());
+  ASSERT_EQ(starting->window_flows.size(), 2u);
+  for (const WindowFlow& w : starting->window_flows) {
+    EXPECT_NEAR(w.bytes, s_bytes, s_bytes * 1e-9);
+    EXPECT_NEAR(w.start_s, 0.001, 1e-9);
+  }
+  // The run itself does not change.
+  o.window_start_s = -1;
+  Result<ReplayResult> plain = f.Replay({Job("a", 5, 2, 10)}, o);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->jobs[0].end_s, starting->jobs[0].end_s);
+  EXPECT_TRUE(plain->window_flows.empty());
+}
+
 // The hand-made case of the issue. Three leaves of two servers, one 100G
 // uplink each. A one-GPU job X takes server 0; then A and B (2 GPUs each,
 // identical) arrive together. First fit gives A servers 1-2 and B 3-4:

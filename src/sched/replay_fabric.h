@@ -69,6 +69,10 @@ class ReplayFabric final : public FabricLoad {
   // scale > 0.
   void Start(uint64_t id, const CoflowPlan& plan, double scale, double weight);
 
+  // Reference bytes coflow `id` still has to send now (0 if it is not in
+  // flight). Linear in the active coflows.
+  double RemainingBytes(uint64_t id) { return network_.remaining_bytes(id); }
+
   // Adds (sign +1) or removes (-1) a running job's average traffic: `plan`
   // carried `bytes_per_s / plan.reference_bytes` times per second.
   void AddExpectedLoad(const CoflowPlan& plan, double reference_bytes_per_s, int sign);
