@@ -112,6 +112,25 @@ TEST(ClusterReplayTest, LoneJobRunsAtTheClosedForm) {
   EXPECT_NEAR(a.compute_s, 10 * c, 1e-9);
 }
 
+// An inference service (kind inference) of 2 GPUs: a forward pass per
+// batch (a third of the training compute), no gradients, so its 2 ranks
+// are 2 data-parallel replicas that never talk: it holds its GPUs for
+// iterations x C/3 and sends nothing.
+TEST(ClusterReplayTest, InferenceServiceHoldsItsGpusForItsBatches) {
+  const Fixture f(Leaves(2));
+  const ReplayOptions o = DataParallelOptions("first_fit");
+  TraceJob serve = Job("serve", 2, 2, 30);
+  serve.kind = TraceJobKind::kInference;
+  Result<ReplayResult> r = f.Replay({serve}, o);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const ReplayJobResult& j = r->jobs[0];
+  EXPECT_EQ(j.kind, TraceJobKind::kInference);
+  EXPECT_EQ(j.gpu_ids, (std::vector<GpuId>{0, 1}));
+  EXPECT_NEAR(j.run_s(), 30 * ComputeSeconds() / 3, 1e-9);
+  EXPECT_EQ(j.comm_s, 0);
+  EXPECT_EQ(j.comm_idle_s, 0);
+}
+
 // The packet-level window of the lone job: opened a quarter into its first
 // all-reduce (at 5 + C/2 + D/4 s), it holds the ring's two flows with
 // three quarters of their S bytes left, from the window's start; opened
