@@ -138,17 +138,9 @@ class Replay final : public EventHandler {
   std::vector<WindowFlow> window_flows_;
 };
 
+// A job inside one server moves its bytes over NVLink.
 double Replay::LocalIterationSeconds(const JobState& job) const {
-  // A job inside one server: its all-reduce and pipeline sends over NVLink
-  // (a ring moves 2(n-1)/n x S per GPU), its all-to-all after them.
-  const JobProfile& p = job.profile;
-  const double nvlink_bytes_per_s = options_.job_model.nvlink_gbps_per_dir * 1e9;
-  const int dp = p.parallelism.dp;
-  const double ring = dp > 1 ? 2.0 * (dp - 1) / dp * static_cast<double>(p.allreduce_bytes) : 0.0;
-  const double overlapped = (ring + static_cast<double>(p.pipeline_bytes)) / nvlink_bytes_per_s;
-  const double f = options_.job_model.overlap_fraction;
-  return (1 - f) * p.compute_s + std::max(f * p.compute_s, overlapped) +
-         static_cast<double>(p.alltoall_bytes) / nvlink_bytes_per_s;
+  return IterationSecondsAt(job.profile, options_.job_model, options_.job_model.nvlink_gbps_per_dir * 1e9);
 }
 
 double Replay::IdleMacroSeconds(const JobState& job, double iterations) const {
@@ -198,16 +190,11 @@ Status Replay::Prepare() {
     job.profile = ProfileJob(it->second, job.training, t.gpus, gps, options_.job_model);
     // Estimate: every byte at NIC speed, no contention.
     const JobProfile& p = job.profile;
-    const double f = options_.job_model.overlap_fraction;
     double per_iteration = LocalIterationSeconds(job);
     double fabric_bytes = 0;
     if (t.gpus > gps && nic_bytes_per_s > 0) {
-      const int dp = p.parallelism.dp;
-      const double ring = dp > 1 ? 2.0 * (dp - 1) / dp * static_cast<double>(p.allreduce_bytes) : 0.0;
-      const double overlapped = ring + static_cast<double>(p.pipeline_bytes);
-      fabric_bytes = overlapped + static_cast<double>(p.alltoall_bytes);
-      per_iteration = (1 - f) * p.compute_s + std::max(f * p.compute_s, overlapped / nic_bytes_per_s) +
-                      static_cast<double>(p.alltoall_bytes) / nic_bytes_per_s;
+      fabric_bytes = RingAllReduceBytes(p) + static_cast<double>(p.pipeline_bytes + p.alltoall_bytes);
+      per_iteration = IterationSecondsAt(p, options_.job_model, nic_bytes_per_s);
     }
     job.estimate_s = per_iteration * static_cast<double>(t.iterations);
     job.fabric_bytes_per_s_per_gpu = per_iteration > 0 ? fabric_bytes / per_iteration : 0.0;

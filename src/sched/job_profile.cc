@@ -70,6 +70,18 @@ Status ValidateJobModelOptions(const JobModelOptions& o) {
   return {};
 }
 
+double RingAllReduceBytes(const JobProfile& p) {
+  const int dp = p.parallelism.dp;
+  return dp > 1 ? 2.0 * (dp - 1) / dp * static_cast<double>(p.allreduce_bytes) : 0.0;
+}
+
+double IterationSecondsAt(const JobProfile& p, const JobModelOptions& options, double bytes_per_s) {
+  const double f = options.overlap_fraction;
+  const double overlapped = (RingAllReduceBytes(p) + static_cast<double>(p.pipeline_bytes)) / bytes_per_s;
+  return (1 - f) * p.compute_s + std::max(f * p.compute_s, overlapped) +
+         static_cast<double>(p.alltoall_bytes) / bytes_per_s;
+}
+
 JobParallelism PlanJobParallelism(const ModelSpec& model, int gpus, int gpus_per_server,
                                   const JobModelOptions& options) {
   const double memory_bytes = options.gpu_memory_gib * 1024.0 * 1024.0 * 1024.0;

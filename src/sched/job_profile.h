@@ -91,6 +91,17 @@ struct JobProfile {
 JobProfile ProfileJob(const ModelSpec& model, bool training, int gpus, int gpus_per_server,
                       const JobModelOptions& options);
 
+// Bytes each rank sends in the gradient ring: 2(dp-1)/dp x allreduce_bytes
+// (0 when dp = 1).
+double RingAllReduceBytes(const JobProfile& profile);
+
+// One iteration when every byte the job sends moves at `bytes_per_s` with
+// nothing in its way: (1 - f) C + max(f C, (ring + pipeline bytes) /
+// bytes_per_s) + all-to-all bytes / bytes_per_s, f = overlap_fraction, C =
+// compute_s. With NVLink's rate it is a one-server job's iteration; with a
+// NIC's, the estimate made before a job is placed. REQUIRES: bytes_per_s > 0.
+double IterationSecondsAt(const JobProfile& profile, const JobModelOptions& options, double bytes_per_s);
+
 // Checks the options; errors read "scheduling.jobs.<field>: ...".
 Status ValidateJobModelOptions(const JobModelOptions& options);
 

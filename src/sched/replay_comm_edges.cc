@@ -36,7 +36,7 @@ std::vector<CommEdge> GradientAndPipelineEdges(const JobProfile& profile, bool t
   const RankGpus ranks(p, gpus);
   std::vector<CommEdge> edges;
   if (profile.allreduce_bytes > 0 && p.dp > 1) {
-    const double ring_bytes = 2.0 * (p.dp - 1) / p.dp * static_cast<double>(profile.allreduce_bytes);
+    const double ring_bytes = RingAllReduceBytes(profile);
     for (int s = 0; s < p.pp; ++s) {
       for (int r = 0; r < p.tp; ++r) {
         for (int d = 0; d < p.dp; ++d) AddEdge(layout, ranks.gpu(s, d, r), ranks.gpu(s, (d + 1) % p.dp, r), ring_bytes, edges);

@@ -209,13 +209,7 @@ void WriteExampleTrace(double arrivals_per_hour, const std::string& file) {
   o.seconds_per_iteration = [](const std::string& name, int32_t gpus) {
     const ModelSpec m = FindModel(name).value();
     const JobModelOptions options;
-    const JobProfile p = ProfileJob(m, true, gpus, 8, options);
-    const double nic_bytes_per_s = 400e9 / 8;
-    const int dp = p.parallelism.dp;
-    const double ring = dp > 1 ? 2.0 * (dp - 1) / dp * static_cast<double>(p.allreduce_bytes) : 0.0;
-    const double f = options.overlap_fraction;
-    return (1 - f) * p.compute_s + std::max(f * p.compute_s, ring / nic_bytes_per_s) +
-           static_cast<double>(p.alltoall_bytes) / nic_bytes_per_s;
+    return IterationSecondsAt(ProfileJob(m, true, gpus, 8, options), options, 400e9 / 8);
   };
   Result<std::vector<TraceJob>> jobs = GenerateSyntheticTrace(o);
   ASSERT_TRUE(jobs.ok()) << jobs.error().message;
