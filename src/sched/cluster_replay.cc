@@ -72,6 +72,8 @@ struct JobState {
   // `fold_extra` of them one more.
   uint64_t macros = 0, fold = 0, fold_extra = 0, macros_done = 0;
   int pending = 0;  // parts of the overlapped phase outstanding
+  // When its current macro-iteration began (before the first: when it
+  // will, after any CASSINI offset), and its current coflow.
   Time macro_started, comm_started;
   double comm_s = 0, comm_idle_s = 0, run_idle_s = 0;
   Time next_checkpoint;
@@ -421,6 +423,7 @@ void Replay::StartJob(size_t j, std::vector<GpuId> gpus) {
   job.intensity = fabric_bytes > 0 ? p.flops_per_gpu * job.trace->gpus / fabric_bytes : 0.0;
   const Time offset = options_.cassini ? CassiniOffset(job) : Time::Zero();
   job.expected_end = job.start + offset + Time::FromSeconds(job.run_idle_s);
+  job.macro_started = job.start + offset;
   sim_.Schedule(job.start + offset, this, Tag(j, kFirstMacro));
 }
 
