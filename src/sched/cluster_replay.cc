@@ -199,6 +199,11 @@ Status Replay::Prepare() {
       per_iteration = IterationSecondsAt(p, options_.job_model, nic_bytes_per_s);
     }
     job.estimate_s = per_iteration * static_cast<double>(t.iterations);
+    if (!(job.estimate_s < kMaxReplayDays * 86400)) {
+      return Error{"job '" + t.job_id + "': " + std::to_string(t.iterations) + " iterations take " +
+                   std::to_string(static_cast<int64_t>(job.estimate_s / 86400)) + " days even alone, beyond the " +
+                   std::to_string(static_cast<int>(kMaxReplayDays)) + " days a replay may simulate"};
+    }
     job.fabric_bytes_per_s_per_gpu = per_iteration > 0 ? fabric_bytes / per_iteration : 0.0;
   }
   return {};

@@ -335,6 +335,12 @@ TEST(ClusterReplayTest, ErrorsNameTheProblem) {
   EXPECT_EQ(f.Replay({Job("a", 0, 1, 1)}, o).error().message, "storage_servers: expected sorted, distinct servers");
   o.storage_servers = {0, 1, 2, 3};
   EXPECT_FALSE(f.Replay({Job("a", 0, 1, 1)}, o).ok());
+  // A run that would outlast the engine's clock is refused before it starts.
+  const std::string endless = f.Replay({Job("long", 0, 1, uint64_t{1} << 50)}, DataParallelOptions("first_fit"))
+                                  .error()
+                                  .message;
+  EXPECT_EQ(endless.rfind("job 'long': 1125899906842624 iterations take ", 0), 0u) << endless;
+  EXPECT_NE(endless.find("beyond the 100 days a replay may simulate"), std::string::npos) << endless;
   TraceJob unknown = Job("m", 0, 1, 1);
   unknown.model = "gpt5";
   EXPECT_EQ(f.Replay({unknown}, DataParallelOptions("first_fit")).error().message.rfind("job 'm': ", 0), 0u);
