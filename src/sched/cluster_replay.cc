@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <list>
 #include <memory>
 #include <unordered_map>
 
@@ -132,7 +133,7 @@ class Replay final : public EventHandler {
   ReplayFabric fabric_;
   std::unique_ptr<PlacementPolicy> policy_;
   std::vector<JobState> jobs_;
-  std::vector<size_t> queue_;    // waiting jobs, in arrival order
+  std::list<size_t> queue_;      // waiting jobs, in arrival order
   std::vector<size_t> running_;  // started, not finished (unordered)
   bool pass_pending_ = false;
   size_t finished_ = 0;
@@ -309,44 +310,36 @@ void Replay::RequestPass() {
 void Replay::SchedulePass() {
   fabric_.RefreshMeasuredLoad();
   const Time now = sim_.Now();
-  bool head_blocked = false;
-  BackfillReservation reservation;
-  int tested = 0;
-  std::vector<size_t> still_waiting;
-  still_waiting.reserve(queue_.size());
-  for (size_t q = 0; q < queue_.size(); ++q) {
-    const size_t j = queue_[q];
-    const JobState& job = jobs_[j];
-    if (!head_blocked) {
-      if (TryStart(j)) continue;
-      head_blocked = true;
-      std::vector<RunningJobEnd> ends;
-      ends.reserve(running_.size());
-      for (size_t r : running_) ends.push_back({std::max(now, jobs_[r].expected_end), jobs_[r].trace->gpus});
-      reservation = ReserveForHead(now, job.trace->gpus, allocation_.free_count(), ends);
-      if (running_.empty()) {
-        stuck_ = "job '" + job.trace->job_id + "' (" + std::to_string(job.trace->gpus) + " GPUs): policy '" +
-                 options_.policy + "' cannot place it even on an idle cluster";
-        sim_.Stop();
-        return;
-      }
-      still_waiting.push_back(j);
-      continue;
-    }
-    if (tested >= kMaxBackfillTests || job.trace->gpus > allocation_.free_count()) {
-      still_waiting.push_back(j);
-      continue;
-    }
-    ++tested;
+  // The head starts while it can; once it cannot, it reserves, and at most
+  // kMaxBackfillTests jobs behind it are looked at (so a pass costs
+  // O(kMaxBackfillTests) however long the queue).
+  auto it = queue_.begin();
+  while (it != queue_.end() && TryStart(*it)) it = queue_.erase(it);
+  if (it == queue_.end()) return;
+  const JobState& head = jobs_[*it];
+  if (running_.empty()) {
+    stuck_ = "job '" + head.trace->job_id + "' (" + std::to_string(head.trace->gpus) + " GPUs): policy '" +
+             options_.policy + "' cannot place it even on an idle cluster";
+    sim_.Stop();
+    return;
+  }
+  std::vector<RunningJobEnd> ends;
+  ends.reserve(running_.size());
+  for (size_t r : running_) ends.push_back({std::max(now, jobs_[r].expected_end), jobs_[r].trace->gpus});
+  BackfillReservation reservation = ReserveForHead(now, head.trace->gpus, allocation_.free_count(), ends);
+  ++it;
+  for (int tested = 0; it != queue_.end() && tested < kMaxBackfillTests && allocation_.free_count() > 0; ++tested) {
+    const JobState& job = jobs_[*it];
     const Time run = Time::FromSeconds(job.estimate_s);
     const bool ends_before = !reservation.shadow.IsInfinite() && now + run <= reservation.shadow;
-    if (MayBackfill(reservation, now, run, job.trace->gpus) && TryStart(j)) {
+    if (job.trace->gpus <= allocation_.free_count() && MayBackfill(reservation, now, run, job.trace->gpus) &&
+        TryStart(*it)) {
       if (!ends_before) reservation.extra_gpus -= job.trace->gpus;
-      continue;
+      it = queue_.erase(it);
+    } else {
+      ++it;
     }
-    still_waiting.push_back(j);
   }
-  queue_ = std::move(still_waiting);
 }
 
 bool Replay::TryStart(size_t j) {
