@@ -26,8 +26,8 @@
 // Communication scheduling, on top of any placement:
 //  - crux: a job's traffic gets a max-min weight from its GPU intensity
 //    (compute FLOPs per byte it sends; Crux, SIGCOMM'24), in 8 levels
-//    weight 2^level, and each of its flows takes, among up to 8 ECMP
-//    paths, the one whose ports carry the least expected load;
+//    weight 2^level, and each of its flows takes, among the ECMP paths of 16
+//    hashes, the one whose ports carry the least expected load;
 //  - cassini: a job that starts sharing a link with running jobs delays its
 //    first iteration by the offset in [0, its period) that overlaps its
 //    communication least with theirs (CASSINI, NSDI'24), from their

@@ -10,7 +10,7 @@
 namespace aifabric {
 namespace {
 
-constexpr int kPathCandidates = 8;  // ECMP paths Crux's path selection compares
+constexpr int kPathCandidates = 16;  // ECMP hashes Crux's path selection tries
 
 }  // namespace
 

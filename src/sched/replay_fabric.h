@@ -53,7 +53,7 @@ class ReplayFabric final : public FabricLoad {
   // Routes `edges` (skipping any whose ends are the same node) and sums
   // them into a plan. `flow_key` seeds the ECMP hashes (one per job and
   // coflow kind, so a job's flows keep their paths). With `least_loaded`,
-  // each edge takes, of up to 8 ECMP paths, the one whose busiest port has
+  // each edge takes, of the ECMP paths of 16 hashes, the one whose busiest port has
   // the least expected load (then the least summed load, then the first),
   // counting the edges of this plan routed before it at `bytes_per_s` per
   // edge byte.
