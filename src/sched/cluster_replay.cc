@@ -39,6 +39,8 @@ enum EventKind : uint64_t {
   kLocalJobEnd = 5,    // a job without fabric traffic ended (closed form)
   kCheckpointTimer = 6,
   kWindowOpens = 7,
+  kLinkDown = 8,   // job index = the failure's index
+  kLinkUp = 9,
 };
 enum CoflowKind : uint64_t { kGradient = 0, kAllToAll = 1, kCheckpoint = 2 };
 
@@ -69,6 +71,7 @@ struct JobState {
   Time expected_end;
   double intensity = 0;  // FLOPs per fabric byte (Crux)
   double gradient_ref_per_s = 0, alltoall_ref_per_s = 0;  // expected load it adds
+  bool detoured = false;  // routed around a down link
   // Folding: `macros` macro-iterations of `fold` iterations, the first
   // `fold_extra` of them one more.
   uint64_t macros = 0, fold = 0, fold_extra = 0, macros_done = 0;
@@ -119,6 +122,8 @@ class Replay final : public EventHandler {
   void OnCoflowDone(uint64_t id);
   double CruxWeight(const JobState& job) const;
   void OpenWindow();
+  void ChangeLink(size_t failure, bool up);
+  void RouteJob(size_t j);
   void RecordWindowFlows(size_t j, CoflowKind kind, double scale);
   bool InWindow() const;
   double IdleMacroSeconds(const JobState& job, double iterations) const;
@@ -139,6 +144,10 @@ class Replay final : public EventHandler {
   size_t finished_ = 0;
   std::string stuck_;  // a job no placement can ever take
   std::vector<WindowFlow> window_flows_;
+  uint64_t reroutes_ = 0;
+  int links_down_ = 0;
+  // Jobs keep their flows for the packet window and for rerouting.
+  bool keep_edges_ = false;
 };
 
 // A job inside one server moves its bytes over NVLink.
@@ -155,6 +164,7 @@ double Replay::IdleMacroSeconds(const JobState& job, double iterations) const {
 }
 
 Status Replay::Prepare() {
+  keep_edges_ = options_.window_start_s >= 0 || !options_.link_failures.empty();
   for (int s : options_.storage_servers) {
     std::vector<GpuId> gpus;
     for (int i = 0; i < layout_.gpus_per_server(); ++i) gpus.push_back(s * layout_.gpus_per_server() + i);
@@ -215,6 +225,11 @@ Result<ReplayResult> Replay::Run() {
   // The window opens before anything else at its instant, so a coflow
   // starting then is recorded once, as starting inside it.
   if (options_.window_start_s >= 0) sim_.Schedule(Time::FromSeconds(options_.window_start_s), this, Tag(0, kWindowOpens));
+  for (size_t f = 0; f < options_.link_failures.size(); ++f) {
+    const LinkFailure& failure = options_.link_failures[f];
+    sim_.Schedule(Time::FromSeconds(failure.at_s), this, Tag(f, kLinkDown));
+    if (failure.for_s > 0) sim_.Schedule(Time::FromSeconds(failure.at_s + failure.for_s), this, Tag(f, kLinkUp));
+  }
   for (size_t j = 0; j < jobs_.size(); ++j) sim_.Schedule(Time::FromSeconds(jobs_[j].trace->submit_s), this, Tag(j, kArrival));
   sim_.Run(Time::FromSeconds(kMaxReplayDays * 86400));
   if (!stuck_.empty()) return Error{stuck_};
@@ -262,6 +277,7 @@ Result<ReplayResult> Replay::Run() {
     result.metrics.fabric_util = bytes / (capacity_bytes_per_s * result.metrics.makespan_s);
   }
   result.window_flows = std::move(window_flows_);
+  result.metrics.reroutes = reroutes_;
   result.metrics.events = sim_.events_processed();
   result.metrics.rate_solves = fabric_.solves();
   return result;
@@ -295,6 +311,12 @@ void Replay::OnEvent(uint64_t tag) {
       break;
     case kWindowOpens:
       OpenWindow();
+      break;
+    case kLinkDown:
+      ChangeLink(j, false);
+      break;
+    case kLinkUp:
+      ChangeLink(j, true);
       break;
     default:
       assert(false);
@@ -383,16 +405,17 @@ void Replay::StartJob(size_t j, std::vector<GpuId> gpus) {
   const std::vector<CommEdge> alltoall = AllToAllEdges(p, layout_, job.gpus);
   job.gradient = fabric_.Route(gradient, key + kGradient, options_.crux, pace);
   job.alltoall = fabric_.Route(alltoall, key + kAllToAll, options_.crux, pace);
-  if (options_.window_start_s >= 0) {
+  if (keep_edges_) {
     job.gradient_edges = gradient;
     job.alltoall_edges = alltoall;
   }
+  job.detoured = links_down_ > 0;
   if (options_.job_model.checkpoint_interval_s > 0 && job.training && p.checkpoint_bytes_per_gpu > 0) {
     const std::vector<CommEdge> edges =
         CheckpointEdges(p, layout_, job.gpus, options_.storage_servers,
                         [this](int a, int b) { return distance_.ServerTiers(a, b); });
     job.checkpoint = fabric_.Route(edges, key + kCheckpoint, options_.crux, 0.0);
-    if (options_.window_start_s >= 0) job.checkpoint_edges = edges;
+    if (keep_edges_) job.checkpoint_edges = edges;
     job.next_checkpoint = job.start + Time::FromSeconds(options_.job_model.checkpoint_interval_s);
   }
   if (!job.on_fabric()) {
@@ -601,6 +624,37 @@ void Replay::RecordWindowFlows(size_t j, CoflowKind kind, double scale) {
   }
 }
 
+// A link fails or comes back: the running jobs whose routes it changes are
+// routed again (their next coflows take the new paths).
+void Replay::ChangeLink(size_t failure, bool up) {
+  const LinkId link = options_.link_failures[failure].link;
+  fabric_.SetLinkUp(link, up);
+  links_down_ += up ? -1 : 1;
+  for (size_t j : running_) {
+    JobState& job = jobs_[j];
+    const bool affected = up ? job.detoured
+                             : fabric_.CrossesDownLink(job.gradient) || fabric_.CrossesDownLink(job.alltoall) ||
+                                   fabric_.CrossesDownLink(job.checkpoint);
+    if (!affected) continue;
+    RouteJob(j);
+    job.detoured = links_down_ > 0;
+  }
+}
+
+void Replay::RouteJob(size_t j) {
+  JobState& job = jobs_[j];
+  const uint64_t key = static_cast<uint64_t>(j) * 4;
+  const double pace = job.estimate_s > 0 ? static_cast<double>(job.trace->iterations) / job.estimate_s : 0.0;
+  fabric_.AddExpectedLoad(job.gradient, job.gradient_ref_per_s, -1);
+  fabric_.AddExpectedLoad(job.alltoall, job.alltoall_ref_per_s, -1);
+  job.gradient = fabric_.Route(job.gradient_edges, key + kGradient, options_.crux, pace);
+  job.alltoall = fabric_.Route(job.alltoall_edges, key + kAllToAll, options_.crux, pace);
+  if (!job.checkpoint.empty()) job.checkpoint = fabric_.Route(job.checkpoint_edges, key + kCheckpoint, options_.crux, 0.0);
+  fabric_.AddExpectedLoad(job.gradient, job.gradient_ref_per_s, +1);
+  fabric_.AddExpectedLoad(job.alltoall, job.alltoall_ref_per_s, +1);
+  ++reroutes_;
+}
+
 // The coflows in flight as the window opens, with what they have left.
 void Replay::OpenWindow() {
   for (size_t j : running_) {
@@ -668,6 +722,13 @@ Status ValidateReplayOptions(const ReplayOptions& o, const ClusterLayout& layout
   if (!(std::isfinite(o.load_window_s) && o.load_window_s > 0)) {
     return Error{"load_window: expected a positive time, got " + std::to_string(o.load_window_s) + " s"};
   }
+  for (size_t f = 0; f < o.link_failures.size(); ++f) {
+    const LinkFailure& failure = o.link_failures[f];
+    const std::string field = "link_failures." + std::to_string(f) + ": ";
+    if (!(std::isfinite(failure.at_s) && failure.at_s >= 0 && std::isfinite(failure.for_s) && failure.for_s >= 0)) {
+      return Error{field + "expected at >= 0 and for >= 0 (0 = to the end)"};
+    }
+  }
   if (o.window_start_s >= 0 && !(std::isfinite(o.window_s) && o.window_s > 0 && std::isfinite(o.window_start_s))) {
     return Error{"window: expected a positive duration, got " + std::to_string(o.window_s) + " s"};
   }
@@ -685,6 +746,27 @@ Result<ReplayResult> ReplayJobTrace(const Topology& topology, const RoutingTable
   for (const TraceJob& t : jobs) {
     if (!(t.submit_s >= 0 && t.submit_s < kMaxReplayDays * 86400)) {
       return Error{"job '" + t.job_id + "': submit_s must be in [0, " + std::to_string(kMaxReplayDays) + " days)"};
+    }
+  }
+  for (size_t f = 0; f < options.link_failures.size(); ++f) {
+    const LinkFailure& failure = options.link_failures[f];
+    const std::string field = "link_failures." + std::to_string(f) + ": ";
+    if (failure.link < 0 || static_cast<size_t>(failure.link) >= topology.num_links()) {
+      return Error{field + "link " + std::to_string(failure.link) + " is not in the topology"};
+    }
+    const Port& port = topology.port(static_cast<PortId>(failure.link * 2));
+    if (topology.node(port.node).kind == NodeKind::kHost || topology.node(port.peer).kind == NodeKind::kHost) {
+      return Error{field + "the link " + topology.node(port.node).name + " - " + topology.node(port.peer).name +
+                   " has a host at one end; only switch-to-switch links may fail (a host's link would cut its "
+                   "server off)"};
+    }
+    for (size_t g = 0; g < f; ++g) {
+      const LinkFailure& other = options.link_failures[g];
+      const double end_f = failure.for_s > 0 ? failure.at_s + failure.for_s : 1e300;
+      const double end_g = other.for_s > 0 ? other.at_s + other.for_s : 1e300;
+      if (other.link == failure.link && failure.at_s < end_g && other.at_s < end_f) {
+        return Error{field + "overlaps link_failures." + std::to_string(g) + " on the same link"};
+      }
     }
   }
   Replay replay(topology, routes, layout, jobs, options);

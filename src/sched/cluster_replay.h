@@ -52,6 +52,19 @@
 
 namespace aifabric {
 
+// A switch-to-switch link that fails during the replay: down from at_s
+// for for_s seconds (0 = to the end). While it is down, the jobs whose
+// flows crossed it route their next communication phases around it (the
+// first live path of further ECMP hashes, as routing converges around a
+// failure), coflows already in flight finish where they were, placement
+// policies see its ports down (FabricLoad::PortUp), and when it comes back
+// those jobs return to their ECMP paths.
+struct LinkFailure {
+  LinkId link = -1;
+  double at_s = 0;
+  double for_s = 0;
+};
+
 struct ReplayOptions {
   std::string policy = "first_fit";  // a PlacementPolicyNames() name
   bool crux = false;     // priorities by GPU intensity and path selection
@@ -68,6 +81,10 @@ struct ReplayOptions {
   // The window over which a port's carried bytes give its measured load
   // (FabricLoad::PortLoad), in seconds (> 0).
   double load_window_s = 60;
+  // Links that fail mid-replay; each a switch-to-switch link of the
+  // topology (a host's link would cut its server off, which the replay does
+  // not model).
+  std::vector<LinkFailure> link_failures;
   // A window of the replay to hand to the packet level; a negative start is
   // none. ReplayResult::window_flows then holds what the fabric carries in
   // [window_start_s, window_start_s + window_s).
@@ -143,6 +160,7 @@ struct ReplayMetrics {
   double fabric_util = 0;
   double makespan_s = 0;  // first submit to last end
   int schedulable_gpus = 0;
+  uint64_t reroutes = 0;     // jobs' routes recomputed at link failures and repairs
   uint64_t events = 0;       // simulator events
   uint64_t rate_solves = 0;  // FluidNetwork re-solves
 };

@@ -256,13 +256,89 @@ TEST(ClusterReplayTest, CruxFavoursTheGpuIntensiveJob) {
   EXPECT_GT(Find(*crux, "b").comm_slowdown(), Find(*plain, "b").comm_slowdown());
 }
 
-// Invariants on a random trace, every policy and communication schedule:
-// every job finishes, none starts before it arrives, no GPU is held by two
-// jobs at once, GPU ids are the job's size; and the same inputs give the
-// same result.
+// Two leaves whose servers interleave (h0, h2 under leaf0; h1, h3 under
+// leaf1) under two spines, every link 100G without latency: first fit
+// gives A servers 0-1 and B servers 2-3, both across the leaves.
+Topology InterleavedLeaves(LinkId* leaf0_spine1) {
+  Topology t;
+  for (int h = 0; h < 4; ++h) {
+    std::string name = "h";
+    name += std::to_string(h);
+    t.AddHost(name, h, 0);
+  }
+  const int spec = t.AddSwitchSpec(SwitchSpec{});
+  const NodeId leaf0 = t.AddSwitch("leaf0", 1, spec), leaf1 = t.AddSwitch("leaf1", 1, spec);
+  const NodeId spine0 = t.AddSwitch("spine0", 2, spec), spine1 = t.AddSwitch("spine1", 2, spec);
+  for (int h = 0; h < 4; ++h) t.AddLink(h, h % 2 == 0 ? leaf0 : leaf1, DataRate::Gbps(100), Time::Zero());
+  t.AddLink(leaf0, spine0, DataRate::Gbps(100), Time::Zero());
+  *leaf0_spine1 = t.AddLink(leaf0, spine1, DataRate::Gbps(100), Time::Zero());
+  t.AddLink(leaf1, spine0, DataRate::Gbps(100), Time::Zero());
+  t.AddLink(leaf1, spine1, DataRate::Gbps(100), Time::Zero());
+  return t;
+}
+
+// With leaf0's link to spine1 down from the start, every flow in or out of
+// leaf0 goes through spine0: A's 0->1 and B's 2->3 share leaf0's uplink,
+// A's 1->0 and B's 3->2 share spine0's downlink to leaf0, so the two
+// all-reduces run at half rate: each iteration is C/2 + 2D, slowdown 2,
+// whatever the hashes. Repaired mid-run, both jobs are routed again.
+TEST(ClusterReplayTest, LinkFailureConcentratesTrafficOnTheSurvivingSpine) {
+  LinkId failed = -1;
+  const Fixture f(InterleavedLeaves(&failed));
+  const std::vector<TraceJob> jobs = {Job("a", 1, 2, 8), Job("b", 1, 2, 8)};
+  ReplayOptions o = DataParallelOptions("first_fit");
+  const double c = ComputeSeconds(), d = RingSeconds();
+  o.link_failures = {{failed, 0, 0}};
+  Result<ReplayResult> down = f.Replay(jobs, o);
+  ASSERT_TRUE(down.ok()) << down.error().message;
+  EXPECT_EQ(Find(*down, "a").gpu_ids, (std::vector<GpuId>{0, 1}));
+  EXPECT_EQ(Find(*down, "b").gpu_ids, (std::vector<GpuId>{2, 3}));
+  for (const char* id : {"a", "b"}) {
+    EXPECT_NEAR(Find(*down, id).run_s(), 8 * (c / 2 + 2 * d), 1e-9) << id;
+    EXPECT_NEAR(Find(*down, id).comm_slowdown(), 2.0, 1e-9) << id;
+  }
+  EXPECT_EQ(down->metrics.reroutes, 0u);  // the jobs started with the link already down
+  // Repaired after the first iteration: both detoured jobs are routed again.
+  o.link_failures = {{failed, 0, 1 + c / 2 + 2 * d + 1e-6}};
+  Result<ReplayResult> repaired = f.Replay(jobs, o);
+  ASSERT_TRUE(repaired.ok());
+  EXPECT_EQ(repaired->metrics.reroutes, 2u);
+  for (const char* id : {"a", "b"}) EXPECT_LE(Find(*repaired, id).run_s(), Find(*down, id).run_s() + 1e-9) << id;
+}
+
+TEST(ClusterReplayTest, LinkFailureErrorsNameTheFailure) {
+  LinkId failed = -1;
+  const Fixture f(InterleavedLeaves(&failed));
+  ReplayOptions o = DataParallelOptions("first_fit");
+  o.link_failures = {{0, 5, 1}};  // link 0 is h0's
+  EXPECT_EQ(f.Replay({Job("a", 0, 1, 1)}, o).error().message,
+            "link_failures.0: the link h0 - leaf0 has a host at one end; only switch-to-switch links may fail (a "
+            "host's link would cut its server off)");
+  o.link_failures = {{failed, 5, 10}, {failed, 12, 1}};
+  EXPECT_EQ(f.Replay({Job("a", 0, 1, 1)}, o).error().message,
+            "link_failures.1: overlaps link_failures.0 on the same link");
+  o.link_failures = {{99, 5, 1}};
+  EXPECT_EQ(f.Replay({Job("a", 0, 1, 1)}, o).error().message, "link_failures.0: link 99 is not in the topology");
+  o.link_failures = {{failed, -1, 1}};
+  EXPECT_EQ(f.Replay({Job("a", 0, 1, 1)}, o).error().message,
+            "link_failures.0: expected at >= 0 and for >= 0 (0 = to the end)");
+}
+
+// Invariants on a random trace, every policy and communication schedule,
+// with a fabric link down for part of it: every job finishes, none starts
+// before it arrives, no GPU is held by two jobs at once, GPU ids are the
+// job's size; and the same inputs give the same result.
 TEST(ClusterReplayTest, RandomTraceInvariantsAndDeterminism) {
   const sched_testing::TestCluster cluster = sched_testing::MakeFatTreeCluster(16);
   const RoutingTable routes = RoutingTable::BuildShortestPaths(cluster.topology);
+  LinkId fabric_link = -1;  // the first switch-to-switch link
+  for (const Port& p : cluster.topology.ports()) {
+    if (fabric_link < 0 && cluster.topology.node(p.node).kind != NodeKind::kHost &&
+        cluster.topology.node(p.peer).kind != NodeKind::kHost) {
+      fabric_link = p.link;
+    }
+  }
+  ASSERT_GE(fabric_link, 0);
   Rng rng(7);
   std::vector<TraceJob> jobs;
   double t = 0;
@@ -285,6 +361,7 @@ TEST(ClusterReplayTest, RandomTraceInvariantsAndDeterminism) {
       o.job_model.tokens_per_gpu = 512;
       o.storage_servers = {15};
       o.job_model.checkpoint_interval_s = 30;
+      o.link_failures = {{fabric_link, 100, 200}};  // mid-trace: jobs reroute and come back
       Result<ReplayResult> r = ReplayJobTrace(cluster.topology, routes, cluster.layout, jobs, o);
       ASSERT_TRUE(r.ok()) << policy << ": " << r.error().message;
       ASSERT_EQ(r->jobs.size(), jobs.size());

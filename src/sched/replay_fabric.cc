@@ -11,6 +11,8 @@ namespace aifabric {
 namespace {
 
 constexpr int kPathCandidates = 16;  // ECMP hashes Crux's path selection tries
+constexpr int kDetourCandidates = 32;  // hashes tried for a path around a down link
+constexpr uint64_t kCandidateStride = 0x632BE59BD9B4E019ull;
 
 }  // namespace
 
@@ -33,6 +35,7 @@ ReplayFabric::ReplayFabric(Simulator& sim, const Topology& topology, const Routi
     assert(resource == p.id);
     (void)resource;
   }
+  link_down_.assign(topology.num_links(), false);
   expected_bps_.assign(ports, 0.0);
   measured_.assign(ports, 0.0);
   older_ = {Time::Zero(), std::vector<double>(ports, 0.0)};
@@ -42,6 +45,29 @@ ReplayFabric::ReplayFabric(Simulator& sim, const Topology& topology, const Routi
 void ReplayFabric::AppendPath(NodeId src, NodeId dst, uint32_t hash, std::vector<PortId>& out) const {
   AppendEcmpPath(topology_, routes_, salts_, src, dst, hash, out);
 }
+
+bool ReplayFabric::PathUp(std::span<const PortId> path) const {
+  for (PortId p : path) {
+    if (!PortUp(p)) return false;
+  }
+  return true;
+}
+
+void ReplayFabric::AvoidDownLinks(NodeId src, NodeId dst, uint64_t base, std::vector<PortId>& path) const {
+  if (PathUp(path)) return;
+  std::vector<PortId> detour;
+  for (int c = 1; c < kDetourCandidates; ++c) {
+    detour.clear();
+    AppendPath(src, dst, MixHash(base + static_cast<uint64_t>(c) * kCandidateStride), detour);
+    if (PathUp(detour)) {
+      path = detour;
+      return;
+    }
+  }
+  ++unroutable_edges_;
+}
+
+bool ReplayFabric::CrossesDownLink(const CoflowPlan& plan) const { return !PathUp(plan.ports); }
 
 CoflowPlan ReplayFabric::Route(std::span<const CommEdge> edges, uint64_t flow_key, bool least_loaded,
                                double bytes_per_s_per_byte) const {
@@ -60,11 +86,13 @@ CoflowPlan ReplayFabric::Route(std::span<const CommEdge> edges, uint64_t flow_ke
     best.clear();
     if (!least_loaded) {
       AppendPath(e.src, e.dst, MixHash(base), best);
+      AvoidDownLinks(e.src, e.dst, base, best);
     } else {
       double best_max = 0, best_sum = 0;
       for (int c = 0; c < kPathCandidates; ++c) {
         path.clear();
-        AppendPath(e.src, e.dst, MixHash(base + static_cast<uint64_t>(c) * 0x632BE59BD9B4E019ull), path);
+        AppendPath(e.src, e.dst, MixHash(base + static_cast<uint64_t>(c) * kCandidateStride), path);
+        if (!PathUp(path)) continue;
         double max_load = 0, sum_load = 0;
         for (PortId p : path) {
           const auto it = planned_bps.find(p);
@@ -78,6 +106,10 @@ CoflowPlan ReplayFabric::Route(std::span<const CommEdge> edges, uint64_t flow_ke
           best_max = max_load;
           best_sum = sum_load;
         }
+      }
+      if (best.empty()) {  // every candidate crosses a down link: as plain ECMP would
+        AppendPath(e.src, e.dst, MixHash(base), best);
+        AvoidDownLinks(e.src, e.dst, base, best);
       }
       for (PortId p : best) planned_bps[p] += e.bytes * bytes_per_s_per_byte;
     }

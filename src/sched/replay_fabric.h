@@ -56,7 +56,10 @@ class ReplayFabric final : public FabricLoad {
   // each edge takes, of the ECMP paths of 16 hashes, the one whose busiest port has
   // the least expected load (then the least summed load, then the first),
   // counting the edges of this plan routed before it at `bytes_per_s` per
-  // edge byte.
+  // edge byte. An edge whose path crosses a down link takes instead the
+  // first path of further hashes (up to 32) that does not, as ECMP does
+  // once routing has converged around a failure; if there is none, it
+  // keeps its path (counted in unroutable_edges).
   CoflowPlan Route(std::span<const CommEdge> edges, uint64_t flow_key, bool least_loaded = false,
                    double bytes_per_s_per_byte = 0) const;
   // The time `plan` takes on an idle fabric: its reference bytes at the
@@ -79,8 +82,16 @@ class ReplayFabric final : public FabricLoad {
 
   // FabricLoad.
   double PortLoad(PortId port) const override;
-  // The replay models no link failures: every port is up.
-  bool PortUp(PortId) const override { return true; }
+  bool PortUp(PortId port) const override { return !link_down_[static_cast<size_t>(topology_.port(port).link)]; }
+
+  // Takes link `link` down (both directions) or brings it back. Routes
+  // made while it is down avoid it (see Route); coflows in flight keep
+  // their ports. REQUIRES: 0 <= link < topology.num_links().
+  void SetLinkUp(LinkId link, bool up) { link_down_[static_cast<size_t>(link)] = !up; }
+  // Whether any port of `plan` is on a down link.
+  bool CrossesDownLink(const CoflowPlan& plan) const;
+  // Edges Route found no live path for (they kept their ECMP path).
+  uint64_t unroutable_edges() const { return unroutable_edges_; }
   std::span<const int> StorageServers() const override { return storage_servers_; }
 
   // Takes a measurement snapshot when the newest is a window old (call at
@@ -94,12 +105,18 @@ class ReplayFabric final : public FabricLoad {
 
  private:
   void AppendPath(NodeId src, NodeId dst, uint32_t hash, std::vector<PortId>& out) const;
+  bool PathUp(std::span<const PortId> path) const;
+  // Replaces `path` (from hash `base`'s candidates) by a live one if it
+  // crosses a down link.
+  void AvoidDownLinks(NodeId src, NodeId dst, uint64_t base, std::vector<PortId>& path) const;
 
   Simulator& sim_;
   const Topology& topology_;
   const RoutingTable& routes_;
   std::vector<uint64_t> salts_;
   std::vector<double> capacity_bps_;  // per port
+  std::vector<bool> link_down_;       // per link
+  mutable uint64_t unroutable_edges_ = 0;
   std::vector<int> storage_servers_;
   Time load_window_;
   FluidNetwork network_;

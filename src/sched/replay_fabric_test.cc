@@ -128,5 +128,32 @@ TEST(ReplayFabricTest, LeastLoadedPathAvoidsTheLoadedUplink) {
   EXPECT_TRUE(plain_took_spine0);
 }
 
+// A down link: both its ports read down, and every flow from h0 to h2,
+// whatever its hash, routes around it through spine1; back up, plain ECMP
+// uses spine0 again for some key.
+TEST(ReplayFabricTest, RoutesAvoidADownLink) {
+  FabricRun r;
+  const PortId via0 = r.c.Port(r.c.leaf0, r.c.spine0);
+  const LinkId link = r.c.t.port(via0).link;
+  r.fabric.SetLinkUp(link, false);
+  EXPECT_FALSE(r.fabric.PortUp(via0));
+  EXPECT_FALSE(r.fabric.PortUp(r.c.t.port(via0).reverse()));
+  EXPECT_TRUE(r.fabric.PortUp(r.c.Port(r.c.leaf0, r.c.spine1)));
+  for (uint64_t key = 0; key < 16; ++key) {
+    for (bool least_loaded : {false, true}) {
+      const CoflowPlan plan = r.fabric.Route(std::vector<CommEdge>{{0, 2, 1000}}, key, least_loaded, 1.0);
+      EXPECT_FALSE(r.fabric.CrossesDownLink(plan)) << key;
+    }
+  }
+  EXPECT_EQ(r.fabric.unroutable_edges(), 0u);
+  r.fabric.SetLinkUp(link, true);
+  bool back = false;
+  for (uint64_t key = 0; key < 16; ++key) {
+    const CoflowPlan plan = r.fabric.Route(std::vector<CommEdge>{{0, 2, 1000}}, key);
+    back = back || std::find(plan.ports.begin(), plan.ports.end(), via0) != plan.ports.end();
+  }
+  EXPECT_TRUE(back);
+}
+
 }  // namespace
 }  // namespace aifabric
