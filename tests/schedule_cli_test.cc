@@ -238,6 +238,36 @@ TEST_F(ScheduleCli, PacketWindowRerunsTheWindowsFlowsAtPacketLevel) {
   EXPECT_TRUE(Exists(out + "/summary.json"));  // the replay's own files too
 }
 
+// A spine link down for the whole replay: the jobs that crossed it are
+// routed around it (the summary counts no reroutes: every job starts with
+// it already down), every job still finishes; a failure on a host's link
+// is refused with the scenario's field named.
+TEST_F(ScheduleCli, LinkFailuresReplayAroundTheDownLink) {
+  // kTinyCluster with a link_failures entry in its scheduling section.
+  const std::string cluster = dir_.Write(
+      "failing2.yaml",
+      "name: tiny\nseed: 3\ncluster: {servers: 4, gpus_per_server: 8, nic: {rate: 100Gbps}}\n"
+      "fabric:\n  topology: {type: leaf_spine, hosts_per_leaf: 16, spines: 2}\n  switch: 32x100G\n"
+      "scheduling:\n  policy: topology\n  max_phases_per_job: 8\n"
+      "  link_failures:\n    - {between: [leaf0, spine1], at: 0s}\n");
+  const std::string out = dir_.path() + "/failed";
+  CommandResult r = RunAifabric("schedule --cluster " + cluster + " --trace " + trace_ + " --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto summary = nlohmann::json::parse(ReadFile(out + "/summary.json"));
+  EXPECT_EQ(summary["jobs"], 6);
+  EXPECT_EQ(summary["reroutes"], 0);
+  for (const JobRow& row : JobRows(ReadFile(out + "/jobs.csv"))) EXPECT_GT(row.end_s, row.start_s) << row.id;
+  const std::string host_link = dir_.Write(
+      "host.yaml",
+      "name: tiny\ncluster: {servers: 4, gpus_per_server: 8, nic: {rate: 100Gbps}}\n"
+      "fabric:\n  topology: {type: leaf_spine, hosts_per_leaf: 16, spines: 2}\n  switch: 32x100G\n"
+      "scheduling:\n  link_failures:\n    - {between: [h0, leaf0], at: 0s}\n");
+  CommandResult bad = RunAifabric("schedule --cluster " + host_link + " --trace " + trace_ + " --out " + out + "2");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr(host_link + ": scheduling.link_failures.0: the link h0 - leaf0 has a host at one end"));
+  EXPECT_FALSE(Exists(out + "2"));
+}
+
 TEST_F(ScheduleCli, BadInputExitsTwoWithTheMessageAndWritesNothing) {
   const std::string bad_trace = dir_.Write("bad.csv", "job_id,submit_s,gpus,model,iterations\na,0,8,llama3-8b,4\nb,1,x,llama3-8b,4\n");
   const std::string big_trace = dir_.Write("big.csv", "job_id,submit_s,gpus,model,iterations\nhuge,0,64,llama3-8b,1\n");

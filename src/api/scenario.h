@@ -114,6 +114,15 @@ struct Scenario {
     double load_window_s = 60;    // window of a port's measured load, seconds
     // scheduling.jobs; the GPU figures default to cluster.gpu's.
     JobModelOptions jobs;
+    // scheduling.link_failures: switch-to-switch links down for a while,
+    // by the names of their two ends (resolved once the fabric is built).
+    struct LinkFailure {
+      std::string a, b;
+      double at_s = 0;
+      double for_s = 0;  // 0 = to the end
+      std::string path;  // "scheduling.link_failures.N", for messages
+    };
+    std::vector<LinkFailure> link_failures;
   } scheduling;
   // GPU reduction throughput for collectives: a reduction reads two
   // operands and writes one, so HBM bandwidth / 3.

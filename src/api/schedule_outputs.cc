@@ -12,7 +12,7 @@
 namespace aifabric {
 namespace {
 
-constexpr std::array<ScheduleMetric, 15> kMetrics = {{
+constexpr std::array<ScheduleMetric, 16> kMetrics = {{
     {"jobs", [](const ReplayMetrics& m) { return static_cast<double>(m.jobs); }, true},
     {"jct_mean_s", [](const ReplayMetrics& m) { return m.jct_mean_s; }},
     {"jct_p95_s", [](const ReplayMetrics& m) { return m.jct_p95_s; }},
@@ -26,6 +26,7 @@ constexpr std::array<ScheduleMetric, 15> kMetrics = {{
     {"fabric_util", [](const ReplayMetrics& m) { return m.fabric_util; }},
     {"makespan_s", [](const ReplayMetrics& m) { return m.makespan_s; }},
     {"schedulable_gpus", [](const ReplayMetrics& m) { return static_cast<double>(m.schedulable_gpus); }, true},
+    {"reroutes", [](const ReplayMetrics& m) { return static_cast<double>(m.reroutes); }, true},
     {"events", [](const ReplayMetrics& m) { return static_cast<double>(m.events); }, true},
     {"rate_solves", [](const ReplayMetrics& m) { return static_cast<double>(m.rate_solves); }, true},
 }};

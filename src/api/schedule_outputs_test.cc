@@ -105,10 +105,11 @@ TEST(ScheduleSummaryJson, NamesTheRunAndCarriesEveryMetric) {
   EXPECT_EQ(j["fabric_util"], 0.125);
   EXPECT_EQ(j["makespan_s"], 10.65);
   EXPECT_EQ(j["schedulable_gpus"], 32);
+  EXPECT_EQ(j["reroutes"], 0);
   EXPECT_EQ(j["events"], 1234);
   EXPECT_EQ(j["rate_solves"], 56);
-  // 6 names of the run + the 15 fields of ReplayMetrics.
-  EXPECT_EQ(j.size(), 21u);
+  // 6 names of the run + the 16 fields of ReplayMetrics.
+  EXPECT_EQ(j.size(), 22u);
 }
 
 TEST(ScheduleCompareCsv, OneRowPerSpecWithEveryMetric) {
@@ -121,10 +122,11 @@ TEST(ScheduleCompareCsv, OneRowPerSpecWithEveryMetric) {
   const std::vector<ReplayResult> results = {a, b};
   EXPECT_EQ(ScheduleCompareCsv(results),
             "spec,policy,comm,jobs,jct_mean_s,jct_p95_s,queue_mean_s,queue_p95_s,gpu_util_alloc,gpu_util_effective,"
-            "util_window_s,run_slowdown_mean,comm_slowdown_mean,fabric_util,makespan_s,schedulable_gpus,events,rate_solves\n"
-            "first_fit,first_fit,none,2,8.45,10.65,0.975,1.75,0.5,0.25,3,1.075,1.25,0.125,10.65,32,1234,56\n"
+            "util_window_s,run_slowdown_mean,comm_slowdown_mean,fabric_util,makespan_s,schedulable_gpus,reroutes,events,"
+            "rate_solves\n"
+            "first_fit,first_fit,none,2,8.45,10.65,0.975,1.75,0.5,0.25,3,1.075,1.25,0.125,10.65,32,0,1234,56\n"
             "topology+crux+cassini,topology,crux+cassini,2,7.5,10.65,0.975,1.75,0.5,0.25,3,1.075,1.25,0.125,10.65,32,"
-            "1234,56\n");
+            "0,1234,56\n");
 }
 
 TEST(ScheduleComparison, ChangesAreAgainstTheFirstSpec) {
@@ -157,10 +159,10 @@ TEST(ScheduleComparison, ChangesAreAgainstTheFirstSpec) {
   EXPECT_NE(row("fabric_util").find("0.1 (-)"), std::string::npos) << row("fabric_util");
   EXPECT_NE(row("jobs").find("2 (+0.0%)"), std::string::npos) << row("jobs");
   EXPECT_EQ(row("events"), "");  // the replay's cost is not a result of the schedule
-  // Every row has its two values: the header, 13 metrics.
+  // Every row has its two values: the header, 14 metrics.
   int rows = 0;
   for (std::istringstream in(table); std::getline(in, line);) rows += line.rfind("  ", 0) == 0;
-  EXPECT_EQ(rows, 14);
+  EXPECT_EQ(rows, 15);
 }
 
 TEST(ScheduleSummaryText, ShowsTheHeadlineFigures) {

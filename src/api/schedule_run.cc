@@ -30,6 +30,22 @@ Result<ReplayOptions> ReplayOptionsFor(const Scenario& scenario, int servers, co
   return o;
 }
 
+Status ResolveLinkFailures(const Scenario& scenario, const Topology& topology, ReplayOptions& options) {
+  for (const Scenario::Scheduling::LinkFailure& f : scenario.scheduling.link_failures) {
+    const NodeId a = topology.FindByName(f.a), b = topology.FindByName(f.b);
+    for (const auto& [name, node] : {std::pair{f.a, a}, std::pair{f.b, b}}) {
+      if (node == kNoNode) return Error{f.path + ".between: no node named '" + name + "' in the topology"};
+    }
+    LinkId link = -1;
+    for (PortId p : topology.node(a).ports) {
+      if (topology.port(p).peer == b) link = topology.port(p).link;
+    }
+    if (link < 0) return Error{f.path + ".between: '" + f.a + "' and '" + f.b + "' share no link"};
+    options.link_failures.push_back({link, f.at_s, f.for_s});
+  }
+  return {};
+}
+
 Result<ScheduleRun> RunSchedule(const Scenario& scenario, const std::string& trace_path,
                                 std::span<const PolicySpec> specs, const PacketWindow* window) {
   assert(!specs.empty());
@@ -45,6 +61,9 @@ Result<ScheduleRun> RunSchedule(const Scenario& scenario, const std::string& tra
   for (const PolicySpec& spec : specs) {
     Result<ReplayOptions> options = ReplayOptionsFor(scenario, run.fabric.layout.servers(), spec);
     if (!options.ok()) return Error{origin + options.error().message};
+    if (Status st = ResolveLinkFailures(scenario, run.fabric.topology, *options); !st.ok()) {
+      return Error{origin + st.error().message};
+    }
     if (window) {
       options->window_start_s = window->start.seconds();
       options->window_s = window->duration.seconds();
@@ -58,7 +77,12 @@ Result<ScheduleRun> RunSchedule(const Scenario& scenario, const std::string& tra
     const auto start = std::chrono::steady_clock::now();
     Result<ReplayResult> result =
         ReplayJobTrace(run.fabric.topology, run.fabric.routes, run.fabric.layout, *jobs, *options);
-    if (!result.ok()) return Error{trace_path + ": " + result.error().message};
+    if (!result.ok()) {
+      // A link failure's message is about the scenario, the rest about the trace.
+      const std::string& message = result.error().message;
+      if (message.rfind("link_failures.", 0) == 0) return Error{origin + "scheduling." + message};
+      return Error{trace_path + ": " + message};
+    }
     run.wall_s.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     run.results.push_back(std::move(result).value());
   }

@@ -27,6 +27,11 @@ namespace aifabric {
 // for jobs.
 Result<ReplayOptions> ReplayOptionsFor(const Scenario& scenario, int servers, const PolicySpec& spec);
 
+// Adds the scenario's scheduling.link_failures to `options`, their
+// switches looked up by name in `topology`. Errors name the failure
+// ("scheduling.link_failures.0.between: no node named 'leaf9' ...").
+Status ResolveLinkFailures(const Scenario& scenario, const Topology& topology, ReplayOptions& options);
+
 struct ScheduleRun {
   BuiltFabric fabric;
   size_t trace_jobs = 0;

@@ -120,3 +120,43 @@ TEST_F(RunScheduleErrors, NameTheScenarioOrTheTrace) {
 
 }  // namespace
 }  // namespace aifabric
+
+namespace aifabric {
+namespace {
+
+// scheduling.link_failures by name -> the link between the two switches;
+// a name that is not a node, or two nodes with no link, is an error naming
+// the failure.
+TEST(ResolveLinkFailures, NamesBecomeTheLinkBetweenThem) {
+  const Scenario s = Load(
+      "cluster: {servers: 4, gpus_per_server: 8, nic: {rate: 100Gbps}}\n"
+      "fabric: {topology: {type: leaf_spine, hosts_per_leaf: 16, spines: 2}, switch: 32x100G}\n"
+      "scheduling:\n"
+      "  link_failures:\n"
+      "    - {between: [spine1, leaf0], at: 10s, for: 5s}\n");
+  Result<BuiltFabric> fabric = BuildFabric(s);
+  ASSERT_TRUE(fabric.ok()) << fabric.error().message;
+  ReplayOptions o;
+  ASSERT_TRUE(ResolveLinkFailures(s, fabric->topology, o).ok());
+  ASSERT_EQ(o.link_failures.size(), 1u);
+  const Topology& t = fabric->topology;
+  const Port& p = t.port(static_cast<PortId>(o.link_failures[0].link * 2));
+  const std::string ends = t.node(p.node).name + "-" + t.node(p.peer).name;
+  EXPECT_TRUE(ends == "leaf0-spine1" || ends == "spine1-leaf0") << ends;
+  EXPECT_EQ(o.link_failures[0].at_s, 10);
+  EXPECT_EQ(o.link_failures[0].for_s, 5);
+
+  Scenario unknown = s;
+  unknown.scheduling.link_failures[0].a = "spine9";
+  ReplayOptions u;
+  EXPECT_EQ(ResolveLinkFailures(unknown, t, u).error().message,
+            "scheduling.link_failures.0.between: no node named 'spine9' in the topology");
+  Scenario apart = s;
+  apart.scheduling.link_failures[0].a = "leaf1";
+  ReplayOptions a;
+  EXPECT_EQ(ResolveLinkFailures(apart, t, a).error().message,
+            "scheduling.link_failures.0.between: 'leaf1' and 'leaf0' share no link");
+}
+
+}  // namespace
+}  // namespace aifabric

@@ -1,6 +1,7 @@
 #include "api/scheduling_section.h"
 
 #include <climits>
+#include <optional>
 #include <string>
 
 #include "sched/job_profile.h"
@@ -58,10 +59,42 @@ void CheckStorageServers(const MapReader& m, const Scenario& s) {
   }
 }
 
+// scheduling.link_failures: [{between: [SWITCH, SWITCH], at: TIME, for: TIME}].
+void ReadLinkFailures(const MapReader& m, Scenario::Scheduling& sched) {
+  const std::optional<YAML::Node> list = m.Get("link_failures");
+  if (!list) return;
+  const std::string path = m.Path("link_failures");
+  if (!list->IsSequence()) {
+    m.diagnostics().Fail(*list, path, "expected a list of {between: [SWITCH, SWITCH], at, for}, got " + Describe(*list));
+    return;
+  }
+  for (size_t i = 0; i < list->size(); ++i) {
+    MapReader f(m.diagnostics(), (*list)[i], path + "." + std::to_string(i));
+    f.AllowOnly({"between", "at", "for"});
+    Scenario::Scheduling::LinkFailure failure;
+    failure.path = f.path();
+    const std::optional<YAML::Node> between = f.Get("between");
+    if (!between) {
+      f.Fail("between", "missing; expected the two switches the link joins, e.g. between: [leaf0, spine1]");
+      continue;
+    }
+    if (!between->IsSequence() || between->size() != 2 || !(*between)[0].IsScalar() || !(*between)[1].IsScalar()) {
+      f.FailAt("between", "expected two switch names, e.g. [leaf0, spine1], got " + Describe(*between));
+      continue;
+    }
+    failure.a = (*between)[0].Scalar();
+    failure.b = (*between)[1].Scalar();
+    if (!f.Has("at")) f.Fail("at", "missing; expected the time the link fails, e.g. at: 3600s");
+    failure.at_s = f.TimeValue("at", Time::Zero()).seconds();
+    failure.for_s = f.TimeValue("for", Time::Zero()).seconds();
+    sched.link_failures.push_back(std::move(failure));
+  }
+}
+
 }  // namespace
 
 void ReadSchedulingSection(const MapReader& m, Scenario& s) {
-  m.AllowOnly({"policy", "storage_servers", "max_phases_per_job", "load_window", "jobs"});
+  m.AllowOnly({"policy", "storage_servers", "max_phases_per_job", "load_window", "jobs", "link_failures"});
   Scenario::Scheduling& sched = s.scheduling;
   if (m.Has("policy")) {
     Result<PolicySpec> spec = ParsePolicySpec(m.String("policy", ""));
@@ -77,6 +110,7 @@ void ReadSchedulingSection(const MapReader& m, Scenario& s) {
   if (m.Has("load_window") && window == Time::Zero()) m.FailAt("load_window", "expected a time > 0, got 0");
   sched.load_window_s = window.seconds();
   ReadJobModel(m.Map("jobs"), s.gpu, sched.jobs);
+  ReadLinkFailures(m, sched);
   if (m.diagnostics().ok()) CheckStorageServers(m, s);
 }
 

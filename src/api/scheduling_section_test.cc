@@ -143,3 +143,39 @@ TEST(SchedulingSection, StorageServersMustLeaveAServerForJobs) {
 
 }  // namespace
 }  // namespace aifabric
+
+namespace aifabric {
+namespace {
+
+// scheduling.link_failures: the two switches by name, the time it fails
+// and for how long (0 = to the end; absent = 0).
+TEST(SchedulingSection, LinkFailuresAreReadByName) {
+  Result<Scenario> s = Load(
+      "scheduling:\n"
+      "  link_failures:\n"
+      "    - {between: [leaf0, spine1], at: 3600s, for: 600s}\n"
+      "    - {between: [leaf1, spine0], at: 30s}\n");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const auto& f = s->scheduling.link_failures;
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].a, "leaf0");
+  EXPECT_EQ(f[0].b, "spine1");
+  EXPECT_EQ(f[0].at_s, 3600);
+  EXPECT_EQ(f[0].for_s, 600);
+  EXPECT_EQ(f[0].path, "scheduling.link_failures.0");
+  EXPECT_EQ(f[1].for_s, 0);
+  EXPECT_EQ(ErrorOf("scheduling:\n  link_failures: {between: [a, b]}\n")
+                .rfind("s.yaml:5:18: scheduling.link_failures: expected a list of {between: [SWITCH, SWITCH], at, for}", 0),
+            0u);
+  EXPECT_NE(ErrorOf("scheduling:\n  link_failures:\n    - {at: 1s}\n").find("scheduling.link_failures.0.between: missing"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("scheduling:\n  link_failures:\n    - {between: [leaf0], at: 1s}\n")
+                .find("scheduling.link_failures.0.between: expected two switch names"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("scheduling:\n  link_failures:\n    - {between: [leaf0, spine0]}\n")
+                .find("scheduling.link_failures.0.at: missing"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace aifabric

@@ -41,6 +41,7 @@ enum EventKind : uint64_t {
   kWindowOpens = 7,
   kLinkDown = 8,   // job index = the failure's index
   kLinkUp = 9,
+  kReroute = 10,
 };
 enum CoflowKind : uint64_t { kGradient = 0, kAllToAll = 1, kCheckpoint = 2 };
 
@@ -123,6 +124,7 @@ class Replay final : public EventHandler {
   double CruxWeight(const JobState& job) const;
   void OpenWindow();
   void ChangeLink(size_t failure, bool up);
+  void RerouteAffected();
   void RouteJob(size_t j);
   void RecordWindowFlows(size_t j, CoflowKind kind, double scale);
   bool InWindow() const;
@@ -146,6 +148,7 @@ class Replay final : public EventHandler {
   std::vector<WindowFlow> window_flows_;
   uint64_t reroutes_ = 0;
   int links_down_ = 0;
+  bool reroute_pending_ = false;
   // Jobs keep their flows for the packet window and for rerouting.
   bool keep_edges_ = false;
 };
@@ -317,6 +320,9 @@ void Replay::OnEvent(uint64_t tag) {
       break;
     case kLinkUp:
       ChangeLink(j, true);
+      break;
+    case kReroute:
+      RerouteAffected();
       break;
     default:
       assert(false);
@@ -624,17 +630,25 @@ void Replay::RecordWindowFlows(size_t j, CoflowKind kind, double scale) {
   }
 }
 
-// A link fails or comes back: the running jobs whose routes it changes are
-// routed again (their next coflows take the new paths).
+// A link fails or comes back. The running jobs it concerns are routed
+// again once per instant (after every change at that instant), so many
+// links failing together cost one pass.
 void Replay::ChangeLink(size_t failure, bool up) {
-  const LinkId link = options_.link_failures[failure].link;
-  fabric_.SetLinkUp(link, up);
+  fabric_.SetLinkUp(options_.link_failures[failure].link, up);
   links_down_ += up ? -1 : 1;
+  if (reroute_pending_) return;
+  reroute_pending_ = true;
+  sim_.Schedule(sim_.Now(), this, Tag(0, kReroute));
+}
+
+// Routes again every running job that crosses a down link or was routed
+// while a link was down (it may go back to its ECMP paths).
+void Replay::RerouteAffected() {
+  reroute_pending_ = false;
   for (size_t j : running_) {
     JobState& job = jobs_[j];
-    const bool affected = up ? job.detoured
-                             : fabric_.CrossesDownLink(job.gradient) || fabric_.CrossesDownLink(job.alltoall) ||
-                                   fabric_.CrossesDownLink(job.checkpoint);
+    const bool affected = job.detoured || fabric_.CrossesDownLink(job.gradient) ||
+                          fabric_.CrossesDownLink(job.alltoall) || fabric_.CrossesDownLink(job.checkpoint);
     if (!affected) continue;
     RouteJob(j);
     job.detoured = links_down_ > 0;
