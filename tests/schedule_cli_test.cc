@@ -313,3 +313,63 @@ TEST_F(ScheduleCli, BadInputExitsTwoWithTheMessageAndWritesNothing) {
 
 }  // namespace
 }  // namespace aifabric::testing
+
+namespace aifabric::testing {
+namespace {
+
+// The example traces are what `aifabric trace` writes for the example
+// clusters (the commands docs/scheduling.md gives), byte for byte: the
+// generator is deterministic and the committed files are its output.
+TEST(TraceCli, ReproducesTheExampleTraces) {
+  TempDir dir;
+  struct Example {
+    const char* cluster;
+    const char* flags;
+    const char* trace;
+  };
+  for (const Example& e : {Example{"cluster.yaml", "", "trace.csv"},
+                           Example{"lingjun_cluster.yaml", " --per-hour 94", "trace_lingjun.csv"}}) {
+    const std::string out = dir.path() + "/" + e.trace;
+    CommandResult r = RunAifabric(std::string("trace --cluster " AIFABRIC_SOURCE_DIR "/examples/scheduling/") +
+                                  e.cluster + e.flags + " --out " + out + " --quiet");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(ReadFile(out), ReadFile(std::string(AIFABRIC_SOURCE_DIR "/examples/scheduling/") + e.trace)) << e.trace;
+  }
+}
+
+TEST(TraceCli, SmallTraceAndBadInput) {
+  TempDir dir;
+  const std::string cluster = dir.Write("c.yaml", kTinyCluster);
+  const std::string out = dir.path() + "/t.csv";
+  CommandResult r = RunAifabric("trace --cluster " + cluster + " --out " + out +
+                                " --jobs 40 --source helios --seed 3 --models llama3-8b,llama3-70b");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream csv(ReadFile(out));
+  std::string line;
+  int rows = -1;
+  while (std::getline(csv, line)) {
+    ++rows;
+    if (rows == 0) continue;
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+    ASSERT_GE(f.size(), 5u);
+    EXPECT_LE(std::stoi(f[2]), 32) << line;  // no job larger than the 4 x 8 GPUs
+  }
+  EXPECT_EQ(rows, 40);
+  struct Case {
+    std::string args;
+    std::string expect;
+  };
+  for (const Case& c : std::vector<Case>{{"--source nowhere", "nowhere"},
+                                         {"--models llama3-8b,gpt5", "--models: "},
+                                         {"--max-gpus 0", "--max-gpus: expected at least 1"}}) {
+    CommandResult bad = RunAifabric("trace --cluster " + cluster + " --out " + dir.path() + "/bad.csv " + c.args);
+    EXPECT_EQ(bad.exit_code, 2) << c.args;
+    EXPECT_THAT(bad.err, HasSubstr(c.expect)) << c.args << "\n" << bad.err;
+    EXPECT_FALSE(Exists(dir.path() + "/bad.csv")) << c.args;
+  }
+}
+
+}  // namespace
+}  // namespace aifabric::testing

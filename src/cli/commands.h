@@ -91,4 +91,19 @@ struct ScheduleOptions {
 };
 int ScheduleCommand(const ScheduleOptions& options);
 
+// `aifabric trace`: a synthetic job trace for a cluster (docs/scheduling.md).
+struct TraceCommandOptions {
+  std::string cluster;                 // the cluster scenario
+  std::string out;                     // the CSV to write
+  size_t jobs = 5000;
+  double arrivals_per_hour = 28;
+  std::string source = "philly";
+  int max_gpus = 256;
+  uint64_t seed = 1;
+  std::string models;                  // "" -> the default list
+  std::vector<std::string> overrides;  // --set KEY=VALUE
+  bool quiet = false;
+};
+int TraceCommand(const TraceCommandOptions& options);
+
 }  // namespace aifabric

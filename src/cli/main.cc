@@ -98,6 +98,22 @@ int main(int argc, char** argv) {
       ->excludes("--compare");
   sched_cmd->add_flag("--quiet,-q", sched.quiet, "Print nothing but errors");
 
+  TraceCommandOptions trace;
+  CLI::App* trace_cmd = app.add_subcommand(
+      "trace", "Write a synthetic job trace for a cluster: Philly/Helios/PAI sizes and run times (docs/scheduling.md)");
+  trace_cmd->add_option("--cluster", trace.cluster, "Cluster scenario file (YAML or JSON)")->required();
+  trace_cmd->add_option("--out", trace.out, "The trace CSV to write")->required();
+  trace_cmd->add_option("--jobs", trace.jobs, "Jobs (default 5000)")->check(CLI::Range(size_t{1}, size_t{1'000'000}));
+  trace_cmd->add_option("--per-hour", trace.arrivals_per_hour, "Poisson arrivals per hour (default 28)");
+  trace_cmd->add_option("--source", trace.source, "Size and run-time tables: philly, helios or pai (default philly)");
+  trace_cmd->add_option("--max-gpus", trace.max_gpus, "Largest job in GPUs (default 256, at most the cluster's)");
+  trace_cmd->add_option("--seed", trace.seed, "Seed of the draws (default 1)");
+  trace_cmd->add_option("--models", trace.models,
+                        "Comma-separated catalog models, small to large (default "
+                        "llama3-8b,llama3-8b,llama3-8b,llama3-70b,deepseek-v3)");
+  trace_cmd->add_option("--set", trace.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
+  trace_cmd->add_flag("--quiet,-q", trace.quiet, "Print nothing but errors");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -108,6 +124,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return RunCommand(run);
     if (*diagnose_cmd) return DiagnoseCommand(diagnose_dir);
     if (*validate_cmd) return ValidateCommand(validate);
+    if (*trace_cmd) return TraceCommand(trace);
     if (*coll_cmd) return CollectiveCommand(coll);
     if (*cmp_cmd) return CompareCommand(cmp);
     if (*sched_cmd) return ScheduleCommand(sched);

@@ -4,13 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <string>
 #include <vector>
 
-#include "sched/job_profile.h"
 #include "workload/model_catalog.h"
-#include "workload/model_costs.h"
 
 namespace aifabric {
 namespace {
@@ -187,42 +184,6 @@ TEST(SyntheticTraceTest, BadOptionsNameTheField) {
             0u);
 }
 
-// Writes examples/scheduling/trace.csv (see synthetic_trace.h). The step
-// time is the replay's own estimate under the default job model
-// (job_profile.h) on 400G NICs: compute, plus whatever of the gradient
-// all-reduce does not hide behind it, plus the expert all-to-all, so the
-// replay's run times follow Philly's durations. 28 arrivals an hour offer
-// about 0.85 of the example cluster's 2,016 schedulable GPUs (the mean job
-// asks ~222,000 GPU-seconds); jobs are at most 256 GPUs. Models by size
-// (the list splits log2 of the size evenly, cap 256): llama3-8b up to 32
-// GPUs (data parallel, communication-heavy), llama3-70b at 64-128,
-// deepseek-v3 (expert parallel) at 256.
-void WriteExampleTrace(double arrivals_per_hour, const std::string& file) {
-  SyntheticTraceOptions o;
-  o.jobs = 5000;
-  o.arrivals_per_hour = arrivals_per_hour;
-  o.cluster_gpus = 256;
-  o.gpus_per_server = 8;
-  o.seed = 1;
-  o.source = "philly";
-  o.models = {"llama3-8b", "llama3-8b", "llama3-8b", "llama3-70b", "deepseek-v3"};
-  o.seconds_per_iteration = [](const std::string& name, int32_t gpus) {
-    const ModelSpec m = FindModel(name).value();
-    const JobModelOptions options;
-    return IterationSecondsAt(ProfileJob(m, true, gpus, 8, options), options, 400e9 / 8);
-  };
-  Result<std::vector<TraceJob>> jobs = GenerateSyntheticTrace(o);
-  ASSERT_TRUE(jobs.ok()) << jobs.error().message;
-  std::ofstream out(std::string(AIFABRIC_SOURCE_DIR) + "/examples/scheduling/" + file, std::ios::binary);
-  out << WriteJobTrace(*jobs);
-  ASSERT_TRUE(out.good());
-}
-
-TEST(SyntheticTraceTest, DISABLED_WriteExampleTrace) { WriteExampleTrace(28, "trace.csv"); }
-
-// The same for the Lingjun cluster (843 schedulable servers, 6,744 GPUs):
-// arrivals scaled with the GPUs, 28 x 6744 / 2016 = 94 an hour.
-TEST(SyntheticTraceTest, DISABLED_WriteExampleLingjunTrace) { WriteExampleTrace(94, "trace_lingjun.csv"); }
 
 }  // namespace
 }  // namespace aifabric
