@@ -70,19 +70,14 @@ Result<ScheduleRun> RunSchedule(const Scenario& scenario, const std::string& tra
     }
     // Its messages name the option ("storage_servers: ..."); the user wrote
     // it in the scenario's scheduling section.
-    if (Status valid = ValidateReplayOptions(*options, run.fabric.layout); !valid.ok()) {
+    if (Status valid = ValidateReplayOptions(*options, run.fabric.topology, run.fabric.layout); !valid.ok()) {
       const std::string& message = valid.error().message;
       return Error{origin + (message.rfind("scheduling.", 0) == 0 ? "" : "scheduling.") + message};
     }
     const auto start = std::chrono::steady_clock::now();
     Result<ReplayResult> result =
         ReplayJobTrace(run.fabric.topology, run.fabric.routes, run.fabric.layout, *jobs, *options);
-    if (!result.ok()) {
-      // A link failure's message is about the scenario, the rest about the trace.
-      const std::string& message = result.error().message;
-      if (message.rfind("link_failures.", 0) == 0) return Error{origin + "scheduling." + message};
-      return Error{trace_path + ": " + message};
-    }
+    if (!result.ok()) return Error{trace_path + ": " + result.error().message};
     run.wall_s.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     run.results.push_back(std::move(result).value());
   }

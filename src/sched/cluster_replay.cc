@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 #include <list>
 #include <memory>
 #include <unordered_map>
@@ -701,9 +702,39 @@ void Replay::FinishJob(size_t j) {
   RequestPass();
 }
 
+// Each failure: a switch-to-switch link of `topology`, at and for >= 0,
+// not overlapping another failure of the same link.
+Status ValidateLinkFailures(std::span<const LinkFailure> failures, const Topology& topology) {
+  for (size_t f = 0; f < failures.size(); ++f) {
+    const LinkFailure& failure = failures[f];
+    const std::string field = "link_failures." + std::to_string(f) + ": ";
+    if (!(std::isfinite(failure.at_s) && failure.at_s >= 0 && std::isfinite(failure.for_s) && failure.for_s >= 0)) {
+      return Error{field + "expected at >= 0 and for >= 0 (0 = to the end)"};
+    }
+    if (failure.link < 0 || static_cast<size_t>(failure.link) >= topology.num_links()) {
+      return Error{field + "link " + std::to_string(failure.link) + " is not in the topology"};
+    }
+    const Port& port = topology.port(static_cast<PortId>(failure.link * 2));
+    if (topology.node(port.node).kind == NodeKind::kHost || topology.node(port.peer).kind == NodeKind::kHost) {
+      return Error{field + "the link " + topology.node(port.node).name + " - " + topology.node(port.peer).name +
+                   " has a host at one end; only switch-to-switch links may fail (a host's link would cut its "
+                   "server off)"};
+    }
+    const double end_f = failure.for_s > 0 ? failure.at_s + failure.for_s : std::numeric_limits<double>::infinity();
+    for (size_t g = 0; g < f; ++g) {
+      const LinkFailure& other = failures[g];
+      const double end_g = other.for_s > 0 ? other.at_s + other.for_s : std::numeric_limits<double>::infinity();
+      if (other.link == failure.link && failure.at_s < end_g && other.at_s < end_f) {
+        return Error{field + "overlaps link_failures." + std::to_string(g) + " on the same link"};
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
-Status ValidateReplayOptions(const ReplayOptions& o, const ClusterLayout& layout) {
+Status ValidateReplayOptions(const ReplayOptions& o, const Topology& topology, const ClusterLayout& layout) {
   bool known = false;
   for (std::string_view n : PlacementPolicyNames()) known = known || n == o.policy;
   if (!known) {
@@ -736,13 +767,7 @@ Status ValidateReplayOptions(const ReplayOptions& o, const ClusterLayout& layout
   if (!(std::isfinite(o.load_window_s) && o.load_window_s > 0)) {
     return Error{"load_window: expected a positive time, got " + std::to_string(o.load_window_s) + " s"};
   }
-  for (size_t f = 0; f < o.link_failures.size(); ++f) {
-    const LinkFailure& failure = o.link_failures[f];
-    const std::string field = "link_failures." + std::to_string(f) + ": ";
-    if (!(std::isfinite(failure.at_s) && failure.at_s >= 0 && std::isfinite(failure.for_s) && failure.for_s >= 0)) {
-      return Error{field + "expected at >= 0 and for >= 0 (0 = to the end)"};
-    }
-  }
+  if (Status st = ValidateLinkFailures(o.link_failures, topology); !st.ok()) return st;
   if (o.window_start_s >= 0 && !(std::isfinite(o.window_s) && o.window_s > 0 && std::isfinite(o.window_start_s))) {
     return Error{"window: expected a positive duration, got " + std::to_string(o.window_s) + " s"};
   }
@@ -751,7 +776,7 @@ Status ValidateReplayOptions(const ReplayOptions& o, const ClusterLayout& layout
 
 Result<ReplayResult> ReplayJobTrace(const Topology& topology, const RoutingTable& routes, const ClusterLayout& layout,
                                     std::span<const TraceJob> jobs, const ReplayOptions& options) {
-  if (Status st = ValidateReplayOptions(options, layout); !st.ok()) return st.error();
+  if (Status st = ValidateReplayOptions(options, topology, layout); !st.ok()) return st.error();
   for (size_t i = 1; i < jobs.size(); ++i) {
     if (jobs[i].submit_s < jobs[i - 1].submit_s) {
       return Error{"job '" + jobs[i].job_id + "': jobs must be sorted by submit_s (as ReadJobTrace returns them)"};
@@ -760,27 +785,6 @@ Result<ReplayResult> ReplayJobTrace(const Topology& topology, const RoutingTable
   for (const TraceJob& t : jobs) {
     if (!(t.submit_s >= 0 && t.submit_s < kMaxReplayDays * 86400)) {
       return Error{"job '" + t.job_id + "': submit_s must be in [0, " + std::to_string(kMaxReplayDays) + " days)"};
-    }
-  }
-  for (size_t f = 0; f < options.link_failures.size(); ++f) {
-    const LinkFailure& failure = options.link_failures[f];
-    const std::string field = "link_failures." + std::to_string(f) + ": ";
-    if (failure.link < 0 || static_cast<size_t>(failure.link) >= topology.num_links()) {
-      return Error{field + "link " + std::to_string(failure.link) + " is not in the topology"};
-    }
-    const Port& port = topology.port(static_cast<PortId>(failure.link * 2));
-    if (topology.node(port.node).kind == NodeKind::kHost || topology.node(port.peer).kind == NodeKind::kHost) {
-      return Error{field + "the link " + topology.node(port.node).name + " - " + topology.node(port.peer).name +
-                   " has a host at one end; only switch-to-switch links may fail (a host's link would cut its "
-                   "server off)"};
-    }
-    for (size_t g = 0; g < f; ++g) {
-      const LinkFailure& other = options.link_failures[g];
-      const double end_f = failure.for_s > 0 ? failure.at_s + failure.for_s : 1e300;
-      const double end_g = other.for_s > 0 ? other.at_s + other.for_s : 1e300;
-      if (other.link == failure.link && failure.at_s < end_g && other.at_s < end_f) {
-        return Error{field + "overlaps link_failures." + std::to_string(g) + " on the same link"};
-      }
     }
   }
   Replay replay(topology, routes, layout, jobs, options);

@@ -108,8 +108,10 @@ struct WindowFlow {
 };
 
 // Checks the options against the cluster; errors name the field
-// ("policy: ...", "storage_servers: ...", "scheduling.jobs.<field>: ...").
-Status ValidateReplayOptions(const ReplayOptions& options, const ClusterLayout& layout);
+// ("policy: ...", "storage_servers: ...", "scheduling.jobs.<field>: ...",
+// "link_failures.N: ..." for a failure not on a switch-to-switch link of
+// `topology`, or overlapping another of the same link).
+Status ValidateReplayOptions(const ReplayOptions& options, const Topology& topology, const ClusterLayout& layout);
 
 struct ReplayJobResult {
   std::string job_id;
