@@ -25,10 +25,7 @@ Result<std::string> GenerateTraceCsv(const Scenario& cluster, const TraceGenerat
     models.push_back(std::move(*m));
   }
   const JobModelOptions job_model = cluster.scheduling.jobs;
-  // The rate of the first server's NIC link.
-  const NodeId nic = layout.nics(0).front();
-  const double nic_bytes_per_s =
-      static_cast<double>(fabric->topology.port(fabric->topology.node(nic).ports.front()).rate.bps()) / 8;
+  const double nic_bytes_per_s = static_cast<double>(FastestNicLink(fabric->topology, layout).bps()) / 8;
   SyntheticTraceOptions o;
   o.jobs = options.jobs;
   o.arrivals_per_hour = options.arrivals_per_hour;

@@ -56,4 +56,14 @@ size_t ClusterLayout::nic_of_index(GpuId gpu) const {
 
 NodeId ClusterLayout::nic_of(GpuId gpu) const { return gpu_nic_[static_cast<size_t>(gpu)]; }
 
+DataRate FastestNicLink(const Topology& topology, const ClusterLayout& layout) {
+  DataRate fastest;
+  for (int s = 0; s < layout.servers(); ++s) {
+    for (NodeId nic : layout.nics(s)) {
+      for (PortId p : topology.node(nic).ports) fastest = std::max(fastest, topology.port(p).rate);
+    }
+  }
+  return fastest;
+}
+
 }  // namespace aifabric

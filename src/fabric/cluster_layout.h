@@ -64,4 +64,8 @@ class ClusterLayout {
   std::vector<uint16_t> gpu_nic_count_;    // per GPU: nic_count
 };
 
+// The fastest link out of any server's NIC (what a job's flows can reach
+// at best, before placement). O(NICs).
+DataRate FastestNicLink(const Topology& topology, const ClusterLayout& layout);
+
 }  // namespace aifabric

@@ -19,6 +19,20 @@ Topology Servers(int servers, int nics_per_server) {
   return t;
 }
 
+// Two servers of one NIC; server 1's NIC links at 400G, server 0's at 100G:
+// the fastest NIC link is 400G, whichever server has it.
+TEST(ClusterLayout, FastestNicLinkLooksAtEveryServer) {
+  Topology t = Servers(2, 1);
+  const NodeId leaf = t.AddSwitch("leaf", 1, t.AddSwitchSpec(SwitchSpec{}));
+  t.AddLink(0, leaf, DataRate::Gbps(100), Time::Zero());
+  t.AddLink(1, leaf, DataRate::Gbps(400), Time::Zero());
+  ServerSpec spec;
+  spec.gpus_per_server = 1;
+  Result<ClusterLayout> l = ClusterLayout::Build(t, spec);
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(FastestNicLink(t, *l), DataRate::Gbps(400));
+}
+
 TEST(ClusterLayout, OneNicPerGpuPutsGpuIOnRailI) {
   const Topology t = Servers(2, 8);
   Result<ClusterLayout> l = ClusterLayout::Build(t, ServerSpec{});

@@ -182,14 +182,10 @@ Status Replay::Prepare() {
   const int schedulable_servers = layout_.servers() - static_cast<int>(options_.storage_servers.size());
   const int gps = layout_.gpus_per_server();
   std::unordered_map<std::string, ModelSpec> models;
-  // The fastest a NIC moves a job's bytes, for the estimates made before
+  // The fastest a NIC moves a job's payload, for the estimates made before
   // placement.
-  double nic_bytes_per_s = 0;
-  for (int s = 0; s < layout_.servers() && nic_bytes_per_s == 0; ++s) {
-    for (NodeId n : layout_.nics(s)) {
-      for (PortId p : topology_.node(n).ports) nic_bytes_per_s = std::max(nic_bytes_per_s, fabric_.capacity_bps(p) / 8);
-    }
-  }
+  const double nic_bytes_per_s =
+      static_cast<double>(FastestNicLink(topology_, layout_).bps()) * options_.payload_efficiency / 8;
   for (JobState& job : jobs_) {
     const TraceJob& t = *job.trace;
     auto it = models.find(t.model);
