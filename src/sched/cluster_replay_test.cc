@@ -23,11 +23,7 @@ using sched_testing::Layout;
 // shared by its two servers (2:1).
 Topology Leaves(int leaves) {
   Topology t;
-  for (int h = 0; h < 2 * leaves; ++h) {
-    std::string name = "h";
-    name += std::to_string(h);
-    t.AddHost(name, h, 0);
-  }
+  sched_testing::AddOneNicServers(t, 2 * leaves);
   const int spec = t.AddSwitchSpec(SwitchSpec{});
   const NodeId spine = t.AddSwitch("spine", 2, spec);
   for (int l = 0; l < leaves; ++l) {
@@ -261,11 +257,7 @@ TEST(ClusterReplayTest, CruxFavoursTheGpuIntensiveJob) {
 // gives A servers 0-1 and B servers 2-3, both across the leaves.
 Topology InterleavedLeaves(LinkId* leaf0_spine1) {
   Topology t;
-  for (int h = 0; h < 4; ++h) {
-    std::string name = "h";
-    name += std::to_string(h);
-    t.AddHost(name, h, 0);
-  }
+  sched_testing::AddOneNicServers(t, 4);
   const int spec = t.AddSwitchSpec(SwitchSpec{});
   const NodeId leaf0 = t.AddSwitch("leaf0", 1, spec), leaf1 = t.AddSwitch("leaf1", 1, spec);
   const NodeId spine0 = t.AddSwitch("spine0", 2, spec), spine1 = t.AddSwitch("spine1", 2, spec);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fabric/ecmp_path.h"
+#include "sched/sched_test_cluster.h"
 
 namespace aifabric {
 namespace {
@@ -16,11 +17,7 @@ struct TwoSpines {
   Topology t;
   NodeId leaf0, leaf1, spine0, spine1;
   TwoSpines() {
-    for (int h = 0; h < 4; ++h) {
-      std::string name = "h";
-      name += std::to_string(h);
-      t.AddHost(name, h, 0);
-    }
+    sched_testing::AddOneNicServers(t, 4);
     const int spec = t.AddSwitchSpec(SwitchSpec{});
     leaf0 = t.AddSwitch("leaf0", 1, spec);
     leaf1 = t.AddSwitch("leaf1", 1, spec);

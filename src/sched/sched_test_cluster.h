@@ -30,15 +30,21 @@ inline Topology FatTree4(int servers) {
   return std::move(t).value();
 }
 
-// 2 leaves x 2 servers (one NIC each), 2 spines, every leaf to every
-// spine: h0 h1 -> leaf0, h2 h3 -> leaf1; 100G down, 400G up.
-inline Topology LeafSpine2x2() {
-  Topology t;
-  for (int h = 0; h < 4; ++h) {
+// Adds `servers` one-NIC servers: host hN is server N's rail 0 (node id N
+// when the topology is empty).
+inline void AddOneNicServers(Topology& t, int servers) {
+  for (int h = 0; h < servers; ++h) {
     std::string name = "h";  // appended, not "h" + string (GCC 12 -Wrestrict)
     name += std::to_string(h);
     t.AddHost(name, h, 0);
   }
+}
+
+// 2 leaves x 2 servers (one NIC each), 2 spines, every leaf to every
+// spine: h0 h1 -> leaf0, h2 h3 -> leaf1; 100G down, 400G up.
+inline Topology LeafSpine2x2() {
+  Topology t;
+  AddOneNicServers(t, 4);
   const int spec = t.AddSwitchSpec(SwitchSpec{});
   const NodeId leaf0 = t.AddSwitch("leaf0", 1, spec), leaf1 = t.AddSwitch("leaf1", 1, spec);
   const NodeId spine0 = t.AddSwitch("spine0", 2, spec), spine1 = t.AddSwitch("spine1", 2, spec);
