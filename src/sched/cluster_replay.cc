@@ -7,6 +7,7 @@
 #include <list>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "engine/simulator.h"
 #include "sched/easy_backfill.h"
@@ -160,11 +161,9 @@ double Replay::LocalIterationSeconds(const JobState& job) const {
 }
 
 double Replay::IdleMacroSeconds(const JobState& job, double iterations) const {
-  const double f = options_.job_model.overlap_fraction;
-  const double compute = job.profile.compute_s * iterations;
-  const double gradient = job.gradient.empty() ? 0.0 : fabric_.IdleDuration(job.gradient, iterations).seconds();
-  const double alltoall = job.alltoall.empty() ? 0.0 : fabric_.IdleDuration(job.alltoall, iterations).seconds();
-  return (1 - f) * compute + std::max(f * compute, gradient) + alltoall;
+  return IterationSeconds(job.profile.compute_s * iterations, options_.job_model.overlap_fraction,
+                          fabric_.IdleDuration(job.gradient, iterations).seconds(),
+                          fabric_.IdleDuration(job.alltoall, iterations).seconds());
 }
 
 Status Replay::Prepare() {
@@ -464,9 +463,8 @@ Time Replay::CassiniOffset(const JobState& job) const {
   windows(job, job.MacroIterations(0), head, comm);
   const double period = head + comm;
   if (comm <= 0 || period <= 0) return Time::Zero();
-  std::unordered_map<int, bool> mine;
-  for (int p : job.gradient.ports) mine[p] = true;
-  for (int p : job.alltoall.ports) mine[p] = true;
+  std::unordered_set<int> mine(job.gradient.ports.begin(), job.gradient.ports.end());
+  mine.insert(job.alltoall.ports.begin(), job.alltoall.ports.end());
   struct Other {
     double start, head, comm, period;
   };

@@ -75,11 +75,15 @@ double RingAllReduceBytes(const JobProfile& p) {
   return dp > 1 ? 2.0 * (dp - 1) / dp * static_cast<double>(p.allreduce_bytes) : 0.0;
 }
 
+double IterationSeconds(double compute_s, double overlap_fraction, double overlapped_s, double exposed_s) {
+  const double f = overlap_fraction;
+  return (1 - f) * compute_s + std::max(f * compute_s, overlapped_s) + exposed_s;
+}
+
 double IterationSecondsAt(const JobProfile& p, const JobModelOptions& options, double bytes_per_s) {
-  const double f = options.overlap_fraction;
   const double overlapped = (RingAllReduceBytes(p) + static_cast<double>(p.pipeline_bytes)) / bytes_per_s;
-  return (1 - f) * p.compute_s + std::max(f * p.compute_s, overlapped) +
-         static_cast<double>(p.alltoall_bytes) / bytes_per_s;
+  return IterationSeconds(p.compute_s, options.overlap_fraction, overlapped,
+                          static_cast<double>(p.alltoall_bytes) / bytes_per_s);
 }
 
 JobParallelism PlanJobParallelism(const ModelSpec& model, int gpus, int gpus_per_server,

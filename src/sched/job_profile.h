@@ -95,6 +95,12 @@ JobProfile ProfileJob(const ModelSpec& model, bool training, int gpus, int gpus_
 // (0 when dp = 1).
 double RingAllReduceBytes(const JobProfile& profile);
 
+// An iteration's length (docs/scheduling.md): compute for (1 - f) of
+// `compute_s`, then the rest beside communication that takes
+// `overlapped_s`, then communication that takes `exposed_s`:
+// (1 - f) C + max(f C, overlapped) + exposed, f = overlap_fraction.
+double IterationSeconds(double compute_s, double overlap_fraction, double overlapped_s, double exposed_s);
+
 // One iteration when every byte the job sends moves at `bytes_per_s` with
 // nothing in its way: (1 - f) C + max(f C, (ring + pipeline bytes) /
 // bytes_per_s) + all-to-all bytes / bytes_per_s, f = overlap_fraction, C =
