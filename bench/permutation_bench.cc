@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "api/run.h"
-#include "api/scenario_loader.h"
+#include "run/scenario_run.h"
+#include "scenario/scenario_loader.h"
 #include "fabric/topology_builder.h"
 #include "flow/flow_network.h"
 #include "workload/flow_generator.h"

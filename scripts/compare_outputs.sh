@@ -7,25 +7,28 @@
 # and on the printed lines the wall seconds, events per second, peak memory
 # and the wall-time row of `aifabric compare`.
 #
-#   scripts/compare_outputs.sh REV [--quick] [--keep DIR]
+#   scripts/compare_outputs.sh REV [--quick] [--keep DIR] [--base-binary FILE]
 #
 # REV: the commit to compare against (the layers refactor was checked against
 # 7407b5c). Its aifabric is built in a temporary git worktree; this
 # checkout's is build/src/cli/aifabric, built first if missing. --quick skips
 # the lines of the command list marked "slow" (the two scale training steps).
-# --keep DIR keeps both output trees there. Exit 0 if everything matches, 1
-# and the differing files otherwise.
+# --keep DIR keeps both output trees there. --base-binary FILE uses an
+# aifabric already built at REV instead of building it. Exit 0 if
+# everything matches, 1 and the differing files otherwise.
 set -euo pipefail
 
-usage() { echo "usage: $0 REV [--quick] [--keep DIR]" >&2; exit 2; }
+usage() { echo "usage: $0 REV [--quick] [--keep DIR] [--base-binary FILE]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 rev="$1"; shift
 quick=0
 keep=""
+base_bin=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
     --keep) [ $# -ge 2 ] || usage; keep="$2"; shift ;;
+    --base-binary) [ $# -ge 2 ] || usage; base_bin="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift ;;
     *) usage ;;
   esac
   shift
@@ -46,15 +49,17 @@ build_aifabric() {  # build_aifabric SOURCE_DIR BUILD_DIR
   cmake --build "$2" -j"$jobs" --target aifabric >"$2.build.log" 2>&1 || { tail -40 "$2.build.log"; exit 1; }
 }
 
-echo "compare_outputs: building aifabric at $rev"
-git -C "$repo" worktree add --detach "$base_tree" "$rev" >/dev/null 2>&1
-# report.html embeds ECharts from web/report/node_modules.
-if [ -d "$repo/web/report/node_modules" ] && [ ! -e "$base_tree/web/report/node_modules" ]; then
-  ln -s "$repo/web/report/node_modules" "$base_tree/web/report/node_modules"
+if [ -z "$base_bin" ]; then
+  echo "compare_outputs: building aifabric at $rev"
+  git -C "$repo" worktree add --detach "$base_tree" "$rev" >/dev/null 2>&1
+  # report.html embeds ECharts from web/report/node_modules.
+  if [ -d "$repo/web/report/node_modules" ] && [ ! -e "$base_tree/web/report/node_modules" ]; then
+    ln -s "$repo/web/report/node_modules" "$base_tree/web/report/node_modules"
+  fi
+  mkdir -p "$work/base-build"
+  build_aifabric "$base_tree" "$work/base-build"
+  base_bin="$work/base-build/src/cli/aifabric"
 fi
-mkdir -p "$work/base-build"
-build_aifabric "$base_tree" "$work/base-build"
-base_bin="$work/base-build/src/cli/aifabric"
 head_bin="$repo/build/src/cli/aifabric"
 if [ ! -x "$head_bin" ]; then
   echo "compare_outputs: building this checkout's aifabric"

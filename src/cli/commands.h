@@ -1,5 +1,5 @@
 // The subcommands of the aifabric CLI, one function each, returning the
-// process exit code. They use only the api library.
+// process exit code. They use the scenario, run and report layers only.
 #pragma once
 
 #include <cstdio>
@@ -21,12 +21,23 @@ inline int ReportBadInput(const Error& error) {
   return kExitBadInput;
 }
 
+// --model and --collectives: "" keeps the scenario's simulation.model and
+// simulation.collectives.
+struct ModelOptions {
+  std::string model;
+  std::string collectives;
+  // Appends the --set overrides they stand for.
+  void AppendOverrides(std::vector<std::string>& overrides) const {
+    if (!model.empty()) overrides.push_back("simulation.model=" + model);
+    if (!collectives.empty()) overrides.push_back("simulation.collectives=" + collectives);
+  }
+};
+
 struct RunOptions {
   std::string scenario;
   std::string out_dir;                 // "" -> out/<scenario name>
   std::vector<std::string> overrides;  // --set KEY=VALUE
-  std::string model;                   // "" -> the scenario's simulation.model
-  std::string collectives;             // "" -> the scenario's simulation.collectives
+  ModelOptions model;                  // --model, --collectives
   bool quiet = false;
   bool no_telemetry = false;           // --no-telemetry: simulation.telemetry.enabled=false
   int metrics_port = -1;               // --metrics-port: serve metrics on 127.0.0.1:PORT while running (0: any; -1: off)
@@ -63,8 +74,7 @@ struct CollectiveCommandOptions {
   int check = 0;                       // -c: print #wrong as 0 instead of N/A
   std::string json_file;               // -J
   std::vector<std::string> overrides;  // --set
-  std::string model;                   // --model: "" -> the scenario's simulation.model
-  std::string collectives;             // --collectives: "" -> simulation.collectives
+  ModelOptions model;                  // --model, --collectives
 };
 int CollectiveCommand(const CollectiveCommandOptions& options);
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "api/compare.h"
-#include "api/outputs.h"
-#include "api/scenario_loader.h"
 #include "cli/commands.h"
+#include "report/comparison.h"
+#include "report/output_folder.h"
+#include "scenario/scenario_loader.h"
 
 namespace aifabric {
 
@@ -17,7 +17,7 @@ int CompareCommand(const CompareOptions& options) {
   std::vector<std::string> models;
   std::stringstream list(options.models);
   for (std::string m; std::getline(list, m, ',');) {
-    if (m != "packet" && m != "flow" && m != "analytic") {
+    if (!ModelKindNamed(m)) {
       return ReportBadInput(Error{"--models: unknown model '" + m + "' (expected packet, flow, analytic)"});
     }
     models.push_back(m);

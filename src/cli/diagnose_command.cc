@@ -1,6 +1,6 @@
 #include <cstdio>
 
-#include "api/diagnosis_report.h"
+#include "report/diagnosis_report.h"
 #include "cli/commands.h"
 
 namespace aifabric {

@@ -8,6 +8,20 @@
 
 #include "cli/commands.h"
 
+namespace {
+
+// --model and --collectives, which `run` and `collective` share.
+void AddModelOptions(CLI::App* command, aifabric::ModelOptions& options, const char* model_help) {
+  command->add_option("--model", options.model, model_help)->check(CLI::IsMember({"packet", "flow", "analytic"}));
+  command
+      ->add_option("--collectives", options.collectives,
+                   "steps (a transfer per step) or coflow (one fluid each; flow/analytic); overrides "
+                   "simulation.collectives")
+      ->check(CLI::IsMember({"auto", "steps", "coflow"}));
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace aifabric;
   CLI::App app{"aifabric: simulate the network of a GPU cluster and see how it turns into\n"
@@ -20,11 +34,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("scenario", run.scenario, "Scenario file (YAML or JSON)")->required();
   run_cmd->add_option("--out", run.out_dir, "Output folder (default: out/<scenario name>)");
   run_cmd->add_option("--set", run.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
-  run_cmd->add_option("--model", run.model, "Network model (overrides simulation.model)")
-      ->check(CLI::IsMember({"packet", "flow", "analytic"}));
-  run_cmd->add_option("--collectives", run.collectives,
-                      "steps (a transfer per step) or coflow (one fluid each; flow/analytic); overrides simulation.collectives")
-      ->check(CLI::IsMember({"auto", "steps", "coflow"}));
+  AddModelOptions(run_cmd, run.model, "Network model (overrides simulation.model)");
   run_cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors (no progress either)");
   run_cmd->add_flag("--no-telemetry", run.no_telemetry,
                     "Do not sample counters nor write timeseries.csv, metrics.prom, trace.json, diagnosis.json, report.html");
@@ -66,11 +76,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 1));
   coll_cmd->add_option("-J,--output_file", coll.json_file, "Write the results as nccl-tests JSON to FILE");
   coll_cmd->add_option("--set", coll.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
-  coll_cmd->add_option("--model", coll.model, "Network model between servers (overrides simulation.model)")
-      ->check(CLI::IsMember({"packet", "flow", "analytic"}));
-  coll_cmd->add_option("--collectives", coll.collectives,
-                       "steps (a transfer per step) or coflow (one fluid; flow/analytic); overrides simulation.collectives")
-      ->check(CLI::IsMember({"auto", "steps", "coflow"}));
+  AddModelOptions(coll_cmd, coll.model, "Network model between servers (overrides simulation.model)");
 
   CompareOptions cmp;
   CLI::App* cmp_cmd = app.add_subcommand("compare", "Run a scenario under several network models and compare");

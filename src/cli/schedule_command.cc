@@ -2,30 +2,25 @@
 // policy spec, or several side by side (--compare), and writes the
 // summaries, per-job tables and the cluster's scheduler topology files;
 // with --packet-window, also that window of the replay at packet level.
-#include <fmt/format.h>
-
 #include <cstdio>
 #include <memory>
-#include <numeric>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "api/outputs.h"
-#include "api/scenario_loader.h"
-#include "api/schedule_outputs.h"
-#include "api/schedule_report.h"
-#include "api/schedule_run.h"
-#include "api/schedule_window.h"
 #include "cli/commands.h"
-#include "cli/summary_printer.h"
-#include "core/peak_memory.h"
+#include "report/output_folder.h"
+#include "report/run_outputs.h"
+#include "report/run_summary_text.h"
+#include "report/schedule_outputs.h"
+#include "report/schedule_report.h"
+#include "run/schedule_run.h"
+#include "run/schedule_window.h"
+#include "scenario/scenario_loader.h"
 
 namespace aifabric {
 namespace {
-
-using Files = std::vector<std::pair<std::string, std::string>>;
 
 // The specs the flags ask for; "" for --policy means the scenario's.
 Result<std::vector<PolicySpec>> SpecsFromFlags(const ScheduleOptions& options, const Scenario& scenario) {
@@ -38,20 +33,6 @@ Result<std::vector<PolicySpec>> SpecsFromFlags(const ScheduleOptions& options, c
   Result<PolicySpec> spec = ParsePolicySpec(options.policy);
   if (!spec.ok()) return Error{"--policy: " + spec.error().message};
   return std::vector<PolicySpec>{std::move(spec).value()};
-}
-
-Files ReplayFiles(const ReplayResult& result, const ScheduleRunInfo& info, const std::string& prefix) {
-  return {{prefix + kScheduleSummaryFile, ScheduleSummaryJson(result, info).dump(2) + "\n"},
-          {prefix + kScheduleJobsFile, ScheduleJobsCsv(result)}};
-}
-
-std::string FileList(const Files& files) {
-  std::string list;
-  for (const auto& [name, contents] : files) {
-    if (name.find('/') != std::string::npos) continue;  // a spec's own folder, listed as <spec>/
-    list += (list.empty() ? "" : ", ") + name;
-  }
-  return list;
 }
 
 }  // namespace
@@ -76,56 +57,29 @@ int ScheduleCommand(const ScheduleOptions& options) {
     if (!ran.ok()) return ReportBadInput(ran.error());
     window_run = std::move(*ran);
   }
-  SchedulerTopologyOutput scheduler = SchedulerTopologyFiles(run->fabric.topology, run->fabric.layout);
-  for (const std::string& note : scheduler.notes) std::fprintf(stderr, "aifabric: note: %s\n", note.c_str());
-  Files& files = scheduler.files;
-
-  // Every file is built before the first is written.
   const ScheduleRunInfo info{scenario->name, options.trace, scenario->seed};
   const bool comparing = !options.compare.empty();
-  if (comparing) {
-    // One folder per spec, named by it ('+' kept: "topology+crux/").
-    for (const ReplayResult& r : run->results) {
-      for (auto& file : ReplayFiles(r, info, ResultSpecName(r) + "/")) files.push_back(std::move(file));
-    }
-    files.emplace_back(kScheduleCompareFile, ScheduleCompareCsv(run->results));
-  } else {
-    Files own = ReplayFiles(run->results.front(), info, "");
-    files.insert(files.begin(), own.begin(), own.end());
-  }
-  const std::string out_dir = options.out_dir.empty() ? "out/" + scenario->name + "-schedule" : options.out_dir;
-  Status written = WriteFilesInto(out_dir, files);
-  if (!written.ok()) return ReportBadInput(written.error());
+  OutputFolder out(options.out_dir.empty() ? "out/" + scenario->name + "-schedule" : options.out_dir);
+  Result<std::vector<std::string>> notes = WriteScheduleFiles(*run, info, comparing, out);
+  if (!notes.ok()) return ReportBadInput(notes.error());
+  for (const std::string& note : *notes) std::fprintf(stderr, "aifabric: note: %s\n", note.c_str());
+  // The window's files go in a folder of their own, written after the rest.
+  OutputFolder window_out(out.dir() + "/" + kPacketWindowFolder);
   nlohmann::ordered_json window_summary;
-  const std::string window_dir = out_dir + "/" + kPacketWindowFolder;
   if (window_run) {
     window_summary = BuildSummary(*window_run);
-    Status st = WriteOutputs(*window_run, window_summary, window_dir);
-    if (!st.ok()) return ReportBadInput(st.error());
+    if (Status st = WriteOutputs(*window_run, window_summary, window_out); !st.ok()) return ReportBadInput(st.error());
   }
+  if (Status st = out.Commit(); !st.ok()) return ReportBadInput(st.error());
+  if (Status st = window_out.Commit(); !st.ok()) return ReportBadInput(st.error());
   if (options.quiet) return kExitOk;
 
-  std::string out = comparing ? FormatScheduleComparison(run->results, info)
-                              : FormatScheduleSummary(run->results.front(), info);
-  uint64_t events = 0, solves = 0;
-  for (const ReplayResult& r : run->results) {
-    events += r.metrics.events;
-    solves += r.metrics.rate_solves;
-  }
-  const double wall_s = std::accumulate(run->wall_s.begin(), run->wall_s.end(), 0.0);
-  out += fmt::format("  replayed    {} in {:.3f} s wall ({} events, {} rate solves), peak memory {:.0f} MiB\n",
-                     comparing ? fmt::format("{} specs", run->results.size()) : std::string("the trace"), wall_s,
-                     events, solves, PeakMemoryMiB());
-  std::string listed = FileList(files);
-  if (comparing) listed = "<spec>/ (summary.json, jobs.csv), " + listed;
-  out += fmt::format("  outputs     {}/ ({})\n", out_dir, listed);
+  std::string text = FormatScheduleRunText(*run, info, comparing, out.dir(), out.names());
   if (window_run) {
-    out += fmt::format("\npacket window {:.6f} s + {:.3f} ms of the replay: {} flows at packet level\n",
-                       window->start.seconds(), window->duration.seconds() * 1e3,
-                       run->results.front().window_flows.size());
-    out += FormatRunSummary(*window_run, window_summary, window_dir);
+    text += FormatPacketWindowHeading(*window, run->results.front().window_flows.size());
+    text += FormatRunSummary(*window_run, window_summary, window_out.dir());
   }
-  std::fputs(out.c_str(), stdout);
+  std::fputs(text.c_str(), stdout);
   return kExitOk;
 }
 

@@ -1,12 +1,12 @@
 // `aifabric trace`: writes a synthetic job trace for a cluster scenario
-// (api/trace_generation.h), atomically.
+// (run/trace_generation.h), atomically.
 #include <cstdio>
 #include <sstream>
 
-#include "api/outputs.h"
-#include "api/scenario_loader.h"
-#include "api/trace_generation.h"
 #include "cli/commands.h"
+#include "report/schedule_outputs.h"
+#include "run/trace_generation.h"
+#include "scenario/scenario_loader.h"
 
 namespace aifabric {
 
@@ -24,9 +24,9 @@ int TraceCommand(const TraceCommandOptions& options) {
     std::istringstream list(options.models);
     for (std::string name; std::getline(list, name, ',');) o.models.push_back(name);
   }
-  Result<std::string> csv = GenerateTraceCsv(*cluster, o);
-  if (!csv.ok()) return ReportBadInput(Error{options.cluster + ": " + csv.error().message});
-  Status written = WriteFileAtomically(options.out, *csv);
+  Result<std::vector<TraceJob>> trace = GenerateTrace(*cluster, o);
+  if (!trace.ok()) return ReportBadInput(Error{options.cluster + ": " + trace.error().message});
+  Status written = WriteJobTraceFile(*trace, options.out);
   if (!written.ok()) return ReportBadInput(written.error());
   if (!options.quiet) std::printf("aifabric trace: %zu jobs (%s, seed %llu) -> %s\n", o.jobs, o.source.c_str(),
                                   static_cast<unsigned long long>(o.seed), options.out.c_str());

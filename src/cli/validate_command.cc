@@ -1,12 +1,13 @@
+// `aifabric validate`: checks a scenario (it is prepared, so every input is
+// read) and prints the cluster it describes; writes the topology as DOT or
+// as an ibsim net file on request.
 #include <cstdio>
 #include <string>
 
-#include "api/outputs.h"
-#include "api/run.h"
 #include "cli/commands.h"
-#include "cli/summary_printer.h"
-#include "fabric/dot_writer.h"
-#include "fabric/ibsim_netfile_writer.h"
+#include "report/run_summary_text.h"
+#include "report/topology_files.h"
+#include "run/scenario_run.h"
 
 namespace aifabric {
 
@@ -15,11 +16,11 @@ int ValidateCommand(const ValidateOptions& options) {
   Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::PrepareFile(options.scenario, options.overrides);
   if (!run.ok()) return ReportBadInput(run.error());
   if (!options.dot_file.empty()) {
-    Status written = WriteFileAtomically(options.dot_file, ToDot((*run)->topology()));
+    Status written = WriteTopologyDot((*run)->topology(), options.dot_file);
     if (!written.ok()) return ReportBadInput(Error{"--dot: " + written.error().message});
   }
   if (!options.ibsim_file.empty()) {
-    Status written = WriteFileAtomically(options.ibsim_file, WriteIbsimNetFile((*run)->topology()));
+    Status written = WriteTopologyIbsim((*run)->topology(), options.ibsim_file);
     if (!written.ok()) return ReportBadInput(Error{"--ibsim: " + written.error().message});
   }
   std::fputs(FormatValidation(**run).c_str(), stdout);

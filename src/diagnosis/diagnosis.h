@@ -83,7 +83,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/result.h"
-#include "diagnosis/fabric_observation.h"
+#include "fabric/fabric_observation.h"
 #include "diagnosis/finding.h"
 #include "fabric/topology.h"
 

@@ -43,7 +43,7 @@ Topology TwoLeaves(DataRate uplink = DataRate::Gbps(100)) {
 // An observation of `topology` over 1 ms with idle ports.
 FabricObservation Idle(const Topology& topology, Time active = Time::FromMs(1)) {
   FabricObservation o;
-  o.model = "packet";
+  o.model = ModelKind::kPacket;
   o.active_time = active;
   for (const Port& p : topology.ports()) {
     PortObservation port;

@@ -1,11 +1,14 @@
-// NetworkModel is the one interface every fidelity implements (packet level
-// here; flow level and analytic later): start a transfer of some bytes from
-// one host to another now, and hear back when its last byte has arrived.
-// Workloads talk only to this interface, never to a concrete model.
+// NetworkModel is the one interface every fidelity implements (the packet,
+// flow and analytic levels, and GpuNetwork over GPU ids on top of any of
+// them): start a transfer of some bytes from one endpoint to another now,
+// and hear back when its last byte has arrived. Workloads talk only to this
+// interface, never to a concrete model. ModelKind names the fidelities.
 // Not thread-safe; lives inside one Simulator.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "core/ids.h"
@@ -13,6 +16,23 @@
 #include "core/time.h"
 
 namespace aifabric {
+
+// The fidelities of a fabric model: packets through queues, max-min fair
+// fluids over the same paths, or alpha-beta per transfer.
+enum class ModelKind : uint8_t { kPacket, kFlow, kAnalytic };
+
+// "packet", "flow", "analytic": as scenarios and outputs spell them.
+constexpr const char* ModelKindName(ModelKind kind) {
+  return kind == ModelKind::kPacket ? "packet" : kind == ModelKind::kFlow ? "flow" : "analytic";
+}
+
+// The kind spelled `name`, if any.
+constexpr std::optional<ModelKind> ModelKindNamed(std::string_view name) {
+  for (ModelKind kind : {ModelKind::kPacket, ModelKind::kFlow, ModelKind::kAnalytic}) {
+    if (name == ModelKindName(kind)) return kind;
+  }
+  return std::nullopt;
+}
 
 struct TransferRequest {
   FlowId id = 0;          // caller-chosen, unique within a run

@@ -39,7 +39,8 @@ Time AnalyticNetwork::TimeOnPath(std::span<const PortId> path, uint64_t bytes) c
 void AnalyticNetwork::StartTransfer(const TransferRequest& request) {
   const std::vector<PortId> path = paths_.RoutePath(request);
   for (PortId id : path) carried_[static_cast<size_t>(id)] += static_cast<double>(request.bytes);
-  CompleteIn(request.id, TimeOnPath(path, request.bytes));
+  payload_.sent += request.bytes;
+  CompleteIn(request.id, request.bytes, TimeOnPath(path, request.bytes));
 }
 
 Status AnalyticNetwork::StartCoflow(const CoflowRequest& request) {
@@ -55,28 +56,36 @@ Status AnalyticNetwork::StartCoflow(const CoflowRequest& request) {
   const double d = static_cast<double>(longest.ps());
   const double chain_bound = chain_ps + request.timing.depth * d;
   const double fill_bound = (1 + request.timing.fill_depth) * d + static_cast<double>(request.timing.fill.ps());
-  CompleteIn(request.id,
+  CompleteIn(request.id, 0,
              Time::FromPs(static_cast<int64_t>(std::llround(std::max(chain_bound, fill_bound)))) + request.timing.latency);
   return Status::Ok();
 }
 
-void AnalyticNetwork::CompleteIn(FlowId id, Time duration) {
+void AnalyticNetwork::CompleteIn(FlowId id, uint64_t bytes, Time duration) {
   uint32_t slot;
   if (!free_slots_.empty()) {
     slot = free_slots_.back();
     free_slots_.pop_back();
-    pending_[slot] = id;
+    pending_[slot] = Pending{id, bytes};
   } else {
     slot = static_cast<uint32_t>(pending_.size());
-    pending_.push_back(id);
+    pending_.push_back(Pending{id, bytes});
   }
   sim_.ScheduleIn(duration, this, slot);
 }
 
 void AnalyticNetwork::OnEvent(uint64_t tag) {
-  const FlowId id = pending_[tag];
+  const Pending done = pending_[tag];
   free_slots_.push_back(static_cast<uint32_t>(tag));
-  if (observer_ != nullptr) observer_->OnTransferDone(id, sim_.Now());
+  payload_.delivered += done.bytes;
+  if (observer_ != nullptr) observer_->OnTransferDone(done.id, sim_.Now());
+}
+
+NetworkTotals AnalyticNetwork::RunTotals() const {
+  NetworkTotals t;
+  t.payload = payload_;
+  t.payload.in_flight = payload_.sent - payload_.delivered;
+  return t;
 }
 
 }  // namespace aifabric

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "engine/simulator.h"
-#include "fabric/network_model.h"
+#include "fabric/fabric_network.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
 #include "flow/flow_config.h"
@@ -22,14 +22,13 @@
 
 namespace aifabric {
 
-class AnalyticNetwork final : public NetworkModel, private EventHandler {
+class AnalyticNetwork final : public FabricNetwork, private EventHandler {
  public:
   // `topology` and `routes` outlive this.
   AnalyticNetwork(Simulator& sim, const Topology& topology, const RoutingTable& routes, const FlowConfig& config);
 
   void StartTransfer(const TransferRequest& request) override;
   void SetObserver(TransferObserver* observer) override { observer_ = observer; }
-  const char* name() const override { return "analytic"; }
   // A coflow takes CoflowRequest's time with D the longest of its edges'
   // stretched bandwidth terms (its chain: the request's plus each edge's
   // weight x its path latency).
@@ -40,17 +39,28 @@ class AnalyticNetwork final : public NetworkModel, private EventHandler {
   Time TransferTime(const TransferRequest& request) const {
     return TimeOnPath(paths_.RoutePath(request), request.bytes);
   }
-  // The same without the oversubscription factor: alone on an idle fabric.
-  Time IdealFct(const TransferRequest& request) const { return paths_.IdealFct(request); }
   // Payload bytes each port carried (the transfers that crossed it).
   double bytes_carried(PortId port) const { return carried_[static_cast<size_t>(port)]; }
+
+  // FabricNetwork. IdealFct is TransferTime without the oversubscription
+  // factor: alone on an idle fabric. It tracks no queue pairs: none
+  // completes as far as TransfersCompleted is concerned.
+  ModelKind kind() const override { return ModelKind::kAnalytic; }
+  Time IdealFct(const TransferRequest& request) const override { return paths_.IdealFct(request); }
+  PortCounters LinkCounters(PortId port) const override {
+    return FluidPortCounters(bytes_carried(port), paths_.config());
+  }
+  NetworkTotals RunTotals() const override;
+  size_t TransfersCompleted() const override { return 0; }
+  void Observe(FabricObservation& observation) const override { observation.model = kind(); }
 
  private:
   Time TimeOnPath(std::span<const PortId> path, uint64_t bytes) const;
   // bytes / B of the header comment: the bandwidth term alone.
   Time StretchedPayloadTime(std::span<const PortId> path, uint64_t bytes) const;
-  // Schedules the observer's call for `id` after `duration`.
-  void CompleteIn(FlowId id, Time duration);
+  // Schedules the observer's call for `id` after `duration`; `bytes` are
+  // delivered then (0 for a coflow: its bytes are no transfer's).
+  void CompleteIn(FlowId id, uint64_t bytes, Time duration);
   void OnEvent(uint64_t tag) override;  // tag: index into pending_
 
   Simulator& sim_;
@@ -58,7 +68,12 @@ class AnalyticNetwork final : public NetworkModel, private EventHandler {
   const FlowNetwork paths_;             // for paths, latencies and IdealFct; never started
   std::vector<double> tier_factor_;     // [tier]: max oversubscription of the tiers below it
   std::vector<double> carried_;
-  std::vector<FlowId> pending_;         // completions in flight, by event tag
+  struct Pending {
+    FlowId id;
+    uint64_t bytes;
+  };
+  std::vector<Pending> pending_;        // completions in flight, by event tag
+  PayloadTotals payload_;               // of the transfers started and finished
   std::vector<uint32_t> free_slots_;
   TransferObserver* observer_ = nullptr;
 };

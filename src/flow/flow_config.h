@@ -1,12 +1,15 @@
 // FlowConfig holds the knobs of the flow-level model (FlowNetwork): what a
 // packet costs on the wire (so link capacities are payload rates), how ECMP
 // hashes, and how traffic classes share a link. Plain struct with defaults;
-// filled from the scenario in src/api, from the same fields as the packet
+// filled from the scenario in src/run, from the same fields as the packet
 // model's PacketConfig so both models see the same fabric.
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
+
+#include "fabric/port_counters.h"
 
 namespace aifabric {
 
@@ -29,5 +32,16 @@ struct FlowConfig {
   // max-min fairness regardless of class.
   std::array<double, 8> priority_weight = {1, 1, 1, 1, 1, 1, 1, 1};
 };
+
+// The counters of a port of a fluid model that carried `payload_bytes`:
+// the payload (rounded to a byte) and the whole packets it took, each with
+// its wire overhead. No drops, marks, pauses or queues.
+inline PortCounters FluidPortCounters(double payload_bytes, const FlowConfig& config) {
+  PortCounters c;
+  c.tx_payload_bytes = static_cast<uint64_t>(payload_bytes + 0.5);
+  c.tx_packets = static_cast<uint64_t>(std::ceil(payload_bytes / config.mtu_bytes));
+  c.tx_bytes = c.tx_payload_bytes + c.tx_packets * config.wire_overhead_bytes;
+  return c;
+}
 
 }  // namespace aifabric

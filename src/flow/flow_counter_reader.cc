@@ -4,11 +4,11 @@
 
 namespace aifabric {
 
-FlowCounterReader::FlowCounterReader(const FlowNetwork& network, const Topology& topology, uint32_t mtu_bytes,
-                                     uint32_t wire_overhead_bytes)
+FlowCounterReader::FlowCounterReader(const FlowNetwork& network, const Topology& topology)
     : network_(network),
-      wire_per_payload_(static_cast<double>(mtu_bytes + wire_overhead_bytes) / static_cast<double>(mtu_bytes)) {
-  assert(mtu_bytes > 0);
+      wire_per_payload_(static_cast<double>(network.config().mtu_bytes + network.config().wire_overhead_bytes) /
+                        static_cast<double>(network.config().mtu_bytes)) {
+  assert(network.config().mtu_bytes > 0);
   keys_.reserve(topology.ports().size());
   for (const Port& port : topology.ports()) keys_.push_back(SeriesKey{port.node, port.id, -1, Metric::kTxBytes});
 }

@@ -2,7 +2,8 @@
 // bytes each port has sent on the wire so far (kTxBytes), one series per
 // topology port. The flow level knows no packets, queues, drops or pauses,
 // so it has no other series. Wire bytes are the payload carried scaled by
-// (MTU + per-packet overhead) / MTU, the rate the model grants it at. Reads
+// (MTU + per-packet overhead) / MTU of the network's FlowConfig, the rate
+// the model grants it at. Reads
 // are one pass over the active transfers. Not thread-safe.
 #pragma once
 
@@ -17,8 +18,7 @@ namespace aifabric {
 
 class FlowCounterReader final : public CounterReader {
  public:
-  FlowCounterReader(const FlowNetwork& network, const Topology& topology, uint32_t mtu_bytes,
-                    uint32_t wire_overhead_bytes);
+  FlowCounterReader(const FlowNetwork& network, const Topology& topology);
   // The series it fills, in order: kTxBytes of every port, by port id.
   const std::vector<SeriesKey>& keys() const { return keys_; }
   void Read(Time now, std::span<double> out) override;

@@ -30,7 +30,7 @@ TEST(FlowCounterReader, WireBytesGrowAtLineRateAndSumToTheFrames) {
   const RoutingTable routes = RoutingTable::BuildShortestPaths(t);
   Simulator sim(1);
   FlowNetwork net(sim, t, routes, FlowConfig{});
-  FlowCounterReader reader(net, t, 4096, 82);
+  FlowCounterReader reader(net, t);  // FlowConfig{}: MTU 4096, 82 bytes of overhead
   ASSERT_EQ(reader.keys().size(), t.ports().size());
   TransferRequest r;
   r.id = 1;

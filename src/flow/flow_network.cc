@@ -51,13 +51,14 @@ void FlowNetwork::StartTransfer(const TransferRequest& request) {
   assert(request.bytes > 0 && request.src != request.dst);
   assert(routes_.Distance(request.src, request.dst) > 0);
   const uint32_t transfer = static_cast<uint32_t>(transfers_.size());
+  payload_.sent += request.bytes;
   if (config_.qps_per_transfer == 1) {  // SplitIntoQueuePairs' one part, without its vector
-    transfers_.push_back(Transfer{request.id, 1});
+    transfers_.push_back(Transfer{request.id, 1, request.bytes});
     StartQueuePair(WithSourcePort(request), transfer);
     return;
   }
   const std::vector<TransferRequest> parts = SplitIntoQueuePairs(request, config_.mtu_bytes, config_.qps_per_transfer);
-  transfers_.push_back(Transfer{request.id, static_cast<uint32_t>(parts.size())});
+  transfers_.push_back(Transfer{request.id, static_cast<uint32_t>(parts.size()), request.bytes});
   for (const TransferRequest& part : parts) StartQueuePair(part, transfer);
 }
 
@@ -168,7 +169,33 @@ void FlowNetwork::OnQueuePairDone(uint32_t flow_index, Time finish) {
   QueuePair& qp = flows_[flow_index];
   qp.finish = finish;
   Transfer& t = transfers_[qp.transfer];
-  if (--t.open_queue_pairs == 0 && observer_ != nullptr) observer_->OnTransferDone(t.id, finish);
+  if (--t.open_queue_pairs > 0) return;
+  payload_.delivered += t.bytes;
+  if (observer_ != nullptr) observer_->OnTransferDone(t.id, finish);
+}
+
+NetworkTotals FlowNetwork::RunTotals() const {
+  NetworkTotals t;
+  t.payload = payload_;
+  t.payload.in_flight = payload_.sent - payload_.delivered;
+  return t;
+}
+
+void FlowNetwork::Observe(FabricObservation& observation) const {
+  observation.model = kind();
+  for (uint32_t i = 0; i < flows_.size(); ++i) {
+    const QueuePair& q = flows_[i];
+    const std::span<const PortId> ports = path(i);
+    observation.transfers.push_back(TransferObservation{q.request.id, q.request.src, q.request.dst, q.request.bytes,
+                                                        q.start, q.finish, IdealFct(q.request),
+                                                        std::vector<PortId>(ports.begin(), ports.end()), ""});
+  }
+}
+
+size_t FlowNetwork::TransfersCompleted() const {
+  size_t done = 0;
+  for (const QueuePair& q : flows_) done += q.done();
+  return done;
 }
 
 Time FlowNetwork::PathLatency(std::span<const PortId> path, uint64_t bytes) const {

@@ -29,7 +29,7 @@
 
 #include "core/time.h"
 #include "engine/simulator.h"
-#include "fabric/network_model.h"
+#include "fabric/fabric_network.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
 #include "flow/connection_table.h"
@@ -38,7 +38,7 @@
 
 namespace aifabric {
 
-class FlowNetwork final : public NetworkModel {
+class FlowNetwork final : public FabricNetwork {
  public:
   // One queue pair of a transfer (a whole transfer unless
   // FlowConfig::qps_per_transfer > 1): the fluid unit.
@@ -62,7 +62,6 @@ class FlowNetwork final : public NetworkModel {
   // NetworkModel. REQUIRES: src != dst, both hosts, dst reachable; bytes > 0.
   void StartTransfer(const TransferRequest& request) override;
   void SetObserver(TransferObserver* observer) override { observer_ = observer; }
-  const char* name() const override { return "flow"; }
   // A coflow is one fluid over the union of its edges' ECMP paths, each
   // port at coefficient (bytes of the edges crossing it) / (the largest
   // edge's bytes); its weight is its priority class's. Its chain adds each
@@ -93,10 +92,17 @@ class FlowNetwork final : public NetworkModel {
   // Rate solves so far (one per instant with a start or a finish).
   uint64_t solves() const { return fluid_.solves(); }
 
-  // Completion time of a transfer alone on an idle fabric along the path its
-  // ECMP hash selects: its path latency + ceil(bytes * 8 / bottleneck payload
-  // rate) ps. What this model gives such a transfer, to the picosecond.
-  Time IdealFct(const TransferRequest& request) const;
+  // FabricNetwork.
+  ModelKind kind() const override { return ModelKind::kFlow; }
+  // Alone on an idle fabric along the path its ECMP hash selects: its path
+  // latency + ceil(bytes * 8 / bottleneck payload rate) ps. What this model
+  // gives such a transfer, to the picosecond.
+  Time IdealFct(const TransferRequest& request) const override;
+  PortCounters LinkCounters(PortId port) const override { return FluidPortCounters(bytes_carried(port), config_); }
+  NetworkTotals RunTotals() const override;
+  size_t TransfersCompleted() const override;
+  void Observe(FabricObservation& observation) const override;
+  const FlowConfig& config() const { return config_; }
   // Its parts: the ports its ECMP hash selects (`request` with its source
   // port filled in, as WithSourcePort does), the path latency for a message
   // of `bytes`, and ceil(bytes * 8 / bottleneck payload rate) ps.
@@ -130,8 +136,10 @@ class FlowNetwork final : public NetworkModel {
   struct Transfer {
     FlowId id;
     uint32_t open_queue_pairs;
+    uint64_t bytes;
   };
   std::vector<Transfer> transfers_;
+  PayloadTotals payload_;           // of the transfers started and finished
   std::vector<QueuePair> flows_;
   std::vector<PortId> path_arena_;  // every distinct connection's path, back to back
   ConnectionTable paths_;           // connection key -> a queue pair that has its path

@@ -17,7 +17,7 @@
 #include "engine/simulator.h"
 #include "packet/packet.h"
 #include "packet/packet_config.h"
-#include "packet/port_counters.h"
+#include "fabric/port_counters.h"
 
 namespace aifabric {
 

@@ -295,6 +295,36 @@ PayloadTotals PacketNetwork::totals() const {
   return t;
 }
 
+NetworkTotals PacketNetwork::RunTotals() const {
+  NetworkTotals t;
+  t.payload = totals();
+  for (const FlowState& f : flows_) {
+    t.timeouts += f.transport.timeouts;
+    t.out_of_order_packets += f.transport.out_of_order_packets;
+    t.cnps += f.transport.cnps;
+    t.acks += f.transport.acks;
+  }
+  t.pfc_deadlocks = pfc_deadlocks_;
+  return t;
+}
+
+void PacketNetwork::Observe(FabricObservation& observation) const {
+  observation.model = kind();
+  for (uint32_t i = 0; i < flows_.size(); ++i) {
+    const FlowState& f = flows_[i];
+    observation.transfers.push_back(
+        TransferObservation{f.request.id, f.request.src, f.request.dst, f.request.bytes, f.start, f.finish,
+                            IdealFct(f.request), path(i), ""});
+  }
+  observation.pause_causes = pause_causes();
+}
+
+size_t PacketNetwork::TransfersCompleted() const {
+  size_t done = 0;
+  for (const FlowState& f : flows_) done += f.done();
+  return done;
+}
+
 std::vector<PortId> PacketNetwork::PathPorts(NodeId src, NodeId dst, uint32_t hash) const {
   return EcmpPath(topology_, routes_, switch_salt_, src, dst, hash);
 }

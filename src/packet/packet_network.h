@@ -15,17 +15,17 @@
 #include <vector>
 
 #include "core/time.h"
-#include "diagnosis/fabric_observation.h"
+#include "fabric/fabric_observation.h"
 #include "engine/simulator.h"
 #include "fabric/ecmp_path.h"
-#include "fabric/network_model.h"
+#include "fabric/fabric_network.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
 #include "packet/egress_port.h"
 #include "packet/flow_state.h"
 #include "packet/packet.h"
 #include "packet/packet_config.h"
-#include "packet/port_counters.h"
+#include "fabric/port_counters.h"
 #include "packet/transport_hooks.h"
 
 namespace aifabric {
@@ -33,18 +33,7 @@ namespace aifabric {
 class HostNic;
 class SwitchNode;
 
-// Payload byte totals over all flows; conservation says
-// sent == delivered + dropped + discarded + in_flight.
-struct PayloadTotals {
-  uint64_t sent = 0;          // put on the wire by sources, retransmissions included
-  uint64_t delivered = 0;     // in order at destinations (each byte once)
-  uint64_t dropped = 0;       // lost in switch buffers
-  uint64_t discarded = 0;     // thrown away by receivers (out of order, duplicate)
-  uint64_t in_flight = 0;
-  uint64_t retransmitted = 0;
-};
-
-class PacketNetwork final : public NetworkModel, public TransportHost, private EventHandler {
+class PacketNetwork final : public FabricNetwork, public TransportHost, private EventHandler {
  public:
   // The topology, routes and transport must outlive the network. Without a
   // transport, messages go out once at line rate and nothing comes back.
@@ -57,7 +46,22 @@ class PacketNetwork final : public NetworkModel, public TransportHost, private E
   // NetworkModel
   void StartTransfer(const TransferRequest& request) override;
   void SetObserver(TransferObserver* observer) override { observer_ = observer; }
-  const char* name() const override { return "packet"; }
+
+  // FabricNetwork
+  ModelKind kind() const override { return ModelKind::kPacket; }
+  // Alone on an idle fabric along the path its ECMP hash selects: the first
+  // packet crosses every hop (serialization at each hop's rate,
+  // propagation, the next switch's latency), the remaining packets follow
+  // at the bottleneck rate. Exact for store-and-forward when all packets
+  // are full-sized; the last packet's size is taken as it is.
+  Time IdealFct(const TransferRequest& request) const override;
+  PortCounters LinkCounters(PortId port) const override { return egress(port).counters(); }
+  // totals() with the transports' counters summed over the queue pairs.
+  NetworkTotals RunTotals() const override;
+  size_t TransfersCompleted() const override;
+  void Observe(FabricObservation& observation) const override;
+  // Closes time-based counters (PFC pause time) at the end of a run.
+  void FinishRun(Time end) override;
 
   // Results, valid during and after the run: one FlowState per queue pair
   // (per transfer unless PacketConfig::qps_per_transfer > 1).
@@ -81,20 +85,11 @@ class PacketNetwork final : public NetworkModel, public TransportHost, private E
   // Peak shared-buffer occupancy of a switch (0 for hosts).
   uint64_t buffer_peak_bytes(NodeId id) const;
   PayloadTotals totals() const;
-  // Closes time-based counters (PFC pause time) at the end of a run.
-  void FinishRun(Time end);
   // PFC deadlocks seen: times a cycle of ports, each paused while holding
   // lossless packets for the next, appeared (a persisting one counts once).
   uint64_t pfc_deadlocks() const { return pfc_deadlocks_; }
   size_t packets_in_use() const { return pool_.in_use(); }
   size_t packets_capacity() const { return pool_.capacity(); }
-
-  // Completion time of a flow alone on an idle fabric along the path its ECMP
-  // hash selects: the first packet crosses every hop (serialization at each
-  // hop's rate, propagation, the next switch's latency), the remaining
-  // packets follow at the bottleneck rate. Exact for store-and-forward when
-  // all packets are full-sized; the last packet's size is taken as it is.
-  Time IdealFct(const TransferRequest& request) const;
 
   // --- TransportHost -------------------------------------------------------
   Simulator& sim() override { return sim_; }

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "diagnosis/fabric_observation.h"
+#include "fabric/fabric_observation.h"
 #include "engine/simulator.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"

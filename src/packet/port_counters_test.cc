@@ -1,7 +1,7 @@
 // Port and queue counters of the packet model, checked by conservation:
 // what a port sends arrives at the far end, the queues add up to the port,
 // and what is offered to an egress is either sent or dropped.
-#include "packet/port_counters.h"
+#include "fabric/port_counters.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,46 @@
+// OutputFolder is the folder a command writes its files into (--out). Each
+// file goes to a temporary name beside its own (NAME.tmp) and Commit renames
+// them all into place at the end, so a reader never sees half a file and a
+// command that fails leaves none of its new files behind: what was not
+// committed is removed when the folder object goes. Not thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/result.h"
+
+namespace aifabric {
+
+// A file to write: its name below the output folder, and its contents.
+using OutputFile = std::pair<std::string, std::string>;
+
+class OutputFolder {
+ public:
+  explicit OutputFolder(std::string dir) : dir_(std::move(dir)) {}
+  ~OutputFolder();
+  OutputFolder(const OutputFolder&) = delete;
+  OutputFolder& operator=(const OutputFolder&) = delete;
+
+  const std::string& dir() const { return dir_; }
+  // Writes `contents` as `name`, a path below the folder ("summary.json",
+  // "topology+crux/jobs.csv"), creating the folders it needs. Errors name
+  // the file.
+  Status Write(const std::string& name, std::string_view contents);
+  // Renames every file written into place, in the order written.
+  Status Commit();
+  // The names written so far, in order, as given to Write.
+  const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  const std::string dir_;
+  std::vector<std::string> names_;
+  std::vector<std::string> pending_;  // final paths whose NAME.tmp is written
+};
+
+// Writes `contents` to `path` through a temporary file renamed into place.
+Status WriteFileAtomically(const std::string& path, std::string_view contents);
+
+}  // namespace aifabric

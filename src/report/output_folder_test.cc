@@ -1,0 +1,69 @@
+// OutputFolder: files land under their names (subfolders made as needed)
+// only at Commit, through temporaries that never stay behind, and a file
+// that cannot be written is an error naming it.
+#include "report/output_folder.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace aifabric {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string MakeTempDir() {
+  std::string tmpl = (fs::temp_directory_path() / "aifabric_out_XXXXXX").string();
+  EXPECT_NE(mkdtemp(tmpl.data()), nullptr);
+  return tmpl;
+}
+
+std::string Contents(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(OutputFolder, CreatesTheFolderAndSubfolders) {
+  const std::string tmpl = MakeTempDir();
+  const std::string dir = tmpl + "/out";
+  OutputFolder out(dir);
+  ASSERT_TRUE(out.Write("a.txt", "one\n").ok());
+  ASSERT_TRUE(out.Write("spec+crux/b.csv", "x,y\n").ok());
+  ASSERT_TRUE(out.Commit().ok());
+  EXPECT_EQ(Contents(dir + "/a.txt"), "one\n");
+  EXPECT_EQ(Contents(dir + "/spec+crux/b.csv"), "x,y\n");
+  EXPECT_FALSE(fs::exists(dir + "/a.txt.tmp"));
+  EXPECT_EQ(out.names(), (std::vector<std::string>{"a.txt", "spec+crux/b.csv"}));
+  fs::remove_all(tmpl);
+}
+
+TEST(OutputFolder, NothingIsInPlaceBeforeCommitAndAnUncommittedFolderLeavesNoTemporary) {
+  const std::string tmpl = MakeTempDir();
+  {
+    OutputFolder out(tmpl);
+    ASSERT_TRUE(out.Write("summary.json", "{}\n").ok());
+    EXPECT_FALSE(fs::exists(tmpl + "/summary.json"));
+    EXPECT_TRUE(fs::exists(tmpl + "/summary.json.tmp"));
+  }  // dropped without Commit, as after an error
+  EXPECT_TRUE(fs::is_empty(tmpl));
+  fs::remove_all(tmpl);
+}
+
+TEST(OutputFolder, AFileThatCannotBeWrittenIsAnErrorNamingIt) {
+  const std::string tmpl = MakeTempDir();
+  fs::create_directories(tmpl + "/links.csv.tmp");  // a folder where the temporary should go
+  OutputFolder out(tmpl);
+  const Status st = out.Write("links.csv", "x\n");
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("links.csv"), std::string::npos) << st.error().message;
+  fs::remove_all(tmpl);
+}
+
+}  // namespace
+}  // namespace aifabric

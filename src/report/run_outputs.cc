@@ -1,0 +1,232 @@
+#include "report/run_outputs.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "run/run_observation.h"
+#include "report/telemetry_outputs.h"
+#include "workload/traffic_injector.h"
+
+namespace aifabric {
+namespace {
+
+// Exact nanoseconds from picoseconds: "7043.76", "12", "0.005".
+std::string Ns(Time t) {
+  const int64_t ps = t.ps();
+  const int64_t whole = ps / 1000, frac = ps % 1000;
+  if (frac == 0) return std::to_string(whole);
+  std::string f = fmt::format("{:03d}", frac);
+  while (f.back() == '0') f.pop_back();
+  return std::to_string(whole) + "." + f;
+}
+
+double NsValue(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
+
+// Nearest-rank percentile of sorted values. REQUIRES: !sorted.empty().
+template <typename T>
+T Percentile(const std::vector<T>& sorted, double p) {
+  size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
+  if (rank < 1) rank = 1;
+  return sorted[rank - 1];
+}
+
+// {mean, p50, p99, max} of a set of values; zeros when empty.
+nlohmann::ordered_json Stats(std::vector<double> v) {
+  nlohmann::ordered_json j;
+  if (v.empty()) {
+    j = {{"mean", 0}, {"p50", 0}, {"p99", 0}, {"max", 0}};
+    return j;
+  }
+  std::sort(v.begin(), v.end());
+  const double mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  j["mean"] = mean;
+  j["p50"] = Percentile(v, 50);
+  j["p99"] = Percentile(v, 99);
+  j["max"] = v.back();
+  return j;
+}
+
+struct FlowFigures {
+  std::vector<double> fct_ns;
+  std::vector<double> slowdown;
+  size_t count = 0;
+};
+
+FlowFigures Figures(const ScenarioRun& run, size_t first, size_t count) {
+  FlowFigures f;
+  f.count = count;
+  for (size_t i = first; i < first + count; ++i) {
+    const FlowSpec& flow = run.flows()[i];
+    const Time end = run.finish(flow.id);
+    if (end.IsInfinite()) continue;
+    const Time fct = end - flow.start;
+    f.fct_ns.push_back(NsValue(fct));
+    f.slowdown.push_back(static_cast<double>(fct.ps()) / static_cast<double>(run.ideal_fct(flow.id).ps()));
+  }
+  return f;
+}
+
+nlohmann::ordered_json FlowJson(const FlowFigures& f) {
+  nlohmann::ordered_json j;
+  j["count"] = f.count;
+  j["completed"] = f.fct_ns.size();
+  j["fct_ns"] = Stats(f.fct_ns);
+  j["slowdown"] = Stats(f.slowdown);
+  return j;
+}
+
+double Utilization(const ScenarioRun& run, const Port& port) {
+  const double seconds = run.sim_time().seconds();
+  if (seconds <= 0) return 0;
+  const double bits = static_cast<double>(run.LinkCounters(port.id).tx_bytes) * 8.0;
+  return bits / (static_cast<double>(port.rate.bps()) * seconds);
+}
+
+std::string FlowsCsv(const ScenarioRun& run) {
+  std::string out = "flow_id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown\n";
+  for (const FlowSpec& flow : run.flows()) {
+    const Time end = run.finish(flow.id);
+    const Time ideal = run.ideal_fct(flow.id);
+    if (end.IsInfinite()) {
+      out += fmt::format("{},{},{},{},{},,,{},\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start), Ns(ideal));
+    } else {
+      const Time fct = end - flow.start;
+      out += fmt::format("{},{},{},{},{},{},{},{},{:.6f}\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start),
+                         Ns(end), Ns(fct), Ns(ideal),
+                         static_cast<double>(fct.ps()) / static_cast<double>(ideal.ps()));
+    }
+  }
+  return out;
+}
+
+std::string LinksCsv(const ScenarioRun& run) {
+  std::string out = "link_id,src,dst,rate_gbps,bytes,util,drops,ecn_marks,pfc_pause_ns,max_queue_bytes\n";
+  const Topology& t = run.topology();
+  for (const Port& port : t.ports()) {
+    const PortCounters c = run.LinkCounters(port.id);
+    out += fmt::format("{},{},{},{},{},{:.6f},{},{},{},{}\n", port.id, t.node(port.node).name, t.node(port.peer).name,
+                       port.rate.gbps(), c.tx_bytes, Utilization(run, port), c.drop_packets, c.ecn_marks,
+                       Ns(Time::FromPs(static_cast<int64_t>(c.pfc_pause_ps))), c.max_queue_bytes);
+  }
+  return out;
+}
+
+// HPCC's fct.txt: one line per completed flow (transfer, however many queue
+// pairs carried it) in completion order:
+// sip dip sport dport size start_ns fct_ns standalone_fct_ns.
+std::string FctTxt(const ScenarioRun& run) {
+  std::vector<const FlowSpec*> done;
+  for (const FlowSpec& f : run.flows()) {
+    if (!run.finish(f.id).IsInfinite()) done.push_back(&f);
+  }
+  std::stable_sort(done.begin(), done.end(), [&run](const FlowSpec* a, const FlowSpec* b) {
+    const Time fa = run.finish(a->id), fb = run.finish(b->id);
+    return fa < fb || (fa == fb && a->id < b->id);
+  });
+  std::string out;
+  for (const FlowSpec* f : done) {
+    const TransferRequest r = TrafficInjector::RequestFor(*f);
+    out += fmt::format("{:08x} {:08x} {} {} {} {} {} {}\n", HpccIp(r.src), HpccIp(r.dst), r.sport, r.dport, r.bytes,
+                       f->start.ps() / 1000, (run.finish(f->id) - f->start).ps() / 1000,
+                       run.ideal_fct(r.id).ps() / 1000);
+  }
+  return out;
+}
+
+}  // namespace
+
+uint32_t HpccIp(int node_id) {
+  return 0x0b000001u + static_cast<uint32_t>(node_id / 256) * 0x10000u + static_cast<uint32_t>(node_id % 256) * 0x100u;
+}
+
+nlohmann::ordered_json BuildSummary(const ScenarioRun& run) {
+  nlohmann::ordered_json s;
+  const Scenario& sc = run.scenario();
+  s["scenario"] = sc.name;
+  s["model"] = run.network().name();
+  s["seed"] = sc.seed;
+  s["sim_time_ns"] = NsValue(run.sim_time());
+  s["wall_s"] = run.wall_seconds();
+  s["events"] = run.sim().events_processed();
+  s["events_per_s"] = run.wall_seconds() > 0 ? static_cast<double>(run.sim().events_processed()) / run.wall_seconds() : 0.0;
+
+  const Topology& t = run.topology();
+  s["topology"] = {{"hosts", t.hosts().size()},
+                   {"switches", t.num_nodes() - t.hosts().size()},
+                   {"links", t.num_links()}};
+
+  s["flows"] = FlowJson(Figures(run, 0, run.flows().size()));
+
+  const NetworkTotals network = run.network().RunTotals();
+  const PayloadTotals& totals = network.payload;
+  s["bytes"] = {{"sent", totals.sent},           {"delivered", totals.delivered},
+                {"dropped", totals.dropped},     {"discarded", totals.discarded},
+                {"in_flight", totals.in_flight}, {"retransmitted", totals.retransmitted}};
+  uint64_t drops = 0, pause_ps = 0, ecn_marks = 0, pfc_frames = 0, pfc_storms = 0;
+  double max_util = 0, util_sum = 0;
+  std::string busiest;
+  for (const Port& port : t.ports()) {
+    const PortCounters c = run.LinkCounters(port.id);
+    drops += c.drop_packets;
+    pause_ps += c.pfc_pause_ps;
+    ecn_marks += c.ecn_marks;
+    pfc_frames += c.pfc_frames_tx;
+    pfc_storms += c.pfc_storms;
+    const double u = Utilization(run, port);
+    util_sum += u;
+    if (u > max_util) {
+      max_util = u;
+      busiest = t.node(port.node).name + "->" + t.node(port.peer).name;
+    }
+  }
+  s["drops"] = drops;
+  s["pfc_pause_ns"] = NsValue(Time::FromPs(static_cast<int64_t>(pause_ps)));
+  s["pfc_frames"] = pfc_frames;
+  s["pfc_storms"] = pfc_storms;
+  s["pfc_deadlocks"] = network.pfc_deadlocks;
+  s["ecn_marks"] = ecn_marks;
+  s["retransmitted_bytes"] = totals.retransmitted;
+  s["out_of_order_packets"] = network.out_of_order_packets;
+  s["timeouts"] = network.timeouts;
+  s["cnps"] = network.cnps;
+  s["acks"] = network.acks;
+  s["links"] = {{"max_util", max_util},
+                {"mean_util", t.ports().empty() ? 0.0 : util_sum / static_cast<double>(t.ports().size())},
+                {"busiest", busiest}};
+
+  nlohmann::ordered_json workloads = nlohmann::ordered_json::array();
+  for (const WorkloadSlice& slice : run.slices()) {
+    nlohmann::ordered_json w = FlowJson(Figures(run, slice.first, slice.count));
+    w["kind"] = slice.kind;
+    workloads.push_back(std::move(w));
+  }
+  s["workload"] = std::move(workloads);
+  return s;
+}
+
+Status WriteOutputs(const ScenarioRun& run, const nlohmann::ordered_json& summary, OutputFolder& out) {
+  for (const auto& [name, contents] : {std::pair<const char*, std::string>{"flows.csv", FlowsCsv(run)},
+                                       {"links.csv", LinksCsv(run)},
+                                       {"fct.txt", FctTxt(run)},
+                                       {"summary.json", summary.dump(2) + "\n"}}) {
+    if (Status st = out.Write(name, contents); !st.ok()) return st;
+  }
+  if (!run.scenario().telemetry.enabled) return Status::Ok();
+  const FabricObservation observation = ObserveRun(run);
+  TelemetryInputs in;
+  in.topology = &run.topology();
+  in.observation = &observation;
+  in.store = run.series();
+  in.sim_time = run.sim_time();
+  in.transfers_completed = run.completed();
+  in.summary = &summary;
+  return WriteTelemetryFiles(in, out);
+}
+
+}  // namespace aifabric

@@ -1,0 +1,193 @@
+// `aifabric collective` on the packet model against the closed forms of
+// an uncongested fabric (within 2%), and the sweep's bookkeeping.
+#include "run/collective_run.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "scenario/scenario_loader.h"
+
+namespace aifabric {
+namespace {
+
+// `servers` servers of `gpus` GPUs (one 100G NIC each) under one 400 ns
+// switch, 500 ns cables, RoCEv2 without congestion control (nothing here
+// congests: every NIC sends one flow and receives one).
+Scenario Cluster(int servers, int gpus) {
+  std::string text = "name: closed_form\n";
+  text += "cluster: {servers: " + std::to_string(servers) + ", gpus_per_server: " + std::to_string(gpus) +
+          ", gpu: H100, nic: {rate: 100Gbps}}\n";
+  text += "fabric: {topology: {type: leaf_spine, hosts_per_leaf: 64}, link: {latency: 500ns},"
+          " switch: {name: test, radix: 128, port_rate: 100Gbps, latency: 400ns, buffer: 64MiB},"
+          " mtu: 4096, roce: {cc: none}}\n";
+  Result<Scenario> s = LoadScenarioText(text, "closed_form.yaml", ".", {});
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  return *s;
+}
+
+// One step over the fabric for b payload bytes: NCCL's per-step latency of
+// a NET step (Simple: 14 us), then b at the payload rate B, plus the path:
+// cable, switch latency, the last packet's store-and-forward at the switch,
+// cable: alpha = lambda + 0.5 + 0.4 + 0.334 + 0.5 us. A collective starts
+// after Simple's base latency, 8.4 us; a step inside a server (NVLink)
+// takes 3.4 us. In a ring every NIC
+// sends data and, for the data it receives, one 86-byte ACK per 4096-byte
+// packet (ack_interval 1) on the same link, beside 82 bytes of RoCEv2
+// overhead per packet: B = 100G x 4096 / (4178 + 86).
+constexpr double kLambdaUs = 14;
+constexpr double kNvlinkLambdaUs = 3.4;
+constexpr double kBaseUs = 8.4;
+constexpr double kAlphaUs = kLambdaUs + 0.5 + 0.4 + 4178 * 8 / 100e3 + 0.5;
+constexpr double kPayloadBytesPerUs = 100e3 / 8 * 4096 / (4178 + 86);
+// A reduction reads two operands and writes one: H100 HBM 3.35 TB/s / 3.
+constexpr double kReduceBytesPerUs = 3.35e6 / 3;
+
+// The closed forms move each step's data in one piece: one channel and one
+// chunk (NCCL's ring chunks, n x 2 MiB, hold 8 MiB anyway; halving-
+// doubling's 512 KiB chunks, or several channels of a hierarchical
+// all-reduce, would overlap steps and phases and hide latency).
+double RunUs(const Scenario& s, CollectiveOp op, CollectiveAlgorithm algorithm, uint64_t bytes) {
+  CollectiveRequest r;
+  r.op = op;
+  r.algorithm = algorithm;
+  r.protocol = CollectiveProtocol::kSimple;
+  r.chunk_bytes = bytes;
+  r.channels = 1;
+  r.sweep.min_bytes = r.sweep.max_bytes = bytes;
+  Result<CollectiveSweepResult> sweep = RunCollectiveSweep(s, r);
+  EXPECT_TRUE(sweep.ok()) << sweep.error().message;
+  return sweep.ok() ? sweep->times.at(0).us_f() : 0;
+}
+
+constexpr uint64_t kS = 8 << 20;
+
+TEST(CollectiveRun, RingAllReduceMatchesTheAlphaBetaClosedForm) {
+  // 2(n-1) (S/n)/B + 2(n-1) alpha, n = 4 GPUs on 4 servers, plus the n-1
+  // reductions of S/n on the reduce-scatter's critical path.
+  const int n = 4;
+  const double expected = kBaseUs + 2 * (n - 1) * (kS / n / kPayloadBytesPerUs) + 2 * (n - 1) * kAlphaUs +
+                          (n - 1) * (kS / n / kReduceBytesPerUs);
+  const double got = RunUs(Cluster(n, 1), CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, kS);
+  std::printf("ring all_reduce n=4, 8 MiB: %.2f us, closed form %.2f us\n", got, expected);
+  EXPECT_NEAR(got, expected, 0.02 * expected);
+}
+
+TEST(CollectiveRun, RingAllGatherMatchesTheAlphaBetaClosedForm) {
+  // (n-1) (S/n)/B + (n-1) alpha.
+  const int n = 8;
+  const double expected = kBaseUs + (n - 1) * (kS / n / kPayloadBytesPerUs) + (n - 1) * kAlphaUs;
+  const double got = RunUs(Cluster(n, 1), CollectiveOp::kAllGather, CollectiveAlgorithm::kRing, kS);
+  std::printf("ring all_gather n=8, 8 MiB: %.2f us, closed form %.2f us\n", got, expected);
+  EXPECT_NEAR(got, expected, 0.02 * expected);
+}
+
+TEST(CollectiveRun, HalvingDoublingMatchesTheAlphaBetaClosedForm) {
+  // 2 log2(n) alpha + 2(n-1)/n S/B: halving exchanges S/2, S/4, ... with
+  // each partner (reducing what it gets: (n-1)/n S in all), doubling
+  // returns them.
+  const int n = 8;
+  const double expected = kBaseUs + 2 * std::log2(n) * kAlphaUs + 2.0 * (n - 1) / n * kS / kPayloadBytesPerUs +
+                          1.0 * (n - 1) / n * kS / kReduceBytesPerUs;
+  const double got = RunUs(Cluster(n, 1), CollectiveOp::kAllReduce, CollectiveAlgorithm::kHalvingDoubling, kS);
+  std::printf("halving-doubling all_reduce n=8, 8 MiB: %.2f us, closed form %.2f us\n", got, expected);
+  EXPECT_NEAR(got, expected, 0.02 * expected);
+}
+
+TEST(CollectiveRun, HierarchicalAllReduceIsItsThreePhasesInSequence) {
+  // 2 servers x 4 GPUs: NVLink ring reduce-scatter of S (L-1 steps of S/L
+  // at 370.8 GB/s after lambda + 25 ns), 4 rail-parallel ring all-reduces of
+  // S/L across the M = 2 servers over the fabric (2(M-1) steps of S/(LM)),
+  // NVLink ring all-gather (L-1 steps of S/L).
+  // Reductions: L-1 of S/L in the reduce-scatter, M-1 of S/(LM) across.
+  const int L = 4, M = 2;
+  const double nvlink_us = (kNvlinkLambdaUs + 0.025) + kS / L / 370.8e3;  // NCCL's H100 NVLink rate
+  const double reduce_scatter = (L - 1) * (nvlink_us + kS / L / kReduceBytesPerUs);
+  const double inter = 2 * (M - 1) * (kAlphaUs + kS / (L * M) / kPayloadBytesPerUs) +
+                       (M - 1) * kS / (L * M) / kReduceBytesPerUs;
+  const double all_gather = (L - 1) * nvlink_us;
+  const double expected = kBaseUs + reduce_scatter + inter + all_gather;
+  const double got = RunUs(Cluster(M, L), CollectiveOp::kAllReduce, CollectiveAlgorithm::kHierarchical, kS);
+  std::printf("hierarchical all_reduce 2x4, 8 MiB: %.2f us, phases %.2f + %.2f + %.2f us\n", got, reduce_scatter,
+              inter, all_gather);
+  EXPECT_NEAR(got, expected, 0.02 * expected);
+}
+
+// A ring all-reduce of `bytes`, Simple protocol, one size.
+CollectiveRequest OneRing(uint64_t bytes) {
+  CollectiveRequest r;
+  r.algorithm = CollectiveAlgorithm::kRing;
+  r.protocol = CollectiveProtocol::kSimple;
+  r.sweep.min_bytes = r.sweep.max_bytes = bytes;
+  return r;
+}
+
+TEST(CollectiveRun, PacketAndFlowLevelsAgreeOnAnUncongestedAllReduce) {
+  // A ring all-reduce of 16 MiB over 2 servers x 4 GPUs (one 100G NIC per
+  // GPU under one switch): every NIC sends one flow and receives one, so
+  // nothing queues; the packet level adds only its ACKs (86 of 4264 bytes
+  // per packet, 2%) and per-packet store-and-forward. Within 5%.
+  Scenario packet = Cluster(2, 4);
+  Scenario flow = packet;
+  flow.model = ModelKind::kFlow;
+  const CollectiveRequest r = OneRing(16 << 20);
+  Result<CollectiveSweepResult> p = RunCollectiveSweep(packet, r), f = RunCollectiveSweep(flow, r);
+  ASSERT_TRUE(p.ok() && f.ok());
+  const double pu = p->times[0].us_f(), fu = f->times[0].us_f();
+  std::printf("ring all_reduce 16 MiB, 2 x 4 GPUs: packet %.2f us, flow %.2f us\n", pu, fu);
+  EXPECT_NEAR(fu, pu, 0.05 * pu);
+}
+
+TEST(CollectiveRun, ACoflowAgreesWithItsStepsOnALargeRing) {
+  // The flow level, 256 MiB ring all-reduce over 2 servers x 4 GPUs: as
+  // one coflow and as its step DAG. Bandwidth-bound, the coflow's drain is
+  // the DAG's busiest link's work; within 5% (docs/collectives.md has the
+  // sizes where they differ more).
+  Scenario steps = Cluster(2, 4);
+  steps.model = ModelKind::kFlow;
+  steps.collectives = Scenario::Collectives::kSteps;
+  Scenario coflow = steps;
+  coflow.collectives = Scenario::Collectives::kCoflow;
+  const CollectiveRequest r = OneRing(256 << 20);
+  Result<CollectiveSweepResult> s = RunCollectiveSweep(steps, r), c = RunCollectiveSweep(coflow, r);
+  ASSERT_TRUE(s.ok() && c.ok());
+  const double su = s->times[0].us_f(), cu = c->times[0].us_f();
+  std::printf("ring all_reduce 256 MiB, 2 x 4 GPUs, flow level: steps %.2f us, coflow %.2f us\n", su, cu);
+  EXPECT_NEAR(cu, su, 0.05 * su);
+  EXPECT_LT(c->events, s->events / 100);  // one fluid instead of a transfer per step
+}
+
+TEST(CollectiveRun, TheSweepReportsEverySizeAndBadRequestsNameTheFlag) {
+  const Scenario s = Cluster(2, 2);
+  CollectiveRequest r;
+  r.sweep.min_bytes = 1024;
+  r.sweep.max_bytes = 16384;
+  r.sweep.step_factor = 4;
+  Result<CollectiveSweepResult> sweep = RunCollectiveSweep(s, r);
+  ASSERT_TRUE(sweep.ok()) << sweep.error().message;
+  EXPECT_EQ(sweep->requested_bytes, (std::vector<uint64_t>{1024, 4096, 16384}));
+  EXPECT_EQ(sweep->ranks, 4);
+  EXPECT_EQ(sweep->ranks_per_server, 2);
+  // Bigger messages take longer.
+  EXPECT_LT(sweep->times[0], sweep->times[2]);
+  r.gpus = 3;
+  Result<CollectiveSweepResult> bad = RunCollectiveSweep(s, r);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("--gpus"), std::string::npos);
+  r.gpus = 9;
+  EXPECT_FALSE(RunCollectiveSweep(s, r).ok());
+}
+
+TEST(CollectiveRun, TheSameRequestGivesTheSameTimes) {
+  const Scenario s = Cluster(2, 4);
+  CollectiveRequest r;
+  r.sweep.min_bytes = r.sweep.max_bytes = 1 << 20;
+  Result<CollectiveSweepResult> a = RunCollectiveSweep(s, r), b = RunCollectiveSweep(s, r);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->times, b->times);
+  EXPECT_EQ(a->events, b->events);
+}
+
+}  // namespace
+}  // namespace aifabric

@@ -1,0 +1,34 @@
+// The fabric of a scenario, built once and shared by the simulations that
+// use it (`aifabric collective` sizes, training steps): its topology, routes
+// and GPU layout, and the flow-level models' knobs from the same fields the
+// packet model reads. Not thread-safe.
+#pragma once
+
+#include "core/result.h"
+#include "fabric/cluster_layout.h"
+#include "fabric/routing_table.h"
+#include "fabric/topology.h"
+#include "flow/flow_config.h"
+#include "scenario/scenario.h"
+
+namespace aifabric {
+
+struct BuiltFabric {
+  Topology topology;
+  RoutingTable routes;
+  ClusterLayout layout;
+};
+
+// The topology and its routes (InfiniBand: as its subnet manager routes
+// them, run/ib_routes.h). Errors name the scenario field.
+Result<Topology> BuildScenarioTopology(const Scenario& scenario);
+Result<RoutingTable> BuildScenarioRoutes(const Scenario& scenario, const Topology& topology);
+
+// The topology, routes and GPU layout. Errors name the scenario field
+// (topology, IB routes, cluster layout).
+Result<BuiltFabric> BuildFabric(const Scenario& scenario);
+
+// The flow-level model's knobs from the same fields the packet model reads.
+FlowConfig FlowConfigFor(const Scenario& scenario);
+
+}  // namespace aifabric

@@ -1,0 +1,89 @@
+#include "run/training_run.h"
+
+#include "run/job_run.h"
+#include "workload/training_step.h"
+
+namespace aifabric {
+
+namespace {
+
+// The step's graph plus the previous step's checkpoint, written during it:
+// GPU g sends its share to the storage server g mod K (of the last K
+// servers), to the NIC of the same rail, with no dependencies.
+Result<JobGraph> WithCheckpoint(const Scenario& scenario, const Scenario::Training& training, const TrainingStep& step) {
+  const int k = training.storage_servers;
+  const int per_server = scenario.server.gpus_per_server;
+  const int first_storage = scenario.topology.servers - k;
+  if (first_storage * per_server < step.gpus) {
+    return Error{training.path + ".checkpoint.storage_servers: " + std::to_string(k) +
+                 " storage servers leave " + std::to_string(std::max(0, first_storage)) + " servers, fewer than the " +
+                 std::to_string(step.gpus) + " training GPUs need"};
+  }
+  JobGraphBuilder b(step.graph);
+  const uint32_t label = b.AddLabel("checkpoint");
+  const int pp = training.parallelism.pp, dp = training.parallelism.dp;
+  for (GpuId g = 0; g < step.gpus; ++g) {
+    uint64_t bytes = training.checkpoint_bytes;
+    if (bytes == 0) {
+      // Weights (bf16), fp32 master weights and Adam's two moments: 16
+      // bytes per parameter, sharded over the data-parallel ranks.
+      const int stage = static_cast<int>(g / (step.gpus / pp));
+      const int64_t params = step.stage_params_per_gpu[static_cast<size_t>(std::min(stage, pp - 1))];
+      bytes = static_cast<uint64_t>(params) * 16 / static_cast<uint64_t>(dp);
+    }
+    const int storage = first_storage + g % k;
+    const GpuId target = storage * per_server + g % per_server;
+    const JobNodeIndex n = b.AddTransfer(g, target, bytes, CommDimension::kStorage, label);
+    b.SetPriority(n, training.checkpoint_priority);
+  }
+  Result<JobGraph> graph = std::move(b).Build();
+  if (!graph.ok()) return Error{training.path + ".checkpoint: " + graph.error().message};
+  return graph;
+}
+
+}  // namespace
+
+Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenario::Training& training,
+                                          const RunHooks& hooks) {
+  const ParallelismSpec& p = training.parallelism;
+  ClusterShape shape;
+  shape.gpus = p.tp * p.pp * p.dp;
+  shape.gpus_per_server = scenario.server.gpus_per_server;
+  const int cluster_gpus = scenario.topology.servers * scenario.server.gpus_per_server;
+  if (shape.gpus > cluster_gpus) {
+    return Error{training.path + ": tp x pp x dp = " + std::to_string(shape.gpus) + " GPUs, the cluster has " +
+                 std::to_string(cluster_gpus)};
+  }
+  Result<TrainingStep> step = BuildTrainingStep(training.model, p, training.training, shape);
+  if (!step.ok()) return Error{training.path + ": " + step.error().message};
+  JobGraph graph = step->graph;
+  if (training.storage_servers > 0) {
+    Result<JobGraph> with = WithCheckpoint(scenario, training, *step);
+    if (!with.ok()) return with.error();
+    graph = std::move(with).value();
+  }
+  // The step is its own nodes; a checkpoint after them runs in the background.
+  Result<JobRunResult> run = RunJob(scenario, graph, training.path, shape.gpus, step->graph.size(), hooks);
+  if (!run.ok()) return run.error();
+
+  TrainingRunResult r;
+  r.network_model = run->network_model;
+  r.gpus = shape.gpus;
+  r.step_time = run->makespan;
+  r.metrics = run->metrics;
+  r.tokens_per_step = step->tokens_per_step;
+  r.model_flops_per_step = step->model_flops_per_step;
+  r.tokens_per_s = r.step_time > Time::Zero() ? step->TokensPerSecond(r.step_time) : 0;
+  r.mfu = r.step_time > Time::Zero() ? step->Mfu(r.step_time) : 0;
+  for (size_t d = 0; d < kCommDimensionCount; ++d) r.comm_bytes[d] = step->comm_bytes[d];
+  r.nodes = step->graph.size();
+  for (JobNodeIndex i = 0; i < step->graph.size(); ++i) {
+    const JobNode& n = step->graph.node(i);
+    if (n.kind == JobNodeKind::kCollective) ++r.collectives[static_cast<size_t>(n.dimension)];
+  }
+  r.events = run->events;
+  r.wall_seconds = run->wall_seconds;
+  return r;
+}
+
+}  // namespace aifabric

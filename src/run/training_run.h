@@ -1,0 +1,41 @@
+// RunTrainingStep simulates one LLM training step (workload `training`,
+// workload/training_step.h) on a scenario's cluster and fabric: the step's
+// JobGraph runs on a GpuNetwork (NVLink inside servers) over the network
+// model the scenario asks for (packet or flow), and the result is the step
+// time with its breakdown: compute, communication in flight and exposed
+// per parallelism dimension, tokens/s, MFU and effective GPU utilization.
+// Deterministic for a scenario and seed. Not thread-safe.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "run/run_hooks.h"
+#include "scenario/scenario.h"
+#include "core/result.h"
+#include "core/time.h"
+#include "workload/job_metrics.h"
+
+namespace aifabric {
+
+struct TrainingRunResult {
+  ModelKind network_model = ModelKind::kPacket;
+  int gpus = 0;
+  Time step_time;
+  JobMetrics metrics;          // per GPU, means
+  double tokens_per_s = 0;
+  double mfu = 0;              // model FLOPs / (step time x GPUs x peak)
+  uint64_t tokens_per_step = 0;
+  double model_flops_per_step = 0;
+  std::array<uint64_t, kCommDimensionCount> comm_bytes{};  // S per dimension, summed over the step
+  std::array<uint64_t, kCommDimensionCount> collectives{};  // collective nodes per dimension
+  size_t nodes = 0;            // JobGraph nodes
+  uint64_t events = 0;
+  double wall_seconds = 0;
+};
+
+// Errors name the workload entry (e.g. "workload.0.training: ...").
+Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenario::Training& training,
+                                          const RunHooks& hooks = {});
+
+}  // namespace aifabric

@@ -1,0 +1,155 @@
+#include "scenario/fabric_section.h"
+
+#include "scenario/ib_section.h"
+#include "scenario/qos_section.h"
+#include "scenario/roce_section.h"
+
+namespace aifabric {
+namespace {
+
+constexpr uint64_t kMinMtu = 256;
+constexpr uint64_t kMaxMtu = 64 * 1024;
+
+void ReadTopologyFile(const SectionContext& c, const MapReader& t, TopologySpec& spec) {
+  t.AllowOnly({"format", "file", "oversubscription", "agg_oversubscription"});
+  if (!t.Has("format")) t.Fail("format", "required, missing (hpcc or lingjun)");
+  spec.type =
+      t.Enum<TopologyType>("format", TopologyType::kHpccFile,
+                           {{"hpcc", TopologyType::kHpccFile}, {"lingjun", TopologyType::kLingjunFile}});
+  spec.file = ResolveFile(c, t, "file");
+  // A Lingjun file names switch groups but not their cables, which are sized
+  // from these ratios; an HPCC file lists every link itself.
+  for (const char* key : {"oversubscription", "agg_oversubscription"}) {
+    if (spec.type == TopologyType::kHpccFile && t.Has(key)) {
+      t.Fail(key, "only used with format lingjun (an HPCC topology.txt lists its links)");
+    }
+  }
+  spec.oversubscription = t.Number("oversubscription", 1.0, IsAtLeastOne, "a number >= 1");
+  spec.agg_oversubscription = t.Number("agg_oversubscription", 1.0, IsAtLeastOne, "a number >= 1");
+}
+
+void ReadTopologyBuilder(const MapReader& t, TopologySpec& spec) {
+  t.AllowOnly({"type", "oversubscription", "agg_oversubscription", "hosts_per_leaf", "spines", "k",
+               "leaves_per_pod", "aggs_per_pod", "cores"});
+  spec.type = t.Enum<TopologyType>("type", TopologyType::kLeafSpine,
+                                   {{"leaf_spine", TopologyType::kLeafSpine},
+                                    {"fat_tree", TopologyType::kFatTree},
+                                    {"rail_optimized", TopologyType::kRailOptimized}});
+  spec.oversubscription = t.Number("oversubscription", 1.0, IsAtLeastOne, "a number >= 1");
+  spec.agg_oversubscription = t.Number("agg_oversubscription", 1.0, IsAtLeastOne, "a number >= 1");
+  spec.hosts_per_leaf = static_cast<int>(t.Int("hosts_per_leaf", 0, 0, kMaxInt));
+  spec.spines = static_cast<int>(t.Int("spines", 0, 0, kMaxInt));
+  spec.k = static_cast<int>(t.Int("k", 0, 0, kMaxInt));
+  spec.leaves_per_pod = static_cast<int>(t.Int("leaves_per_pod", 0, 0, kMaxInt));
+  spec.aggs_per_pod = static_cast<int>(t.Int("aggs_per_pod", 0, 0, kMaxInt));
+  spec.cores = static_cast<int>(t.Int("cores", 0, 0, kMaxInt));
+}
+
+void ReadTopology(const SectionContext& c, const MapReader& t, TopologySpec& spec) {
+  if (t.Has("format") || t.Has("file")) {
+    ReadTopologyFile(c, t, spec);
+  } else {
+    ReadTopologyBuilder(t, spec);
+  }
+}
+
+SwitchSpec ReadInlineSwitch(const MapReader& m) {
+  m.AllowOnly({"name", "radix", "port_rate", "latency", "buffer", "capacity_tbps"});
+  RequireKeys(m, {"radix", "port_rate", "latency", "buffer"});
+  SwitchSpec spec;
+  spec.name = m.String("name", "custom");
+  spec.radix = static_cast<int>(m.Int("radix", 1, 1, kMaxInt));
+  spec.port_rate = m.Rate("port_rate", DataRate::Gbps(400));
+  spec.latency = m.TimeValue("latency", Time::Zero());
+  spec.buffer_bytes = m.Size("buffer", 1, 1, kMaxBytes);
+  // Default capacity: every port at full rate in both directions.
+  const double all_ports_tbps = spec.radix * spec.port_rate.gbps() * 2 / 1000;
+  spec.capacity_tbps = m.Number("capacity_tbps", all_ports_tbps, IsPositive, "a number > 0");
+  spec.source = "inline in the scenario";
+  return spec;
+}
+
+void ReadSwitch(const SectionContext& c, const MapReader& fabric, TopologySpec& spec) {
+  std::optional<YAML::Node> node = fabric.Get("switch");
+  const std::string path = fabric.Path("switch");
+  if (node && node->IsMap()) {
+    spec.switch_spec = ReadInlineSwitch(MapReader(c.d, *node, path));
+    return;
+  }
+  const std::string name = fabric.String("switch", "128x400G");
+  if (const SwitchSpec* found = c.catalog.FindSwitch(name)) {
+    spec.switch_spec = *found;
+  } else {
+    fabric.FailAt("switch", "unknown switch '" + name + "'; the catalog has " + CatalogNames(c.catalog.switches()) +
+                                " (or give an inline map {radix, port_rate, latency, buffer})");
+  }
+}
+
+// fabric.load_balancing: a mode, or {mode, flowlet_gap, spray}.
+void ReadLoadBalancing(const MapReader& fabric, PacketConfig& packet) {
+  static const std::initializer_list<EnumName<LoadBalancing>> kModes = {{"ecmp", LoadBalancing::kEcmp},
+                                                                        {"flowlet", LoadBalancing::kFlowlet},
+                                                                        {"spray", LoadBalancing::kSpray},
+                                                                        {"adaptive", LoadBalancing::kAdaptive}};
+  std::optional<YAML::Node> v = fabric.Get("load_balancing");
+  if (!v || v->IsScalar()) {
+    packet.load_balancing = fabric.Enum<LoadBalancing>("load_balancing", LoadBalancing::kEcmp, kModes);
+    return;
+  }
+  MapReader m = fabric.Map("load_balancing");
+  m.AllowOnly({"mode", "flowlet_gap", "spray"});
+  packet.load_balancing = m.Enum<LoadBalancing>("mode", LoadBalancing::kEcmp, kModes);
+  packet.flowlet_gap = m.TimeValue("flowlet_gap", packet.flowlet_gap);
+  packet.spray_round_robin = m.Enum<bool>("spray", false, {{"random", false}, {"round_robin", true}});
+}
+
+// fabric.transport: the RDMA transport on the NICs.
+void ReadTransport(const MapReader& fabric, Scenario& s) {
+  MapReader t = fabric.Map("transport");
+  t.AllowOnly({"type", "recovery", "ack_interval", "rto", "qps"});
+  s.packet.qps_per_transfer = static_cast<uint32_t>(t.Int("qps", 1, 1, 256));
+  TransportConfig& tc = s.transport;
+  tc.fabric = s.packet.kind;
+  tc.kind = t.Enum<TransportKind>("type", TransportKind::kRc, {{"rc", TransportKind::kRc}, {"none", TransportKind::kNone}});
+  tc.recovery = t.Enum<LossRecovery>("recovery", LossRecovery::kGoBackN,
+                                     {{"go_back_n", LossRecovery::kGoBackN},
+                                      {"selective_repeat", LossRecovery::kSelectiveRepeat}});
+  tc.ack_interval = static_cast<uint32_t>(t.Int("ack_interval", tc.ack_interval, 1, 1 << 20));
+  tc.rto = t.TimeValue("rto", tc.rto);
+  if (tc.rto <= Time::Zero()) t.FailAt("rto", "must be > 0");
+  if (tc.kind == TransportKind::kNone && tc.cc != CongestionControl::kNone) {
+    t.FailAt("type", "congestion control needs a transport: use type rc, or turn it off (fabric.roce.cc: none, "
+                "fabric.ib.congestion_control: false)");
+  }
+}
+
+}  // namespace
+
+void ReadFabric(const SectionContext& c, const MapReader& fabric, Scenario& s) {
+  fabric.AllowOnly({"kind", "topology", "switch", "link", "mtu", "forwarding", "buffer", "qos",
+                    "load_balancing", "ecmp_seed", "roce", "transport", "ib"});
+  PacketConfig& packet = s.packet;
+  packet.kind = fabric.Enum<FabricKind>("kind", FabricKind::kRoce,
+                                        {{"roce", FabricKind::kRoce}, {"ib", FabricKind::kIb}});
+  packet.wire_overhead_bytes = packet.kind == FabricKind::kIb ? kIbWireOverheadBytes : kRoceWireOverheadBytes;
+  ReadTopology(c, fabric.Map("topology"), s.topology);
+  ReadSwitch(c, fabric, s.topology);
+  MapReader link = fabric.Map("link");
+  link.AllowOnly({"latency"});
+  s.topology.link_latency = link.TimeValue("latency", Time::FromNs(500));
+  packet.mtu_bytes = static_cast<uint32_t>(fabric.Size("mtu", 4096, kMinMtu, kMaxMtu));
+  packet.forwarding = fabric.Enum<Forwarding>(
+      "forwarding", Forwarding::kStoreAndForward,
+      {{"store_and_forward", Forwarding::kStoreAndForward}, {"cut_through", Forwarding::kCutThrough}});
+  MapReader buffer = fabric.Map("buffer");
+  buffer.AllowOnly({"alpha"});
+  packet.buffer_alpha = buffer.Number("alpha", 1.0, IsPositive, "a number > 0");
+  ReadQos(c, fabric.Map("qos"), s);
+  ReadLoadBalancing(fabric, packet);
+  packet.ecmp_seed = fabric.Unsigned("ecmp_seed", DefaultEcmpSeed(s.seed));
+  ReadRoce(c, fabric, s);
+  ReadIb(c, fabric, s);
+  ReadTransport(fabric, s);
+}
+
+}  // namespace aifabric

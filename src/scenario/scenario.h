@@ -1,0 +1,143 @@
+// Scenario is everything one run needs, as loaded from a scenario file (YAML
+// or JSON) after --set overrides, defaults and validation. Plain struct; the
+// loader in scenario_loader.h is the only place that fills it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/data_rate.h"
+#include "core/time.h"
+#include "fabric/catalog.h"
+#include "fabric/cluster_layout.h"
+#include "fabric/network_model.h"
+#include "fabric/topology_spec.h"
+#include "packet/packet_config.h"
+#include "scenario/policy_spec.h"
+#include "sched/job_profile.h"
+#include "transport/transport_config.h"
+#include "workload/inference_spec.h"
+#include "workload/model_catalog.h"
+#include "workload/traffic_spec.h"
+#include "workload/training_step.h"
+
+namespace aifabric {
+
+// A named traffic class (fabric.qos.classes).
+struct QosClass {
+  std::string name;
+  uint8_t priority = 0;   // the queue / PFC priority / IB VL it uses
+  int dscp = -1;          // RoCE: the DSCP that maps to it (-1: not given)
+  int sl = -1;            // InfiniBand: the service level (-1: not given)
+};
+
+// How an InfiniBand fabric is routed (fabric.ib.routing).
+struct IbRouting {
+  enum Engine { kMinHop, kFtree, kShortestPaths, kOpensmDump, kIbroute };
+  Engine engine = kMinHop;   // OpenSM's default engine
+  std::string file;          // for kOpensmDump / kIbroute (resolved)
+};
+
+struct Scenario {
+  std::string name = "scenario";
+  uint64_t seed = 1;
+  std::string source_file;      // the file it was loaded from ("" if inline)
+
+  // cluster.*
+  double nics_per_gpu = 1.0;    // cluster.nic.per_gpu
+  GpuSpec gpu;                  // cluster.gpu, from the catalog
+  std::string nic_model;        // cluster.nic.model ("" if only a rate was given)
+  ServerSpec server;            // cluster.gpus_per_server and cluster.nvlink
+
+  // fabric.* (servers, NICs and the topology family live in `topology`)
+  TopologySpec topology;
+  PacketConfig packet;
+  TransportConfig transport;    // fabric.transport and fabric.roce.cc / dcqcn
+  std::vector<QosClass> qos_classes;
+  IbRouting ib_routing;
+  // fabric.load_balancing (ecmp only, for now)
+
+  // workload: one entry per list item, in file order (flows of all kinds).
+  std::vector<TrafficSpec> workload;
+  // workload `training` entries: one LLM training step each.
+  struct Training {
+    ModelSpec model;
+    ParallelismSpec parallelism;
+    TrainingSpec training;
+    // An asynchronous checkpoint of the previous step written during this
+    // one (storage traffic sharing the fabric with training): every GPU
+    // sends `checkpoint_bytes` to one of the last `storage_servers` servers
+    // of the cluster (its NIC on the same rail), on traffic class
+    // `checkpoint_priority`. 0 servers: no checkpoint.
+    int storage_servers = 0;
+    uint64_t checkpoint_bytes = 0;  // per GPU; 0 = its share of 16 bytes per parameter
+    uint8_t checkpoint_priority = 1;
+    std::string path;  // "workload.N.training", for messages
+  };
+  std::vector<Training> trainings;
+  // workload `chakra` entries: one Chakra execution trace set each.
+  struct ChakraJob {
+    std::string prefix;        // <prefix>.<rank>.et, resolved against the scenario's folder
+    std::string comm_groups;   // ASTRA-sim's comm-group JSON, or ""
+    bool skip_cpu_ops = false;
+    std::string path;          // "workload.N.chakra", for messages
+  };
+  std::vector<ChakraJob> chakras;
+  // workload `inference` entries: one serving run each.
+  struct Inference {
+    InferenceSpec spec;
+    std::string path;  // "workload.N.inference", for messages
+  };
+  std::vector<Inference> inferences;
+
+  // simulation.*
+  ModelKind model = ModelKind::kPacket;
+  // How collectives run: kSteps (their DAG, one transfer per step, chunk
+  // and channel), kCoflow (one fluid each: workload/collective_coflow.h;
+  // flow and analytic models only) or kAuto (coflow on the flow and
+  // analytic models, steps on the packet model).
+  enum class Collectives { kAuto, kSteps, kCoflow };
+  Collectives collectives = Collectives::kAuto;
+  Time until = Time::Infinite();
+  // simulation.telemetry: what every run records of its fabric
+  // (docs/observability.md).
+  struct Telemetry {
+    bool enabled = true;             // timeseries.csv, metrics.prom, trace.json, diagnosis.json, report.html
+    Time interval = Time::FromUs(10);  // sampling interval of the counters, in simulated time
+    uint64_t max_points = 512;       // kept per series; a longer run is downsampled (the interval doubles)
+  } telemetry;
+  // scheduling: how `aifabric schedule` replays a job trace on this cluster
+  // (docs/scenario.md, docs/scheduling.md); `aifabric run` ignores it.
+  struct Scheduling {
+    PolicySpec policy;            // the placement policy and communication scheduling
+    int storage_servers = 0;      // the last N servers hold storage and take no jobs
+    int max_phases_per_job = 256;  // macro-iterations per job at most
+    double load_window_s = 60;    // window of a port's measured load, seconds
+    // scheduling.jobs; the GPU figures default to cluster.gpu's.
+    JobModelOptions jobs;
+    // scheduling.link_failures: switch-to-switch links down for a while,
+    // by the names of their two ends (resolved once the fabric is built).
+    struct LinkFailure {
+      std::string a, b;
+      double at_s = 0;
+      double for_s = 0;  // 0 = to the end
+      std::string path;  // "scheduling.link_failures.N", for messages
+    };
+    std::vector<LinkFailure> link_failures;
+  } scheduling;
+  // GPU reduction throughput for collectives: a reduction reads two
+  // operands and writes one, so HBM bandwidth / 3.
+  DataRate reduce_rate() const { return DataRate::BitsPerSecond(static_cast<uint64_t>(gpu.hbm_tbps * 1e12 * 8 / 3)); }
+  bool coflow_collectives() const {
+    return collectives == Collectives::kCoflow || (collectives == Collectives::kAuto && model != ModelKind::kPacket);
+  }
+};
+
+// The ECMP hash seed used when fabric.ecmp_seed is absent:
+// seed * 0x9E3779B97F4A7C15 + 1 (mod 2^64).
+constexpr uint64_t DefaultEcmpSeed(uint64_t seed) {
+  return seed * 0x9E3779B97F4A7C15ull + 1;
+}
+
+}  // namespace aifabric

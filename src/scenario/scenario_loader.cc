@@ -1,0 +1,105 @@
+#include "scenario/scenario_loader.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "scenario/cluster_section.h"
+#include "scenario/fabric_section.h"
+#include "scenario/scheduling_section.h"
+#include "scenario/section_reading.h"
+#include "scenario/set_override.h"
+#include "scenario/simulation_section.h"
+#include "scenario/workload_section.h"
+#include "scenario/yaml_reader.h"
+
+namespace aifabric {
+namespace {
+
+namespace fs = std::filesystem;
+
+void ReadScenario(const SectionContext& c, const YAML::Node& root, const std::string& default_name, Scenario& s) {
+  MapReader top(c.d, root, "");
+  top.AllowOnly({"name", "seed", "cluster", "fabric", "workload", "simulation", "scheduling"});
+  s.name = top.String("name", default_name);
+  s.seed = top.Unsigned("seed", 1);
+  ReadCluster(c, top.Map("cluster"), s);
+  ReadFabric(c, top.Map("fabric"), s);
+  ReadWorkload(c, top, s);
+  ReadSimulation(top.Map("simulation"), s);
+  ReadSchedulingSection(top.Map("scheduling"), s);
+}
+
+std::string DefaultName(const std::string& origin) {
+  std::string stem = fs::path(origin).stem().string();
+  return stem.empty() ? "scenario" : stem;
+}
+
+// Parses `text` and applies the overrides; errors go to `d` or are returned.
+Result<YAML::Node> ParseWithOverrides(const std::string& text, Diagnostics& d,
+                                      const std::vector<SetOverride>& overrides) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    d.FailAt(e.mark, "invalid YAML: " + e.msg);
+    return d.error();
+  }
+  for (const SetOverride& ov : overrides) {
+    Status st = ApplySetOverride(root, ov);
+    if (!st) return st.error();
+  }
+  return root;
+}
+
+}  // namespace
+
+Result<Scenario> LoadScenarioText(const std::string& text, const std::string& origin,
+                                  const std::string& base_dir, const std::vector<std::string>& set_overrides,
+                                  const Catalog& catalog) {
+  try {
+    std::vector<SetOverride> overrides;
+    std::vector<std::string> set_paths;
+    for (const std::string& arg : set_overrides) {
+      Result<SetOverride> ov = ParseSetOverride(arg);
+      if (!ov) return ov.error();
+      set_paths.push_back(ov->DottedPath());
+      overrides.push_back(std::move(*ov));
+    }
+    Diagnostics d(origin, set_paths);
+    Result<YAML::Node> root = ParseWithOverrides(text, d, overrides);
+    if (!root) return root.error();
+    Scenario s;
+    std::map<std::string, uint8_t> classes;
+    ReadScenario(SectionContext{d, catalog, base_dir, &classes}, *root, DefaultName(origin), s);
+    if (!d.ok()) return d.error();
+    return s;
+  } catch (const std::exception& e) {
+    // yaml-cpp reports some misuse by throwing; a scenario must never crash the caller.
+    return Error{origin + ": internal error while reading the scenario: " + e.what()};
+  }
+}
+
+Result<Scenario> LoadScenarioText(const std::string& text, const std::string& origin,
+                                  const std::string& base_dir,
+                                  const std::vector<std::string>& set_overrides) {
+  return LoadScenarioText(text, origin, base_dir, set_overrides, Catalog::BuiltIn());
+}
+
+Result<Scenario> LoadScenarioFile(const std::string& path, const std::vector<std::string>& set_overrides) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path + ": cannot read the scenario file (" + std::strerror(errno) + ")"};
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string base_dir = fs::path(path).parent_path().string();
+  Result<Scenario> s = LoadScenarioText(text.str(), path, base_dir.empty() ? "." : base_dir, set_overrides);
+  if (s) s->source_file = path;
+  return s;
+}
+
+}  // namespace aifabric

@@ -1,0 +1,161 @@
+#include "scenario/workload_section.h"
+
+#include "scenario/job_sections.h"
+
+namespace aifabric {
+namespace {
+
+// `priority: 0..7` or `class: <name of a fabric.qos.classes entry>`.
+uint8_t Priority(const SectionContext& c, const MapReader& m) {
+  if (m.Has("class")) {
+    if (m.Has("priority")) m.FailAt("class", "give either class or priority, not both");
+    const std::string name = m.String("class", "");
+    const auto it = c.classes->find(name);
+    if (it != c.classes->end()) return it->second;
+    std::string known;
+    for (const auto& [n, p] : *c.classes) known += (known.empty() ? "" : ", ") + n;
+    m.FailAt("class", "unknown class '" + name + "'; fabric.qos.classes defines " + (known.empty() ? "none" : known));
+    return 0;
+  }
+  return static_cast<uint8_t>(m.Int("priority", 3, 0, kNumPriorities - 1));
+}
+
+uint64_t TrafficSize(const MapReader& m) {
+  return m.Size("size", 1 << 20, 1, kMaxBytes);
+}
+
+NodeId ReadNodeId(const MapReader& m, const std::string& key, NodeId fallback) {
+  return static_cast<NodeId>(m.Int(key, fallback, 0, kMaxInt));
+}
+
+FlowSpec ReadFlow(const SectionContext& c, const MapReader& m) {
+  m.AllowOnly({"src", "dst", "size", "start", "priority", "class", "dport"});
+  RequireKeys(m, {"src", "dst", "size"});
+  FlowSpec flow;
+  flow.src = ReadNodeId(m, "src", kNoNode);
+  flow.dst = ReadNodeId(m, "dst", kNoNode);
+  if (m.Has("src") && m.Has("dst") && flow.src == flow.dst && flow.src != kNoNode) {
+    m.FailAt("dst", "expected a node other than src, got " + std::to_string(flow.dst));
+  }
+  flow.bytes = m.Size("size", 0, 1, kMaxBytes);
+  flow.start = m.TimeValue("start", Time::Zero());
+  flow.priority = Priority(c, m);
+  flow.dport = static_cast<uint16_t>(m.Int("dport", 4791, 0, 65535));
+  return flow;
+}
+
+std::optional<TrafficSpec> ReadFlows(const SectionContext& c, const YAML::Node& node, const std::string& path) {
+  if (node.IsSequence()) {
+    FlowListSpec list;
+    for (size_t i = 0; i < node.size(); ++i) {
+      list.flows.push_back(ReadFlow(c, MapReader(c.d, node[i], path + "." + std::to_string(i))));
+    }
+    return list;
+  }
+  if (node.IsMap()) {
+    MapReader m(c.d, node, path);
+    m.AllowOnly({"format", "file"});
+    if (!m.Has("format")) m.Fail("format", "required, missing (hpcc)");
+    m.Enum<int>("format", 0, {{"hpcc", 0}});
+    return HpccFlowFileSpec{ResolveFile(c, m, "file")};
+  }
+  c.d.Fail(node, path, "expected a list of flows or a map {format: hpcc, file: ...}, got " + Describe(node));
+  return std::nullopt;
+}
+
+// A pattern every host takes part in with the same size (permutation,
+// all-to-all): {size, start, priority | class}.
+template <typename Spec>
+Spec ReadEveryHostPattern(const SectionContext& c, const MapReader& m) {
+  m.AllowOnly({"size", "start", "priority", "class"});
+  Spec spec;
+  spec.bytes = TrafficSize(m);
+  spec.start = m.TimeValue("start", Time::Zero());
+  spec.priority = Priority(c, m);
+  return spec;
+}
+
+IncastSpec ReadIncast(const SectionContext& c, const MapReader& m) {
+  m.AllowOnly({"senders", "receiver", "size", "start", "priority", "class"});
+  IncastSpec spec;
+  spec.senders = static_cast<int>(m.Int("senders", 8, 1, kMaxInt));
+  spec.receiver = ReadNodeId(m, "receiver", kNoNode);
+  spec.bytes = TrafficSize(m);
+  spec.start = m.TimeValue("start", Time::Zero());
+  spec.priority = Priority(c, m);
+  return spec;
+}
+
+PoissonSpec ReadPoisson(const SectionContext& c, const MapReader& m) {
+  m.AllowOnly({"load", "cdf", "start", "duration", "priority", "class"});
+  PoissonSpec spec;
+  spec.load = m.Number("load", 0.3, IsFraction, "a number in (0, 1]");
+  spec.cdf_file = ResolveFile(c, m, "cdf");
+  spec.start = m.TimeValue("start", Time::Zero());
+  spec.duration = m.TimeValue("duration", Time::FromMs(1));
+  if (m.Has("duration") && spec.duration == Time::Zero()) m.FailAt("duration", "expected a time > 0, got 0");
+  spec.priority = Priority(c, m);
+  return spec;
+}
+
+constexpr const char* kWorkloadKinds = "flows, permutation, incast, all_to_all, poisson, training, chakra, inference";
+
+// "2 keys (permutation, incast)", or how a non-map is described.
+std::string DescribeKeys(const YAML::Node& node) {
+  if (!node.IsMap()) return Describe(node);
+  std::string keys;
+  for (auto it = node.begin(); it != node.end(); ++it) keys += (keys.empty() ? "" : ", ") + it->first.Scalar();
+  return std::to_string(node.size()) + " keys" + (keys.empty() ? "" : " (" + keys + ")");
+}
+
+std::optional<TrafficSpec> ReadWorkloadItem(const SectionContext& c, const MapReader& item, Scenario& s) {
+  item.AllowOnly({"flows", "permutation", "incast", "all_to_all", "poisson", "training", "chakra", "inference"});
+  if (!c.d.ok()) return std::nullopt;
+  const YAML::Node& node = item.node();
+  if (!node.IsMap() || node.size() != 1) {
+    c.d.Fail(node, item.path(),
+             std::string("expected a map with exactly one of ") + kWorkloadKinds + ", got " + DescribeKeys(node));
+    return std::nullopt;
+  }
+  const std::string kind = node.begin()->first.Scalar();
+  const YAML::Node value = node.begin()->second;
+  const std::string path = item.Path(kind);
+  if (kind == "flows") return ReadFlows(c, value, path);
+  if (kind == "training") {
+    ReadTraining(c, value, path, s);
+    return std::nullopt;
+  }
+  if (kind == "chakra") {
+    ReadChakra(c, value, path, s);
+    return std::nullopt;
+  }
+  if (kind == "inference") {
+    ReadInference(c, value, path, s);
+    return std::nullopt;
+  }
+  const MapReader m(c.d, value, path);
+  if (kind == "permutation") return ReadEveryHostPattern<PermutationSpec>(c, m);
+  if (kind == "incast") return ReadIncast(c, m);
+  if (kind == "all_to_all") return ReadEveryHostPattern<AllToAllSpec>(c, m);
+  return ReadPoisson(c, m);
+}
+
+}  // namespace
+
+void ReadWorkload(const SectionContext& c, const MapReader& top, Scenario& s) {
+  std::optional<YAML::Node> list = top.Get("workload");
+  if (!list) return;
+  if (!list->IsSequence()) {
+    c.d.Fail(*list, "workload",
+             std::string("expected a list of items, each a map with one of ") + kWorkloadKinds + ", got " +
+                 Describe(*list));
+    return;
+  }
+  for (size_t i = 0; i < list->size() && c.d.ok(); ++i) {
+    MapReader item(c.d, (*list)[i], "workload." + std::to_string(i));
+    std::optional<TrafficSpec> spec = ReadWorkloadItem(c, item, s);
+    if (spec) s.workload.push_back(std::move(*spec));
+  }
+}
+
+}  // namespace aifabric
