@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "diagnosis/fabric_observation.h"
+#include "fabric/fabric_observation.h"
 #include "fabric/topology.h"
 #include "telemetry/time_series_store.h"
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "api/run.h"
-#include "diagnosis/fabric_observation.h"
+#include "fabric/fabric_observation.h"
 #include "flow/flow_network.h"
 
 namespace aifabric {

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/result.h"
-#include "diagnosis/fabric_observation.h"
+#include "fabric/fabric_observation.h"
 #include "fabric/topology.h"
 #include "telemetry/chrome_trace.h"
 #include "telemetry/time_series_store.h"

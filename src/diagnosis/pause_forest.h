@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/ids.h"
-#include "diagnosis/fabric_observation.h"
+#include "fabric/fabric_observation.h"
 
 namespace aifabric {
 

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "core/time.h"
-#include "diagnosis/fabric_observation.h"
 #include "engine/simulator.h"
 #include "fabric/ecmp_path.h"
+#include "fabric/fabric_observation.h"
 #include "fabric/network_model.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"

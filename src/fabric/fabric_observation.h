@@ -1,9 +1,10 @@
 // FabricObservation is what one run saw of its fabric, whatever the model:
 // per directed port its traffic, losses, marks, pauses and queue peaks;
 // which congested port made a switch send each PFC pause; and every
-// transfer with its path. It is the input of Diagnose (diagnosis.h); the
-// api fills it from the packet or the flow level after a run. A plain
-// value; not thread-safe.
+// transfer with its path. It is the input of Diagnose
+// (diagnosis/diagnosis.h); the packet model records its PauseCauses and the
+// api fills the rest from the packet or the flow level after a run, so it
+// lives here, below both. A plain value; not thread-safe.
 #pragma once
 
 #include <cstdint>
