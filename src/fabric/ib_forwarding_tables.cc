@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/text_file.h"
+#include "fabric/host_distance.h"
 #include "fabric/routing_table.h"
 
 namespace aifabric {
@@ -189,24 +190,8 @@ ForwardingTables ComputeFtree(const Topology& topology, const IbLidMap& map) {
   if (known) {
     for (NodeId sw : switches) tier[sw] = topology.node(sw).tier;
   } else {
-    std::vector<int> dist(topology.num_nodes(), -1);
-    std::deque<NodeId> queue;
-    for (NodeId h : topology.hosts()) {
-      dist[h] = 0;
-      queue.push_back(h);
-    }
-    while (!queue.empty()) {
-      const NodeId n = queue.front();
-      queue.pop_front();
-      for (PortId p : topology.node(n).ports) {
-        const NodeId m = topology.port(p).peer;
-        if (dist[m] < 0) {
-          dist[m] = dist[n] + 1;
-          queue.push_back(m);
-        }
-      }
-    }
-    for (NodeId sw : switches) tier[sw] = dist[sw];
+    const std::vector<int> distance = HostDistances(topology);
+    for (NodeId sw : switches) tier[sw] = distance[sw];
   }
 
   // Global host index g: leaves in GUID order, hosts in port order.

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <deque>
 #include <map>
 #include <optional>
 #include <unordered_map>
 #include <vector>
 
 #include "core/text_file.h"
+#include "fabric/host_distance.h"
 
 namespace aifabric {
 namespace {
@@ -259,29 +259,6 @@ class Parser {
   bool has_pending_guid_ = false;
 };
 
-// Hop distance of every raw node from the nearest CA (-1 if unreachable).
-std::vector<int> Tiers(const std::vector<RawNode>& nodes, const std::vector<std::vector<int>>& adjacent) {
-  std::vector<int> dist(nodes.size(), -1);
-  std::deque<int> queue;
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    if (!nodes[i].is_switch) {
-      dist[i] = 0;
-      queue.push_back(static_cast<int>(i));
-    }
-  }
-  while (!queue.empty()) {
-    const int n = queue.front();
-    queue.pop_front();
-    for (int m : adjacent[n]) {
-      if (dist[m] < 0) {
-        dist[m] = dist[n] + 1;
-        queue.push_back(m);
-      }
-    }
-  }
-  return dist;
-}
-
 }  // namespace
 
 Result<IbFabric> ReadIbnetdiscover(std::string_view text, const std::string& origin,
@@ -378,12 +355,6 @@ Result<IbFabric> ReadIbnetdiscover(std::string_view text, const std::string& ori
   std::vector<NodeId> id_of(nodes.size());
   for (size_t k = 0; k < order.size(); ++k) id_of[order[k]] = static_cast<NodeId>(k);
 
-  std::vector<std::vector<int>> adjacent(nodes.size());
-  for (const LinkEnds& l : links) {
-    adjacent[l.a.node].push_back(l.b.node);
-    adjacent[l.b.node].push_back(l.a.node);
-  }
-  const std::vector<int> tiers = Tiers(nodes, adjacent);
   std::unordered_map<std::string, int> desc_count;
   for (const RawNode& n : nodes) {
     if (!n.desc.empty()) ++desc_count[n.desc];
@@ -397,7 +368,7 @@ Result<IbFabric> ReadIbnetdiscover(std::string_view text, const std::string& ori
     const RawNode& n = nodes[i];
     std::string name = !n.desc.empty() && desc_count[n.desc] == 1 ? n.desc : n.id;
     if (n.is_switch) {
-      t.AddSwitch(std::move(name), tiers[i], spec);
+      t.AddSwitch(std::move(name), -1, spec);
     } else {
       t.AddHost(std::move(name), host_count, 0);
       ++host_count;
@@ -422,6 +393,7 @@ Result<IbFabric> ReadIbnetdiscover(std::string_view text, const std::string& ori
                              options.link_latency);
     }
   }
+  SetTiersFromHostDistance(t);
 
   IbLidMap& map = fabric.lids;
   map = IbLidMap::Empty(t);
