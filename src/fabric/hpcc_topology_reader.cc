@@ -18,12 +18,6 @@ struct LinkLine {
   Time delay;
 };
 
-std::string Quote(std::string_view s) {
-  std::string q = "'";
-  q += s;
-  return q += "'";
-}
-
 }  // namespace
 
 Result<Topology> ParseHpccTopology(std::string_view text, const std::string& origin,

@@ -257,13 +257,6 @@ bool EndsWith(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
 }
 
-std::string Quote(std::string_view s) {
-  std::string q = "'";
-  q += s;
-  q += "'";
-  return q;
-}
-
 Result<ForwardingTables> ReadLftText(std::string_view text, const std::string& origin, const IbLidMap& map,
                                      const Topology& topology, const char* what) {
   ForwardingTables tables(topology);

@@ -81,13 +81,6 @@ class Cursor {
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-std::string Quote(std::string_view s) {
-  std::string q = "'";
-  q += s;
-  q += "'";
-  return q;
-}
-
 // "S-0002c903004ae1c0" / "H-..." / "R-...": the GUID in an ibnetdiscover id.
 bool GuidFromId(std::string_view id, uint64_t& guid) {
   if (id.size() < 3 || id[1] != '-' || (id[0] != 'S' && id[0] != 'H' && id[0] != 'R')) return false;
