@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cmath>
-#include <limits>
 #include <list>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "engine/simulator.h"
+#include "sched/comm_scheduling.h"
 #include "sched/easy_backfill.h"
 #include "sched/placement_policy.h"
 #include "sched/replay_comm_edges.h"
@@ -26,10 +25,6 @@ constexpr double kMaxReplayDays = 100;
 // Queued jobs a scheduling pass looks at beyond the head (Slurm's
 // bf_max_job_test bounds its backfill scan the same way).
 constexpr int kMaxBackfillTests = 500;
-// Crux's priority levels (8 DSCP/traffic classes) and CASSINI's grid of
-// offsets over a period.
-constexpr int kCruxLevels = 8;
-constexpr int kCassiniOffsets = 16;
 
 // Event tags: job index << 4 | kind.
 enum EventKind : uint64_t {
@@ -450,9 +445,9 @@ void Replay::StartJob(size_t j, std::vector<GpuId> gpus) {
   sim_.Schedule(job.start + offset, this, Tag(j, kFirstMacro));
 }
 
-// CASSINI: the offset in [0, period) that overlaps this job's communication
-// windows least with those of running jobs sharing a port with it, all
-// taken at their idle-fabric pace from their current macro-iteration.
+// CASSINI's offset (CassiniOffsetSeconds) against the running jobs sharing a
+// port with this one, every cycle taken at its idle-fabric pace from its
+// current macro-iteration.
 Time Replay::CassiniOffset(const JobState& job) const {
   const double f = options_.job_model.overlap_fraction;
   auto windows = [&](const JobState& x, double iterations, double& head, double& comm) {
@@ -465,10 +460,7 @@ Time Replay::CassiniOffset(const JobState& job) const {
   if (comm <= 0 || period <= 0) return Time::Zero();
   std::unordered_set<int> mine(job.gradient.ports.begin(), job.gradient.ports.end());
   mine.insert(job.alltoall.ports.begin(), job.alltoall.ports.end());
-  struct Other {
-    double start, head, comm, period;
-  };
-  std::vector<Other> others;
+  std::vector<CommCycle> others;
   for (size_t r : running_) {
     const JobState& x = jobs_[r];
     if (&x == &job || !x.on_fabric() || x.macros_done >= x.macros) continue;
@@ -480,34 +472,12 @@ Time Replay::CassiniOffset(const JobState& job) const {
     windows(x, x.MacroIterations(x.macros_done), h, c);
     others.push_back({x.macro_started.seconds(), h, c, h + c});
   }
-  if (others.empty()) return Time::Zero();
-  const double now = sim_.Now().seconds();
-  const double horizon = 4 * period;
-  double best_overlap = -1, best_offset = 0;
-  for (int k = 0; k < kCassiniOffsets; ++k) {
-    const double offset = period * k / kCassiniOffsets;
-    double overlap = 0;
-    for (double t = now + offset; t < now + offset + horizon; t += period) {
-      const double a0 = t + head, a1 = a0 + comm;  // this job's communication window
-      for (const Other& o : others) {
-        // The other's windows that can meet [a0, a1).
-        double n = std::floor((a0 - o.start - o.head - o.comm) / o.period);
-        for (double b0 = o.start + std::max(0.0, n) * o.period + o.head; b0 < a1; b0 += o.period) {
-          overlap += std::max(0.0, std::min(a1, b0 + o.comm) - std::max(a0, b0));
-        }
-      }
-    }
-    if (best_overlap < 0 || overlap < best_overlap) {
-      best_overlap = overlap;
-      best_offset = offset;
-    }
-  }
-  return Time::FromSeconds(best_offset);
+  return Time::FromSeconds(CassiniOffsetSeconds(sim_.Now().seconds(), head, comm, others));
 }
 
+// Crux: the job's weight from its rank by GPU intensity among the running
+// jobs on the fabric.
 double Replay::CruxWeight(const JobState& job) const {
-  // The job's level is its rank by GPU intensity among the running jobs on
-  // the fabric, in kCruxLevels bands; weight 2^level.
   int lower = 0, total = 0;
   for (size_t r : running_) {
     const JobState& x = jobs_[r];
@@ -515,8 +485,7 @@ double Replay::CruxWeight(const JobState& job) const {
     ++total;
     if (x.intensity < job.intensity) ++lower;
   }
-  const int level = total > 0 ? std::min(kCruxLevels - 1, lower * kCruxLevels / total) : 0;
-  return std::ldexp(1.0, level);
+  return CruxWeightForRank(lower, total);
 }
 
 void Replay::StartMacro(size_t j) {
@@ -696,77 +665,7 @@ void Replay::FinishJob(size_t j) {
   RequestPass();
 }
 
-// Each failure: a switch-to-switch link of `topology`, at and for >= 0,
-// not overlapping another failure of the same link.
-Status ValidateLinkFailures(std::span<const LinkFailure> failures, const Topology& topology) {
-  for (size_t f = 0; f < failures.size(); ++f) {
-    const LinkFailure& failure = failures[f];
-    const std::string field = "link_failures." + std::to_string(f) + ": ";
-    if (!(std::isfinite(failure.at_s) && failure.at_s >= 0 && std::isfinite(failure.for_s) && failure.for_s >= 0)) {
-      return Error{field + "expected at >= 0 and for >= 0 (0 = to the end)"};
-    }
-    if (failure.link < 0 || static_cast<size_t>(failure.link) >= topology.num_links()) {
-      return Error{field + "link " + std::to_string(failure.link) + " is not in the topology"};
-    }
-    const Port& port = topology.port(static_cast<PortId>(failure.link * 2));
-    if (topology.node(port.node).kind == NodeKind::kHost || topology.node(port.peer).kind == NodeKind::kHost) {
-      return Error{field + "the link " + topology.node(port.node).name + " - " + topology.node(port.peer).name +
-                   " has a host at one end; only switch-to-switch links may fail (a host's link would cut its "
-                   "server off)"};
-    }
-    const double end_f = failure.for_s > 0 ? failure.at_s + failure.for_s : std::numeric_limits<double>::infinity();
-    for (size_t g = 0; g < f; ++g) {
-      const LinkFailure& other = failures[g];
-      const double end_g = other.for_s > 0 ? other.at_s + other.for_s : std::numeric_limits<double>::infinity();
-      if (other.link == failure.link && failure.at_s < end_g && other.at_s < end_f) {
-        return Error{field + "overlaps link_failures." + std::to_string(g) + " on the same link"};
-      }
-    }
-  }
-  return {};
-}
-
 }  // namespace
-
-Status ValidateReplayOptions(const ReplayOptions& o, const Topology& topology, const ClusterLayout& layout) {
-  bool known = false;
-  for (std::string_view n : PlacementPolicyNames()) known = known || n == o.policy;
-  if (!known) {
-    std::string names;
-    for (std::string_view n : PlacementPolicyNames()) names += (names.empty() ? "" : ", ") + std::string(n);
-    return Error{"policy: unknown policy '" + o.policy + "' (expected one of: " + names + ")"};
-  }
-  if (Status st = ValidateJobModelOptions(o.job_model); !st.ok()) return st;
-  if (o.max_phases_per_job < 1 || o.max_phases_per_job > 1'000'000) {
-    return Error{"max_phases_per_job: expected 1 to 1000000, got " + std::to_string(o.max_phases_per_job)};
-  }
-  for (size_t i = 0; i < o.storage_servers.size(); ++i) {
-    const int s = o.storage_servers[i];
-    if (s < 0 || s >= layout.servers()) {
-      return Error{"storage_servers: server " + std::to_string(s) + " is not in the cluster (0 to " +
-                   std::to_string(layout.servers() - 1) + ")"};
-    }
-    if (i > 0 && s <= o.storage_servers[i - 1]) return Error{"storage_servers: expected sorted, distinct servers"};
-  }
-  if (static_cast<int>(o.storage_servers.size()) >= layout.servers()) {
-    return Error{"storage_servers: " + std::to_string(o.storage_servers.size()) +
-                 " storage servers leave no server for jobs (the cluster has " + std::to_string(layout.servers()) + ")"};
-  }
-  if (o.job_model.checkpoint_interval_s > 0 && o.storage_servers.empty()) {
-    return Error{"scheduling.jobs.checkpoint_interval: checkpoints need storage servers (scheduling.storage_servers)"};
-  }
-  if (!(o.payload_efficiency > 0 && o.payload_efficiency <= 1)) {
-    return Error{"payload_efficiency: expected a fraction in (0, 1], got " + std::to_string(o.payload_efficiency)};
-  }
-  if (!(std::isfinite(o.load_window_s) && o.load_window_s > 0)) {
-    return Error{"load_window: expected a positive time, got " + std::to_string(o.load_window_s) + " s"};
-  }
-  if (Status st = ValidateLinkFailures(o.link_failures, topology); !st.ok()) return st;
-  if (o.window_start_s >= 0 && !(std::isfinite(o.window_s) && o.window_s > 0 && std::isfinite(o.window_start_s))) {
-    return Error{"window: expected a positive duration, got " + std::to_string(o.window_s) + " s"};
-  }
-  return {};
-}
 
 Result<ReplayResult> ReplayJobTrace(const Topology& topology, const RoutingTable& routes, const ClusterLayout& layout,
                                     std::span<const TraceJob> jobs, const ReplayOptions& options) {
