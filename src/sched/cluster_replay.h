@@ -33,6 +33,12 @@
 //    communication least with theirs (CASSINI, NSDI'24), from their
 //    phases on an idle fabric.
 //
+// Its pieces: ReplayOptions (replay_options.h), each job's state
+// (replay_job.h), the shared fabric (replay_fabric.h), a placed job's flows
+// (replay_comm_edges.h), EASY backfill (easy_backfill.h), Crux and CASSINI
+// (comm_scheduling.h), the packet window (replay_window.h) and the cluster
+// figures (replay_metrics.h).
+//
 // Deterministic: the same inputs and seed give the same result. Cost:
 // O(events x solver component); a 5,000-job trace on 2,048 GPUs replays in
 // seconds (docs/performance.md). Not thread-safe; one replay per call.
