@@ -71,6 +71,15 @@ std::string FileLine(const std::string& origin, int line) {
   return prefix;
 }
 
+// Built by appending: GCC 12 warns falsely (-Wrestrict, bug 105329) on
+// "literal" + std::string.
+std::string Quote(std::string_view text) {
+  std::string quoted = "'";
+  quoted.append(text);
+  quoted += '\'';
+  return quoted;
+}
+
 bool ParseInt64(std::string_view text, int64_t& out) {
   if (text.empty()) return false;
   const char* end = text.data() + text.size();

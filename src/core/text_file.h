@@ -1,6 +1,7 @@
 // Small helpers shared by the line-oriented readers (topology files, flow
 // files, flow-size CDFs): reading a whole file, splitting text into numbered
-// lines and fields, and naming a line in messages. Pure; thread-safe.
+// lines and fields, and naming a line or quoting a field in messages. Pure;
+// thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,10 @@ std::vector<std::string_view> SplitTrimmed(std::string_view line, char sep);
 
 // "origin:line: ", the prefix of a message about line `line` of `origin`.
 std::string FileLine(const std::string& origin, int line);
+
+// `text` between single quotes, as messages show what they read: 'x'.
+// Nothing is escaped.
+std::string Quote(std::string_view text);
 
 // Parses a whole base-10 integer ("-3" allowed); false on anything else.
 bool ParseInt64(std::string_view text, int64_t& out);

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/text_file.h"
+
 namespace aifabric {
 namespace {
 
@@ -39,15 +41,6 @@ Split SplitNumber(std::string_view text) {
   out.unit = unit;
   out.ok = std::isfinite(out.number);
   return out;
-}
-
-// Built by appending: GCC 12 warns falsely (-Wrestrict, bug 105329) on
-// "literal" + std::string.
-std::string Quote(std::string_view text) {
-  std::string quoted = "'";
-  quoted.append(text);
-  quoted += '\'';
-  return quoted;
 }
 
 // Multiplies and checks the result fits in int64/uint64 and is integral

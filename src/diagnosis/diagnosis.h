@@ -83,8 +83,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/result.h"
-#include "fabric/fabric_observation.h"
 #include "diagnosis/finding.h"
+#include "fabric/fabric_observation.h"
 #include "fabric/topology.h"
 
 namespace aifabric {

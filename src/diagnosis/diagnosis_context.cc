@@ -2,31 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
+
+#include "fabric/host_distance.h"
 
 namespace aifabric {
 namespace {
 
-// Tier of each node: the topology's, or for switches of unknown tier (-1)
-// the hop distance from the nearest host (breadth-first from all hosts).
+// Tier of each node: 0 for hosts, the topology's for switches, or for a
+// switch of unknown tier (-1) its hop distance from the nearest host.
 std::vector<int> NodeTiers(const Topology& t) {
-  std::vector<int> distance(t.num_nodes(), -1);
-  std::deque<NodeId> queue;
-  for (NodeId h : t.hosts()) {
-    distance[h] = 0;
-    queue.push_back(h);
-  }
-  while (!queue.empty()) {
-    const NodeId n = queue.front();
-    queue.pop_front();
-    for (PortId p : t.node(n).ports) {
-      const NodeId peer = t.port(p).peer;
-      if (distance[peer] < 0) {
-        distance[peer] = distance[n] + 1;
-        queue.push_back(peer);
-      }
-    }
-  }
+  const std::vector<int> distance = HostDistances(t);
   std::vector<int> tiers(t.num_nodes());
   for (const Node& n : t.nodes()) {
     tiers[n.id] = n.kind == NodeKind::kHost ? 0 : n.tier >= 0 ? n.tier : distance[n.id];

@@ -3,11 +3,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <vector>
 
-#include "core/units.h"
 #include "core/text_file.h"
+#include "core/units.h"
+#include "fabric/host_distance.h"
 
 namespace aifabric {
 namespace {
@@ -17,41 +17,6 @@ struct LinkLine {
   DataRate rate;
   Time delay;
 };
-
-std::string Quote(std::string_view s) {
-  std::string q = "'";
-  q += s;
-  return q += "'";
-}
-
-// Multi-source BFS from all hosts over the file's links: a switch's tier is
-// its hop distance from the nearest host.
-std::vector<int> SwitchTiers(int nodes, const std::vector<bool>& is_switch, const std::vector<LinkLine>& links) {
-  std::vector<std::vector<NodeId>> adjacent(nodes);
-  for (const LinkLine& l : links) {
-    adjacent[l.a].push_back(l.b);
-    adjacent[l.b].push_back(l.a);
-  }
-  std::vector<int> dist(nodes, -1);
-  std::deque<NodeId> queue;
-  for (NodeId n = 0; n < nodes; ++n) {
-    if (!is_switch[n]) {
-      dist[n] = 0;
-      queue.push_back(n);
-    }
-  }
-  while (!queue.empty()) {
-    const NodeId n = queue.front();
-    queue.pop_front();
-    for (NodeId m : adjacent[n]) {
-      if (dist[m] < 0) {
-        dist[m] = dist[n] + 1;
-        queue.push_back(m);
-      }
-    }
-  }
-  return dist;
-}
 
 }  // namespace
 
@@ -154,18 +119,18 @@ Result<Topology> ParseHpccTopology(std::string_view text, const std::string& ori
                  std::to_string(header.number) + " declares " + std::to_string(num_links)};
   }
 
-  const std::vector<int> tiers = SwitchTiers(static_cast<int>(nodes), is_switch, links);
   Topology t;
   const int spec = t.AddSwitchSpec(switch_spec);
   int host_count = 0;
   for (NodeId n = 0; n < nodes; ++n) {
     if (is_switch[n]) {
-      t.AddSwitch("sw" + std::to_string(n), tiers[n], spec);
+      t.AddSwitch("sw" + std::to_string(n), -1, spec);
     } else {
       t.AddHost("h" + std::to_string(n), host_count++, 0);
     }
   }
   for (const LinkLine& l : links) t.AddLink(l.a, l.b, l.rate, l.delay);
+  SetTiersFromHostDistance(t);
   return t;
 }
 

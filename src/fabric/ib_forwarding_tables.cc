@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "core/text_file.h"
-#include "fabric/routing_table.h"
+#include "fabric/host_distance.h"
 
 namespace aifabric {
 namespace {
@@ -189,24 +189,8 @@ ForwardingTables ComputeFtree(const Topology& topology, const IbLidMap& map) {
   if (known) {
     for (NodeId sw : switches) tier[sw] = topology.node(sw).tier;
   } else {
-    std::vector<int> dist(topology.num_nodes(), -1);
-    std::deque<NodeId> queue;
-    for (NodeId h : topology.hosts()) {
-      dist[h] = 0;
-      queue.push_back(h);
-    }
-    while (!queue.empty()) {
-      const NodeId n = queue.front();
-      queue.pop_front();
-      for (PortId p : topology.node(n).ports) {
-        const NodeId m = topology.port(p).peer;
-        if (dist[m] < 0) {
-          dist[m] = dist[n] + 1;
-          queue.push_back(m);
-        }
-      }
-    }
-    for (NodeId sw : switches) tier[sw] = dist[sw];
+    const std::vector<int> distance = HostDistances(topology);
+    for (NodeId sw : switches) tier[sw] = distance[sw];
   }
 
   // Global host index g: leaves in GUID order, hosts in port order.
@@ -270,13 +254,6 @@ std::string_view TrimLeft(std::string_view s) {
 bool EndsWith(std::string_view s, std::string_view p) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-
-std::string Quote(std::string_view s) {
-  std::string q = "'";
-  q += s;
-  q += "'";
-  return q;
 }
 
 Result<ForwardingTables> ReadLftText(std::string_view text, const std::string& origin, const IbLidMap& map,
@@ -371,7 +348,7 @@ Result<ForwardingTables> ReadIbroute(std::string_view text, const std::string& o
 }
 
 // ---------------------------------------------------------------------------
-// Checks
+// Walks along the tables
 
 std::vector<int> HopsAlongTables(const Topology& topology, const ForwardingTables& tables, NodeId dst) {
   constexpr int kUnknown = -2, kOnStack = -3;
@@ -417,47 +394,6 @@ std::vector<int> HopsAlongTables(const Topology& topology, const ForwardingTable
     else hops[h] = IsSwitch(topology, peer) && hops[peer] >= 0 ? hops[peer] + 1 : -1;
   }
   return hops;
-}
-
-namespace {
-
-// Why the walk from host `src` to `dst` fails, for messages.
-std::string Diagnose(const Topology& t, const ForwardingTables& tables, NodeId src, NodeId dst) {
-  const Node& n = t.node(src);
-  if (n.ports.empty()) return "host " + n.name + " has no link";
-  std::vector<bool> visited(t.num_nodes(), false);
-  std::string path = n.name;
-  NodeId at = t.port(n.ports[0]).peer;
-  while (true) {
-    path += " -> " + Name(t, at);
-    if (at == dst) return "reaches it";  // not reached when called on a failing pair
-    if (!IsSwitch(t, at)) return "is delivered to the wrong host: " + path;
-    if (visited[at]) return "loops: " + path;
-    visited[at] = true;
-    const PortId p = tables.Get(at, dst);
-    if (p == kNoPort) return "switch " + Name(t, at) + " has no entry for it: " + path;
-    at = t.port(p).peer;
-  }
-}
-
-}  // namespace
-
-Status CheckForwardingTables(const Topology& topology, const ForwardingTables& tables, PathRule rule) {
-  std::optional<RoutingTable> shortest;
-  if (rule == PathRule::kShortest) shortest = RoutingTable::BuildShortestPaths(topology);
-  for (NodeId dst : topology.hosts()) {
-    const std::vector<int> hops = HopsAlongTables(topology, tables, dst);
-    for (NodeId src : topology.hosts()) {
-      if (src == dst) continue;
-      const std::string pair = "host " + Name(topology, src) + " to host " + Name(topology, dst) + ": ";
-      if (hops[src] < 0) return Error{pair + Diagnose(topology, tables, src, dst)};
-      if (shortest && hops[src] != shortest->Distance(src, dst)) {
-        return Error{pair + std::to_string(hops[src]) + " hops along the tables, but the shortest path has " +
-                     std::to_string(shortest->Distance(src, dst))};
-      }
-    }
-  }
-  return Status::Ok();
 }
 
 std::vector<int> RoutesPerPort(const Topology& topology, const ForwardingTables& tables, NodeId sw) {

@@ -2,9 +2,10 @@
 // (LFT) per switch, giving for each destination host the single output port,
 // as a subnet manager programs them. They come from aifabric's versions of
 // OpenSM's routing engines (ComputeMinHop, ComputeFtree) or from what the
-// real OpenSM / ibroute printed (ReadOpensmLftDump, ReadIbroute), and turn
-// into a RoutingTable with RoutingTable::FromForwardingTables. A value type;
-// safe to share once built.
+// real OpenSM / ibroute printed (ReadOpensmLftDump, ReadIbroute), are
+// checked by CheckForwardingTables (ib_forwarding_check.h), and turn into a
+// RoutingTable with RoutingTable::FromForwardingTables. A value type; safe
+// to share once built.
 //
 // Only host destinations are kept, one per host: the LID of its first link
 // (CA port 1 under IbLidMap::ForTopology); hosts send on that link too.
@@ -127,16 +128,6 @@ Result<ForwardingTables> ReadIbroute(std::string_view text, const std::string& o
 // (IB port 1) and switches follow `tables`: 0 at dst, -1 where the walk
 // meets a missing entry, a loop, or another host.
 std::vector<int> HopsAlongTables(const Topology& topology, const ForwardingTables& tables, NodeId dst);
-
-enum class PathRule {
-  kDelivers,  // every host reaches every other host, without loops
-  kShortest,  // ... and along a shortest path (by hop count)
-};
-// Walks every (host, destination host) pair; the error names the first pair
-// that fails and why (no entry at switch X, a loop through X, delivered to
-// the wrong host, or N hops where the shortest path has M).
-Status CheckForwardingTables(const Topology& topology, const ForwardingTables& tables,
-                             PathRule rule = PathRule::kDelivers);
 
 // How many destination hosts each port of switch `sw` carries, by position
 // in the node's `ports` list.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "fabric/fabric_test_util.h"
+#include "fabric/ib_forwarding_check.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology_builder.h"
 

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "fabric/fabric_test_util.h"
+#include "fabric/ib_forwarding_check.h"
 #include "fabric/ib_forwarding_tables.h"
 #include "fabric/ib_tools_test_support.h"
 #include "fabric/ibnetdiscover_reader.h"

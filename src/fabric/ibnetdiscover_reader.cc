@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <deque>
 #include <map>
 #include <optional>
 #include <unordered_map>
 #include <vector>
 
 #include "core/text_file.h"
+#include "fabric/host_distance.h"
 
 namespace aifabric {
 namespace {
@@ -80,13 +80,6 @@ class Cursor {
 };
 
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-std::string Quote(std::string_view s) {
-  std::string q = "'";
-  q += s;
-  q += "'";
-  return q;
-}
 
 // "S-0002c903004ae1c0" / "H-..." / "R-...": the GUID in an ibnetdiscover id.
 bool GuidFromId(std::string_view id, uint64_t& guid) {
@@ -259,29 +252,6 @@ class Parser {
   bool has_pending_guid_ = false;
 };
 
-// Hop distance of every raw node from the nearest CA (-1 if unreachable).
-std::vector<int> Tiers(const std::vector<RawNode>& nodes, const std::vector<std::vector<int>>& adjacent) {
-  std::vector<int> dist(nodes.size(), -1);
-  std::deque<int> queue;
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    if (!nodes[i].is_switch) {
-      dist[i] = 0;
-      queue.push_back(static_cast<int>(i));
-    }
-  }
-  while (!queue.empty()) {
-    const int n = queue.front();
-    queue.pop_front();
-    for (int m : adjacent[n]) {
-      if (dist[m] < 0) {
-        dist[m] = dist[n] + 1;
-        queue.push_back(m);
-      }
-    }
-  }
-  return dist;
-}
-
 }  // namespace
 
 Result<IbFabric> ReadIbnetdiscover(std::string_view text, const std::string& origin,
@@ -378,12 +348,6 @@ Result<IbFabric> ReadIbnetdiscover(std::string_view text, const std::string& ori
   std::vector<NodeId> id_of(nodes.size());
   for (size_t k = 0; k < order.size(); ++k) id_of[order[k]] = static_cast<NodeId>(k);
 
-  std::vector<std::vector<int>> adjacent(nodes.size());
-  for (const LinkEnds& l : links) {
-    adjacent[l.a.node].push_back(l.b.node);
-    adjacent[l.b.node].push_back(l.a.node);
-  }
-  const std::vector<int> tiers = Tiers(nodes, adjacent);
   std::unordered_map<std::string, int> desc_count;
   for (const RawNode& n : nodes) {
     if (!n.desc.empty()) ++desc_count[n.desc];
@@ -397,7 +361,7 @@ Result<IbFabric> ReadIbnetdiscover(std::string_view text, const std::string& ori
     const RawNode& n = nodes[i];
     std::string name = !n.desc.empty() && desc_count[n.desc] == 1 ? n.desc : n.id;
     if (n.is_switch) {
-      t.AddSwitch(std::move(name), tiers[i], spec);
+      t.AddSwitch(std::move(name), -1, spec);
     } else {
       t.AddHost(std::move(name), host_count, 0);
       ++host_count;
@@ -422,6 +386,7 @@ Result<IbFabric> ReadIbnetdiscover(std::string_view text, const std::string& ori
                              options.link_latency);
     }
   }
+  SetTiersFromHostDistance(t);
 
   IbLidMap& map = fabric.lids;
   map = IbLidMap::Empty(t);

@@ -36,7 +36,7 @@ class RoutingTable {
   // Distance is the hop count along those ports. A node whose walk meets a
   // missing entry, a loop or the wrong host gets Distance -1 and no next
   // hop, so broken tables drop packets instead of looping them;
-  // CheckForwardingTables says why. REQUIRES: `tables` built for `topology`.
+  // CheckForwardingTables (ib_forwarding_check.h) says why. REQUIRES: `tables` built for `topology`.
   static RoutingTable FromForwardingTables(const Topology& topology, const ForwardingTables& tables);
 
   // Ports out of `at` on a shortest path toward host `dst`, in port-id order.

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "core/time.h"
-#include "fabric/fabric_observation.h"
 #include "engine/simulator.h"
 #include "fabric/ecmp_path.h"
 #include "fabric/fabric_network.h"
+#include "fabric/fabric_observation.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
 #include "packet/egress_port.h"

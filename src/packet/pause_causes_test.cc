@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "fabric/fabric_observation.h"
 #include "engine/simulator.h"
+#include "fabric/fabric_observation.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
 #include "packet/packet_network.h"

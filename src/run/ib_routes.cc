@@ -1,6 +1,7 @@
 #include "run/ib_routes.h"
 
 #include "core/text_file.h"
+#include "fabric/ib_forwarding_check.h"
 #include "fabric/ib_forwarding_tables.h"
 #include "fabric/ib_lid_map.h"
 

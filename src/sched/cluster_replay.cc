@@ -2,19 +2,20 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cmath>
-#include <limits>
 #include <list>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "engine/simulator.h"
+#include "sched/comm_scheduling.h"
 #include "sched/easy_backfill.h"
 #include "sched/placement_policy.h"
 #include "sched/replay_comm_edges.h"
 #include "sched/replay_fabric.h"
+#include "sched/replay_job.h"
 #include "sched/replay_metrics.h"
+#include "sched/replay_window.h"
 #include "sched/topology_distance.h"
 
 namespace aifabric {
@@ -26,10 +27,6 @@ constexpr double kMaxReplayDays = 100;
 // Queued jobs a scheduling pass looks at beyond the head (Slurm's
 // bf_max_job_test bounds its backfill scan the same way).
 constexpr int kMaxBackfillTests = 500;
-// Crux's priority levels (8 DSCP/traffic classes) and CASSINI's grid of
-// offsets over a period.
-constexpr int kCruxLevels = 8;
-constexpr int kCassiniOffsets = 16;
 
 // Event tags: job index << 4 | kind.
 enum EventKind : uint64_t {
@@ -56,39 +53,6 @@ std::string CommName(const ReplayOptions& o) {
   return "none";
 }
 
-struct JobState {
-  const TraceJob* trace = nullptr;
-  JobProfile profile;
-  bool training = true;
-  double estimate_s = 0;  // run time for backfill before placement: NIC-limited, uncontended
-  double fabric_bytes_per_s_per_gpu = 0;  // for the policy, same estimate
-  // Placed.
-  std::vector<GpuId> gpus;
-  Time start, end;
-  bool started = false, finished = false;
-  int servers = 0, tiers = 0;
-  CoflowPlan gradient, alltoall, checkpoint;
-  // Their flows, kept for the packet-level window only.
-  std::vector<CommEdge> gradient_edges, alltoall_edges, checkpoint_edges;
-  bool gradient_active = false, alltoall_active = false;
-  Time expected_end;
-  double intensity = 0;  // FLOPs per fabric byte (Crux)
-  double gradient_ref_per_s = 0, alltoall_ref_per_s = 0;  // expected load it adds
-  bool detoured = false;  // routed around a down link
-  // Folding: `macros` macro-iterations of `fold` iterations, the first
-  // `fold_extra` of them one more.
-  uint64_t macros = 0, fold = 0, fold_extra = 0, macros_done = 0;
-  int pending = 0;  // parts of the overlapped phase outstanding
-  // When its current macro-iteration began (before the first: when it
-  // will, after any CASSINI offset), and its current coflow.
-  Time macro_started, comm_started;
-  double comm_s = 0, comm_idle_s = 0, run_idle_s = 0;
-  Time next_checkpoint;
-  bool checkpoint_active = false;
-  bool on_fabric() const { return !gradient.empty() || !alltoall.empty(); }
-  double MacroIterations(uint64_t m) const { return static_cast<double>(fold + (m < fold_extra ? 1 : 0)); }
-};
-
 class Replay final : public EventHandler {
  public:
   Replay(const Topology& topology, const RoutingTable& routes, const ClusterLayout& layout,
@@ -101,7 +65,8 @@ class Replay final : public EventHandler {
         allocation_(layout),
         fabric_(sim_, topology, routes, options.payload_efficiency, options.ecmp_seed,
                 Time::FromSeconds(options.load_window_s), options.storage_servers,
-                [this](uint64_t id, Time) { OnCoflowDone(id); }) {
+                [this](uint64_t id, Time) { OnCoflowDone(id); }),
+        window_(options.window_start_s, options.window_s) {
     jobs_.resize(jobs.size());
     for (size_t i = 0; i < jobs.size(); ++i) jobs_[i].trace = &jobs[i];
   }
@@ -115,7 +80,7 @@ class Replay final : public EventHandler {
   void SchedulePass();
   bool TryStart(size_t j);
   void StartJob(size_t j, std::vector<GpuId> gpus);
-  Time CassiniOffset(const JobState& job) const;
+  Time CassiniOffset(const ReplayJob& job) const;
   void StartMacro(size_t j);
   void OnComputeHead(size_t j);
   void PartDone(size_t j);
@@ -123,15 +88,13 @@ class Replay final : public EventHandler {
   void FinishJob(size_t j);
   void MaybeCheckpoint(size_t j);
   void OnCoflowDone(uint64_t id);
-  double CruxWeight(const JobState& job) const;
+  double CruxWeight(const ReplayJob& job) const;
   void OpenWindow();
   void ChangeLink(size_t failure, bool up);
   void RerouteAffected();
   void RouteJob(size_t j);
   void RecordWindowFlows(size_t j, CoflowKind kind, double scale);
-  bool InWindow() const;
-  double IdleMacroSeconds(const JobState& job, double iterations) const;
-  double LocalIterationSeconds(const JobState& job) const;
+  double IdleMacroSeconds(const ReplayJob& job, double iterations) const;
 
   const Topology& topology_;
   const ClusterLayout& layout_;
@@ -141,13 +104,13 @@ class Replay final : public EventHandler {
   GpuAllocation allocation_;
   ReplayFabric fabric_;
   std::unique_ptr<PlacementPolicy> policy_;
-  std::vector<JobState> jobs_;
+  std::vector<ReplayJob> jobs_;
   std::list<size_t> queue_;      // waiting jobs, in arrival order
   std::vector<size_t> running_;  // started, not finished (unordered)
   bool pass_pending_ = false;
   size_t finished_ = 0;
   std::string stuck_;  // a job no placement can ever take
-  std::vector<WindowFlow> window_flows_;
+  ReplayWindow window_;
   uint64_t reroutes_ = 0;
   int links_down_ = 0;
   bool reroute_pending_ = false;
@@ -155,12 +118,7 @@ class Replay final : public EventHandler {
   bool keep_edges_ = false;
 };
 
-// A job inside one server moves its bytes over NVLink.
-double Replay::LocalIterationSeconds(const JobState& job) const {
-  return IterationSecondsAt(job.profile, options_.job_model, options_.job_model.nvlink_gbps_per_dir * 1e9);
-}
-
-double Replay::IdleMacroSeconds(const JobState& job, double iterations) const {
+double Replay::IdleMacroSeconds(const ReplayJob& job, double iterations) const {
   return IterationSeconds(job.profile.compute_s * iterations, options_.job_model.overlap_fraction,
                           fabric_.IdleDuration(job.gradient, iterations).seconds(),
                           fabric_.IdleDuration(job.alltoall, iterations).seconds());
@@ -185,7 +143,7 @@ Status Replay::Prepare() {
   // placement.
   const double nic_bytes_per_s =
       static_cast<double>(FastestNicLink(topology_, layout_).bps()) * options_.payload_efficiency / 8;
-  for (JobState& job : jobs_) {
+  for (ReplayJob& job : jobs_) {
     const TraceJob& t = *job.trace;
     auto it = models.find(t.model);
     if (it == models.end()) {
@@ -198,23 +156,12 @@ Status Replay::Prepare() {
       return Error{"job '" + t.job_id + "': asks for " + std::to_string(t.gpus) + " GPUs, the cluster schedules " +
                    std::to_string(schedulable_servers * gps)};
     }
-    job.training = t.kind == TraceJobKind::kTraining;
-    job.profile = ProfileJob(it->second, job.training, t.gpus, gps, options_.job_model);
-    // Estimate: every byte at NIC speed, no contention.
-    const JobProfile& p = job.profile;
-    double per_iteration = LocalIterationSeconds(job);
-    double fabric_bytes = 0;
-    if (t.gpus > gps && nic_bytes_per_s > 0) {
-      fabric_bytes = RingAllReduceBytes(p) + static_cast<double>(p.pipeline_bytes + p.alltoall_bytes);
-      per_iteration = IterationSecondsAt(p, options_.job_model, nic_bytes_per_s);
-    }
-    job.estimate_s = per_iteration * static_cast<double>(t.iterations);
+    job.ProfileBeforePlacement(it->second, gps, options_.job_model, nic_bytes_per_s);
     if (!(job.estimate_s < kMaxReplayDays * 86400)) {
       return Error{"job '" + t.job_id + "': " + std::to_string(t.iterations) + " iterations take " +
                    std::to_string(static_cast<int64_t>(job.estimate_s / 86400)) + " days even alone, beyond the " +
                    std::to_string(static_cast<int>(kMaxReplayDays)) + " days a replay may simulate"};
     }
-    job.fabric_bytes_per_s_per_gpu = per_iteration > 0 ? fabric_bytes / per_iteration : 0.0;
   }
   return {};
 }
@@ -241,41 +188,11 @@ Result<ReplayResult> Replay::Run() {
   result.policy = options_.policy;
   result.comm = CommName(options_);
   result.jobs.reserve(jobs_.size());
-  for (const JobState& job : jobs_) {
-    ReplayJobResult r;
-    const TraceJob& t = *job.trace;
-    r.job_id = t.job_id;
-    r.model = t.model;
-    r.kind = t.kind;
-    r.gpus = t.gpus;
-    r.iterations = t.iterations;
-    r.submit_s = Time::FromSeconds(t.submit_s).seconds();  // as the engine keeps it (whole ps)
-    r.start_s = job.start.seconds();
-    r.end_s = job.end.seconds();
-    r.parallelism = job.profile.parallelism;
-    r.servers = job.servers;
-    r.tiers = job.tiers;
-    r.compute_s = job.profile.compute_s * static_cast<double>(t.iterations);
-    r.comm_s = job.comm_s;
-    r.comm_idle_s = job.comm_idle_s;
-    r.run_idle_s = job.run_idle_s;
-    r.gpu_ids = job.gpus;
-    result.jobs.push_back(std::move(r));
-  }
+  for (const ReplayJob& job : jobs_) result.jobs.push_back(job.Result());
   const int schedulable = layout_.gpus() - static_cast<int>(options_.storage_servers.size()) * layout_.gpus_per_server();
   result.metrics = ComputeReplayMetrics(result.jobs, schedulable);
-  // The fabric's switch-to-switch ports.
-  const std::vector<double> carried = fabric_.BytesCarried();
-  double bytes = 0, capacity_bytes_per_s = 0;
-  for (const Port& p : topology_.ports()) {
-    if (topology_.node(p.node).kind == NodeKind::kHost || topology_.node(p.peer).kind == NodeKind::kHost) continue;
-    bytes += carried[static_cast<size_t>(p.id)];
-    capacity_bytes_per_s += fabric_.capacity_bps(p.id) / 8;
-  }
-  if (capacity_bytes_per_s > 0 && result.metrics.makespan_s > 0) {
-    result.metrics.fabric_util = bytes / (capacity_bytes_per_s * result.metrics.makespan_s);
-  }
-  result.window_flows = std::move(window_flows_);
+  result.metrics.fabric_util = fabric_.SwitchPortUtilization(result.metrics.makespan_s);
+  result.window_flows = window_.TakeFlows();
   result.metrics.reroutes = reroutes_;
   result.metrics.events = sim_.events_processed();
   result.metrics.rate_solves = fabric_.solves();
@@ -340,7 +257,7 @@ void Replay::SchedulePass() {
   auto it = queue_.begin();
   while (it != queue_.end() && TryStart(*it)) it = queue_.erase(it);
   if (it == queue_.end()) return;
-  const JobState& head = jobs_[*it];
+  const ReplayJob& head = jobs_[*it];
   if (running_.empty()) {
     stuck_ = "job '" + head.trace->job_id + "' (" + std::to_string(head.trace->gpus) + " GPUs): policy '" +
              options_.policy + "' cannot place it even on an idle cluster";
@@ -353,7 +270,7 @@ void Replay::SchedulePass() {
   BackfillReservation reservation = ReserveForHead(now, head.trace->gpus, allocation_.free_count(), ends);
   ++it;
   for (int tested = 0; it != queue_.end() && tested < kMaxBackfillTests && allocation_.free_count() > 0; ++tested) {
-    const JobState& job = jobs_[*it];
+    const ReplayJob& job = jobs_[*it];
     const Time run = Time::FromSeconds(job.estimate_s);
     const bool ends_before = !reservation.shadow.IsInfinite() && now + run <= reservation.shadow;
     if (job.trace->gpus <= allocation_.free_count() && MayBackfill(reservation, now, run, job.trace->gpus) &&
@@ -367,7 +284,7 @@ void Replay::SchedulePass() {
 }
 
 bool Replay::TryStart(size_t j) {
-  JobState& job = jobs_[j];
+  ReplayJob& job = jobs_[j];
   PlacementRequest request;
   request.job_id = job.trace->job_id;
   request.gpus = job.trace->gpus;
@@ -386,7 +303,7 @@ bool Replay::TryStart(size_t j) {
 }
 
 void Replay::StartJob(size_t j, std::vector<GpuId> gpus) {
-  JobState& job = jobs_[j];
+  ReplayJob& job = jobs_[j];
   job.gpus = std::move(gpus);
   job.started = true;
   job.start = sim_.Now();
@@ -402,7 +319,7 @@ void Replay::StartJob(size_t j, std::vector<GpuId> gpus) {
   const uint64_t key = static_cast<uint64_t>(j) * 4;
   // Route the job's flows. With Crux, each picks the least-loaded ECMP path,
   // counting what this job itself adds at its uncontended pace.
-  const double pace = job.estimate_s > 0 ? static_cast<double>(iterations) / job.estimate_s : 0.0;
+  const double pace = job.estimated_iterations_per_s();
   const std::vector<CommEdge> gradient = GradientAndPipelineEdges(p, job.training, layout_, job.gpus);
   const std::vector<CommEdge> alltoall = AllToAllEdges(p, layout_, job.gpus);
   job.gradient = fabric_.Route(gradient, key + kGradient, options_.crux, pace);
@@ -421,7 +338,7 @@ void Replay::StartJob(size_t j, std::vector<GpuId> gpus) {
     job.next_checkpoint = job.start + Time::FromSeconds(options_.job_model.checkpoint_interval_s);
   }
   if (!job.on_fabric()) {
-    const double run_s = LocalIterationSeconds(job) * static_cast<double>(iterations);
+    const double run_s = job.LocalIterationSeconds(options_.job_model) * static_cast<double>(iterations);
     job.run_idle_s = run_s;
     job.expected_end = job.start + Time::FromSeconds(run_s);
     sim_.Schedule(job.expected_end, this, Tag(j, kLocalJobEnd));
@@ -431,15 +348,12 @@ void Replay::StartJob(size_t j, std::vector<GpuId> gpus) {
     return;
   }
   // Fold the iterations into at most max_phases_per_job macro-iterations.
-  job.macros = std::min<uint64_t>(iterations, static_cast<uint64_t>(options_.max_phases_per_job));
-  job.fold = iterations / job.macros;
-  job.fold_extra = iterations % job.macros;
+  job.Fold(options_.max_phases_per_job);
   for (uint64_t m = 0; m < job.macros; ++m) job.run_idle_s += IdleMacroSeconds(job, job.MacroIterations(m));
   const double per_iteration = job.run_idle_s / static_cast<double>(iterations);
   job.gradient_ref_per_s = job.gradient.reference_bytes / per_iteration;
   job.alltoall_ref_per_s = job.alltoall.reference_bytes / per_iteration;
-  fabric_.AddExpectedLoad(job.gradient, job.gradient_ref_per_s, +1);
-  fabric_.AddExpectedLoad(job.alltoall, job.alltoall_ref_per_s, +1);
+  job.AddExpectedLoad(fabric_, +1);
   double fabric_bytes = 0;
   for (const CommEdge& e : gradient) fabric_bytes += e.bytes;
   for (const CommEdge& e : alltoall) fabric_bytes += e.bytes;
@@ -450,12 +364,12 @@ void Replay::StartJob(size_t j, std::vector<GpuId> gpus) {
   sim_.Schedule(job.start + offset, this, Tag(j, kFirstMacro));
 }
 
-// CASSINI: the offset in [0, period) that overlaps this job's communication
-// windows least with those of running jobs sharing a port with it, all
-// taken at their idle-fabric pace from their current macro-iteration.
-Time Replay::CassiniOffset(const JobState& job) const {
+// CASSINI's offset (CassiniOffsetSeconds) against the running jobs sharing a
+// port with this one, every cycle taken at its idle-fabric pace from its
+// current macro-iteration.
+Time Replay::CassiniOffset(const ReplayJob& job) const {
   const double f = options_.job_model.overlap_fraction;
-  auto windows = [&](const JobState& x, double iterations, double& head, double& comm) {
+  auto windows = [&](const ReplayJob& x, double iterations, double& head, double& comm) {
     head = (1 - f) * x.profile.compute_s * iterations;
     comm = IdleMacroSeconds(x, iterations) - head;
   };
@@ -465,12 +379,9 @@ Time Replay::CassiniOffset(const JobState& job) const {
   if (comm <= 0 || period <= 0) return Time::Zero();
   std::unordered_set<int> mine(job.gradient.ports.begin(), job.gradient.ports.end());
   mine.insert(job.alltoall.ports.begin(), job.alltoall.ports.end());
-  struct Other {
-    double start, head, comm, period;
-  };
-  std::vector<Other> others;
+  std::vector<CommCycle> others;
   for (size_t r : running_) {
-    const JobState& x = jobs_[r];
+    const ReplayJob& x = jobs_[r];
     if (&x == &job || !x.on_fabric() || x.macros_done >= x.macros) continue;
     bool shares = false;
     for (int p : x.gradient.ports) shares = shares || mine.count(p) > 0;
@@ -480,47 +391,24 @@ Time Replay::CassiniOffset(const JobState& job) const {
     windows(x, x.MacroIterations(x.macros_done), h, c);
     others.push_back({x.macro_started.seconds(), h, c, h + c});
   }
-  if (others.empty()) return Time::Zero();
-  const double now = sim_.Now().seconds();
-  const double horizon = 4 * period;
-  double best_overlap = -1, best_offset = 0;
-  for (int k = 0; k < kCassiniOffsets; ++k) {
-    const double offset = period * k / kCassiniOffsets;
-    double overlap = 0;
-    for (double t = now + offset; t < now + offset + horizon; t += period) {
-      const double a0 = t + head, a1 = a0 + comm;  // this job's communication window
-      for (const Other& o : others) {
-        // The other's windows that can meet [a0, a1).
-        double n = std::floor((a0 - o.start - o.head - o.comm) / o.period);
-        for (double b0 = o.start + std::max(0.0, n) * o.period + o.head; b0 < a1; b0 += o.period) {
-          overlap += std::max(0.0, std::min(a1, b0 + o.comm) - std::max(a0, b0));
-        }
-      }
-    }
-    if (best_overlap < 0 || overlap < best_overlap) {
-      best_overlap = overlap;
-      best_offset = offset;
-    }
-  }
-  return Time::FromSeconds(best_offset);
+  return Time::FromSeconds(CassiniOffsetSeconds(sim_.Now().seconds(), head, comm, others));
 }
 
-double Replay::CruxWeight(const JobState& job) const {
-  // The job's level is its rank by GPU intensity among the running jobs on
-  // the fabric, in kCruxLevels bands; weight 2^level.
+// Crux: the job's weight from its rank by GPU intensity among the running
+// jobs on the fabric.
+double Replay::CruxWeight(const ReplayJob& job) const {
   int lower = 0, total = 0;
   for (size_t r : running_) {
-    const JobState& x = jobs_[r];
+    const ReplayJob& x = jobs_[r];
     if (!x.on_fabric()) continue;
     ++total;
     if (x.intensity < job.intensity) ++lower;
   }
-  const int level = total > 0 ? std::min(kCruxLevels - 1, lower * kCruxLevels / total) : 0;
-  return std::ldexp(1.0, level);
+  return CruxWeightForRank(lower, total);
 }
 
 void Replay::StartMacro(size_t j) {
-  JobState& job = jobs_[j];
+  ReplayJob& job = jobs_[j];
   job.macro_started = sim_.Now();
   const double head = (1 - options_.job_model.overlap_fraction) * job.profile.compute_s *
                       job.MacroIterations(job.macros_done);
@@ -528,7 +416,7 @@ void Replay::StartMacro(size_t j) {
 }
 
 void Replay::OnComputeHead(size_t j) {
-  JobState& job = jobs_[j];
+  ReplayJob& job = jobs_[j];
   const double iterations = job.MacroIterations(job.macros_done);
   const double tail = options_.job_model.overlap_fraction * job.profile.compute_s * iterations;
   job.pending = 1;
@@ -538,20 +426,20 @@ void Replay::OnComputeHead(size_t j) {
     ++job.pending;
     fabric_.Start(Tag(j, kGradient), job.gradient, iterations, options_.crux ? CruxWeight(job) : 1.0);
     job.gradient_active = true;
-    if (InWindow()) RecordWindowFlows(j, kGradient, iterations);
+    if (window_.Contains(sim_.Now())) RecordWindowFlows(j, kGradient, iterations);
     job.comm_idle_s += fabric_.IdleDuration(job.gradient, iterations).seconds();
   }
 }
 
 void Replay::PartDone(size_t j) {
-  JobState& job = jobs_[j];
+  ReplayJob& job = jobs_[j];
   if (--job.pending > 0) return;
   if (!job.alltoall.empty()) {
     const double iterations = job.MacroIterations(job.macros_done);
     job.comm_started = sim_.Now();
     fabric_.Start(Tag(j, kAllToAll), job.alltoall, iterations, options_.crux ? CruxWeight(job) : 1.0);
     job.alltoall_active = true;
-    if (InWindow()) RecordWindowFlows(j, kAllToAll, iterations);
+    if (window_.Contains(sim_.Now())) RecordWindowFlows(j, kAllToAll, iterations);
     job.comm_idle_s += fabric_.IdleDuration(job.alltoall, iterations).seconds();
     return;
   }
@@ -559,7 +447,7 @@ void Replay::PartDone(size_t j) {
 }
 
 void Replay::EndMacro(size_t j) {
-  JobState& job = jobs_[j];
+  ReplayJob& job = jobs_[j];
   ++job.macros_done;
   MaybeCheckpoint(j);
   if (job.macros_done == job.macros) {
@@ -570,11 +458,11 @@ void Replay::EndMacro(size_t j) {
 }
 
 void Replay::MaybeCheckpoint(size_t j) {
-  JobState& job = jobs_[j];
+  ReplayJob& job = jobs_[j];
   if (job.checkpoint.empty() || job.finished || job.checkpoint_active || sim_.Now() < job.next_checkpoint) return;
   job.checkpoint_active = true;
   fabric_.Start(Tag(j, kCheckpoint), job.checkpoint, 1.0, 1.0);
-  if (InWindow()) RecordWindowFlows(j, kCheckpoint, 1.0);
+  if (window_.Contains(sim_.Now())) RecordWindowFlows(j, kCheckpoint, 1.0);
   const Time interval = Time::FromSeconds(options_.job_model.checkpoint_interval_s);
   job.next_checkpoint = sim_.Now() + interval;
   if (!job.on_fabric() && job.next_checkpoint < job.expected_end) {
@@ -584,7 +472,7 @@ void Replay::MaybeCheckpoint(size_t j) {
 
 void Replay::OnCoflowDone(uint64_t id) {
   const size_t j = static_cast<size_t>(id >> 4);
-  JobState& job = jobs_[j];
+  ReplayJob& job = jobs_[j];
   switch (id & 15) {
     case kGradient:
       job.gradient_active = false;
@@ -604,25 +492,14 @@ void Replay::OnCoflowDone(uint64_t id) {
   }
 }
 
-bool Replay::InWindow() const {
-  if (options_.window_start_s < 0) return false;
-  const double now = sim_.Now().seconds();
-  return now >= Time::FromSeconds(options_.window_start_s).seconds() &&
-         now < Time::FromSeconds(options_.window_start_s + options_.window_s).seconds();
-}
-
 // The coflow `kind` of job `j` as flows of the window: `scale` times its
 // edges' bytes, from now.
 void Replay::RecordWindowFlows(size_t j, CoflowKind kind, double scale) {
-  const JobState& job = jobs_[j];
+  const ReplayJob& job = jobs_[j];
   const std::vector<CommEdge>& edges =
       kind == kGradient ? job.gradient_edges : kind == kAllToAll ? job.alltoall_edges : job.checkpoint_edges;
   const char* what = kind == kGradient ? "gradient" : kind == kAllToAll ? "alltoall" : "checkpoint";
-  const double start = (sim_.Now() - Time::FromSeconds(options_.window_start_s)).seconds();
-  for (const CommEdge& e : edges) {
-    if (e.src == e.dst || e.bytes <= 0) continue;
-    window_flows_.push_back({job.trace->job_id, what, e.src, e.dst, e.bytes * scale, start});
-  }
+  window_.Record(job.trace->job_id, what, edges, scale, sim_.Now());
 }
 
 // A link fails or comes back. The running jobs it concerns are routed
@@ -641,7 +518,7 @@ void Replay::ChangeLink(size_t failure, bool up) {
 void Replay::RerouteAffected() {
   reroute_pending_ = false;
   for (size_t j : running_) {
-    JobState& job = jobs_[j];
+    ReplayJob& job = jobs_[j];
     const bool affected = job.detoured || fabric_.CrossesDownLink(job.gradient) ||
                           fabric_.CrossesDownLink(job.alltoall) || fabric_.CrossesDownLink(job.checkpoint);
     if (!affected) continue;
@@ -651,23 +528,21 @@ void Replay::RerouteAffected() {
 }
 
 void Replay::RouteJob(size_t j) {
-  JobState& job = jobs_[j];
+  ReplayJob& job = jobs_[j];
   const uint64_t key = static_cast<uint64_t>(j) * 4;
-  const double pace = job.estimate_s > 0 ? static_cast<double>(job.trace->iterations) / job.estimate_s : 0.0;
-  fabric_.AddExpectedLoad(job.gradient, job.gradient_ref_per_s, -1);
-  fabric_.AddExpectedLoad(job.alltoall, job.alltoall_ref_per_s, -1);
+  const double pace = job.estimated_iterations_per_s();
+  job.AddExpectedLoad(fabric_, -1);
   job.gradient = fabric_.Route(job.gradient_edges, key + kGradient, options_.crux, pace);
   job.alltoall = fabric_.Route(job.alltoall_edges, key + kAllToAll, options_.crux, pace);
   if (!job.checkpoint.empty()) job.checkpoint = fabric_.Route(job.checkpoint_edges, key + kCheckpoint, options_.crux, 0.0);
-  fabric_.AddExpectedLoad(job.gradient, job.gradient_ref_per_s, +1);
-  fabric_.AddExpectedLoad(job.alltoall, job.alltoall_ref_per_s, +1);
+  job.AddExpectedLoad(fabric_, +1);
   ++reroutes_;
 }
 
 // The coflows in flight as the window opens, with what they have left.
 void Replay::OpenWindow() {
   for (size_t j : running_) {
-    JobState& job = jobs_[j];
+    ReplayJob& job = jobs_[j];
     const double iterations = job.macros > 0 ? job.MacroIterations(job.macros_done) : 1.0;
     auto in_flight = [&](bool active, CoflowKind kind, const CoflowPlan& plan, double scale) {
       if (!active || plan.empty()) return;
@@ -681,14 +556,11 @@ void Replay::OpenWindow() {
 }
 
 void Replay::FinishJob(size_t j) {
-  JobState& job = jobs_[j];
+  ReplayJob& job = jobs_[j];
   job.finished = true;
   job.end = sim_.Now();
   ++finished_;
-  if (job.on_fabric()) {
-    fabric_.AddExpectedLoad(job.gradient, job.gradient_ref_per_s, -1);
-    fabric_.AddExpectedLoad(job.alltoall, job.alltoall_ref_per_s, -1);
-  }
+  if (job.on_fabric()) job.AddExpectedLoad(fabric_, -1);
   Status st = allocation_.Release(job.trace->job_id);
   assert(st.ok());
   (void)st;
@@ -696,77 +568,7 @@ void Replay::FinishJob(size_t j) {
   RequestPass();
 }
 
-// Each failure: a switch-to-switch link of `topology`, at and for >= 0,
-// not overlapping another failure of the same link.
-Status ValidateLinkFailures(std::span<const LinkFailure> failures, const Topology& topology) {
-  for (size_t f = 0; f < failures.size(); ++f) {
-    const LinkFailure& failure = failures[f];
-    const std::string field = "link_failures." + std::to_string(f) + ": ";
-    if (!(std::isfinite(failure.at_s) && failure.at_s >= 0 && std::isfinite(failure.for_s) && failure.for_s >= 0)) {
-      return Error{field + "expected at >= 0 and for >= 0 (0 = to the end)"};
-    }
-    if (failure.link < 0 || static_cast<size_t>(failure.link) >= topology.num_links()) {
-      return Error{field + "link " + std::to_string(failure.link) + " is not in the topology"};
-    }
-    const Port& port = topology.port(static_cast<PortId>(failure.link * 2));
-    if (topology.node(port.node).kind == NodeKind::kHost || topology.node(port.peer).kind == NodeKind::kHost) {
-      return Error{field + "the link " + topology.node(port.node).name + " - " + topology.node(port.peer).name +
-                   " has a host at one end; only switch-to-switch links may fail (a host's link would cut its "
-                   "server off)"};
-    }
-    const double end_f = failure.for_s > 0 ? failure.at_s + failure.for_s : std::numeric_limits<double>::infinity();
-    for (size_t g = 0; g < f; ++g) {
-      const LinkFailure& other = failures[g];
-      const double end_g = other.for_s > 0 ? other.at_s + other.for_s : std::numeric_limits<double>::infinity();
-      if (other.link == failure.link && failure.at_s < end_g && other.at_s < end_f) {
-        return Error{field + "overlaps link_failures." + std::to_string(g) + " on the same link"};
-      }
-    }
-  }
-  return {};
-}
-
 }  // namespace
-
-Status ValidateReplayOptions(const ReplayOptions& o, const Topology& topology, const ClusterLayout& layout) {
-  bool known = false;
-  for (std::string_view n : PlacementPolicyNames()) known = known || n == o.policy;
-  if (!known) {
-    std::string names;
-    for (std::string_view n : PlacementPolicyNames()) names += (names.empty() ? "" : ", ") + std::string(n);
-    return Error{"policy: unknown policy '" + o.policy + "' (expected one of: " + names + ")"};
-  }
-  if (Status st = ValidateJobModelOptions(o.job_model); !st.ok()) return st;
-  if (o.max_phases_per_job < 1 || o.max_phases_per_job > 1'000'000) {
-    return Error{"max_phases_per_job: expected 1 to 1000000, got " + std::to_string(o.max_phases_per_job)};
-  }
-  for (size_t i = 0; i < o.storage_servers.size(); ++i) {
-    const int s = o.storage_servers[i];
-    if (s < 0 || s >= layout.servers()) {
-      return Error{"storage_servers: server " + std::to_string(s) + " is not in the cluster (0 to " +
-                   std::to_string(layout.servers() - 1) + ")"};
-    }
-    if (i > 0 && s <= o.storage_servers[i - 1]) return Error{"storage_servers: expected sorted, distinct servers"};
-  }
-  if (static_cast<int>(o.storage_servers.size()) >= layout.servers()) {
-    return Error{"storage_servers: " + std::to_string(o.storage_servers.size()) +
-                 " storage servers leave no server for jobs (the cluster has " + std::to_string(layout.servers()) + ")"};
-  }
-  if (o.job_model.checkpoint_interval_s > 0 && o.storage_servers.empty()) {
-    return Error{"scheduling.jobs.checkpoint_interval: checkpoints need storage servers (scheduling.storage_servers)"};
-  }
-  if (!(o.payload_efficiency > 0 && o.payload_efficiency <= 1)) {
-    return Error{"payload_efficiency: expected a fraction in (0, 1], got " + std::to_string(o.payload_efficiency)};
-  }
-  if (!(std::isfinite(o.load_window_s) && o.load_window_s > 0)) {
-    return Error{"load_window: expected a positive time, got " + std::to_string(o.load_window_s) + " s"};
-  }
-  if (Status st = ValidateLinkFailures(o.link_failures, topology); !st.ok()) return st;
-  if (o.window_start_s >= 0 && !(std::isfinite(o.window_s) && o.window_s > 0 && std::isfinite(o.window_start_s))) {
-    return Error{"window: expected a positive duration, got " + std::to_string(o.window_s) + " s"};
-  }
-  return {};
-}
 
 Result<ReplayResult> ReplayJobTrace(const Topology& topology, const RoutingTable& routes, const ClusterLayout& layout,
                                     std::span<const TraceJob> jobs, const ReplayOptions& options) {

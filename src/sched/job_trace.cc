@@ -19,13 +19,6 @@ constexpr int kRequiredColumns = kPriority;  // the first five are required
 constexpr std::string_view kColumnsExpected =
     "job_id, submit_s, gpus, model, iterations and optionally priority, kind, duration_hint_s";
 
-std::string Quote(std::string_view s) {
-  std::string q = "'";
-  q += s;
-  q += '\'';
-  return q;
-}
-
 // Appends `item` to the comma-separated list `list`.
 void AppendListItem(std::string& list, std::string_view item) {
   if (!list.empty()) list += ", ";

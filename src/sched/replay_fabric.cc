@@ -179,4 +179,16 @@ std::vector<double> ReplayFabric::BytesCarried() const {
   return out;
 }
 
+double ReplayFabric::SwitchPortUtilization(double seconds) const {
+  const std::vector<double> carried = BytesCarried();
+  double bytes = 0, capacity_bytes_per_s = 0;
+  for (const Port& p : topology_.ports()) {
+    if (topology_.node(p.node).kind == NodeKind::kHost || topology_.node(p.peer).kind == NodeKind::kHost) continue;
+    bytes += carried[static_cast<size_t>(p.id)];
+    capacity_bytes_per_s += capacity_bps(p.id) / 8;
+  }
+  if (capacity_bytes_per_s > 0 && seconds > 0) return bytes / (capacity_bytes_per_s * seconds);
+  return 0;
+}
+
 }  // namespace aifabric

@@ -100,6 +100,10 @@ class ReplayFabric final : public FabricLoad {
   // Bytes each port carried so far (index PortId).
   std::vector<double> BytesCarried() const;
   double capacity_bps(PortId port) const { return capacity_bps_[static_cast<size_t>(port)]; }
+  // The bytes the switch-to-switch ports carried so far over what their
+  // payload capacity could carry in `seconds` (ReplayMetrics::fabric_util);
+  // 0 when seconds <= 0 or there is no such port.
+  double SwitchPortUtilization(double seconds) const;
   uint64_t solves() const { return network_.solves(); }
   const Topology& topology() const { return topology_; }
 

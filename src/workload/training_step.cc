@@ -1,11 +1,11 @@
 #include "workload/training_step.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "workload/model_costs.h"
 #include "workload/training_calibration.h"
 #include "workload/training_schedule.h"
+#include "workload/training_stage.h"
 
 namespace aifabric {
 namespace {
@@ -133,32 +133,6 @@ Status ValidateTraining(const ParallelismSpec& p, const TrainingSpec& t) {
   return Status::Ok();
 }
 
-enum class StepKind : uint8_t { kCompute, kTensor, kExpert };
-
-// One step of a stage's forward or backward pass, the same on every GPU of
-// the stage: a compute kernel, or a TP collective, or an EP all-to-all.
-struct Step {
-  StepKind kind = StepKind::kCompute;
-  CollectiveOp op = CollectiveOp::kAllReduce;
-  double hw_flops = 0;      // compute, per GPU: sets the duration (includes recompute)
-  double useful_flops = 0;  // compute, per GPU: model FLOPs
-  Time duration;            // compute
-  uint64_t bytes = 0;       // collective S
-  int64_t dense_grads = 0;  // compute (backward): parameters per GPU whose gradients it completes
-  int64_t expert_grads = 0;
-  uint32_t label = 0;
-};
-
-// A stage's steps and the gradients its backward completes, in order.
-struct StageSteps {
-  int first_layer = 0;
-  int layers = 0;
-  std::vector<Step> forward;
-  std::vector<Step> backward;
-  int64_t dense_params = 0;   // per GPU
-  int64_t expert_params = 0;  // per GPU
-};
-
 class TrainingGraphMaker {
  public:
   TrainingGraphMaker(const ModelSpec& model, const ParallelismSpec& p, const TrainingSpec& t, int seq, int m,
@@ -166,47 +140,15 @@ class TrainingGraphMaker {
       : model_(model),
         p_(p),
         t_(t),
-        seq_(seq),
         m_(m),
-        sp_(p.sequence_parallel && p.tp > 1),
         layout_(p.tp, p.pp, p.dp, p.order),
-        flops_per_second_(t.gpu_peak_tflops * 1e12 * efficiency),
         optimizer_bytes_per_param_(optimizer_bytes_per_param),
-        tokens_(static_cast<double>(t.micro_batch) * seq),
-        act_bytes_(static_cast<uint64_t>(t.micro_batch) * seq * model.hidden * t.dtype_bytes) {}
+        labels_(builder_),
+        stage_maker_(model, p, t, seq, t.gpu_peak_tflops * 1e12 * efficiency, labels_) {}
 
   Result<TrainingStep> Make();
 
  private:
-  uint32_t Label(const std::string& name);
-  Step Compute(double hw, double useful, const std::string& label) {
-    Step s;
-    s.hw_flops = hw;
-    s.useful_flops = useful;
-    s.label = Label(label);
-    return s;
-  }
-  Step Comm(StepKind kind, CollectiveOp op, uint64_t bytes, const std::string& label) {
-    Step s;
-    s.kind = kind;
-    s.op = op;
-    s.bytes = bytes;
-    s.label = Label(label);
-    return s;
-  }
-  std::string TpLabel(CollectiveOp op, const std::string& what) {
-    std::string s = "tp ";
-    s += CollectiveOpName(op);
-    s += " ";
-    s += what;
-    return s;
-  }
-  void AppendLayerForward(int layer, bool recompute, std::vector<Step>& out);
-  void AppendLayerBackward(int layer, std::vector<Step>& out);
-  std::vector<Step> Merge(const std::vector<Step>& steps, const std::string& name);
-  // Appends the steps of layers [a, b): as they are for one layer, merged for more.
-  void AppendBlock(const std::vector<Step>& block, const char* phase, int a, int b, std::vector<Step>& out);
-  StageSteps MakeStage(int stage, int first_layer, int layers);
   size_t EstimateNodes() const;
 
   void EmitOp(int stage, const PipelineOp& op);
@@ -216,7 +158,6 @@ class TrainingGraphMaker {
   void EmitGatherChain(const std::vector<GpuId>& members, uint32_t group, bool expert,
                        const std::vector<int64_t>& bucket_params);
   void EmitGradientSync();
-  Time Duration(double flops) const { return Time::FromSeconds(flops / flops_per_second_); }
   void AddCommBytes(CommDimension d, uint64_t bytes) { step_.comm_bytes[static_cast<size_t>(d)] += bytes; }
   GpuId Gpu(int stage, int local) const { return layout_.gpu(stage, local / p_.tp, local % p_.tp); }
   size_t OpSlot(int stage, bool backward, int micro_batch) const {
@@ -227,18 +168,14 @@ class TrainingGraphMaker {
   const ModelSpec& model_;
   const ParallelismSpec& p_;
   const TrainingSpec& t_;
-  const int seq_;
   const int m_;
-  const bool sp_;
   const TrainingRankLayout layout_;
-  const double flops_per_second_;
   const double optimizer_bytes_per_param_;
-  const double tokens_;       // per micro-batch
-  const uint64_t act_bytes_;  // b s h dtype
 
   JobGraphBuilder builder_;
+  StepLabels labels_;  // builder_'s
+  StageStepsMaker stage_maker_;
   TrainingStep step_;
-  std::unordered_map<std::string, uint32_t> labels_;
   std::vector<StageSteps> stages_;
   std::vector<std::vector<uint32_t>> tp_groups_;                // [stage][dp]
   std::vector<std::vector<std::vector<uint32_t>>> ep_groups_;   // [stage][tp][dp / ep block]
@@ -250,207 +187,13 @@ class TrainingGraphMaker {
   std::vector<Time> busy_, useful_busy_;                        // per GPU
 };
 
-uint32_t TrainingGraphMaker::Label(const std::string& name) {
-  auto [it, inserted] = labels_.try_emplace(name, 0);
-  if (inserted) it->second = builder_.AddLabel(name);
-  return it->second;
-}
-
-// Forward of one layer (Megatron, arXiv:2104.04473 section 2.3): attention,
-// then the MLP or the MoE block, each followed by a TP all-reduce of its
-// b x s x h output; with sequence parallelism an all-gather before and a
-// reduce-scatter after instead. MoE: dispatch all-to-all, experts, combine.
-void TrainingGraphMaker::AppendLayerForward(int layer, bool recompute, std::vector<Step>& out) {
-  const std::string phase = recompute ? "recompute" : "fwd";
-  std::string where = phase;
-  where += " L";
-  where += Num(layer);
-  const double attn = AttentionForwardFlopsPerToken(model_, seq_) * tokens_ / p_.tp;
-  const double mlp = MlpForwardFlopsPerToken(model_, layer) * tokens_ / p_.tp;
-  const double a2a_bytes = static_cast<double>(act_bytes_) * model_.top_k / p_.tp;
-  for (const char* part : {" attn", " mlp"}) {
-    if (sp_) out.push_back(Comm(StepKind::kTensor, CollectiveOp::kAllGather, act_bytes_,
-                                TpLabel(CollectiveOp::kAllGather, where + part)));
-    const bool is_attn = part[1] == 'a';
-    if (is_attn) {
-      out.push_back(Compute(attn, recompute ? 0 : attn, where + part));
-    } else if (model_.is_moe_layer(layer)) {
-      if (p_.ep > 1) out.push_back(Comm(StepKind::kExpert, CollectiveOp::kAllToAll, static_cast<uint64_t>(a2a_bytes),
-                                        "ep alltoall " + where + " dispatch"));
-      out.push_back(Compute(mlp, recompute ? 0 : mlp, where + " experts"));
-      if (p_.ep > 1) out.push_back(Comm(StepKind::kExpert, CollectiveOp::kAllToAll, static_cast<uint64_t>(a2a_bytes),
-                                        "ep alltoall " + where + " combine"));
-    } else {
-      out.push_back(Compute(mlp, recompute ? 0 : mlp, where + part));
-    }
-    if (p_.tp > 1) {
-      const CollectiveOp op = sp_ ? CollectiveOp::kReduceScatter : CollectiveOp::kAllReduce;
-      out.push_back(Comm(StepKind::kTensor, op, act_bytes_, TpLabel(op, where + part)));
-    }
-  }
-}
-
-// Backward of one layer: MLP (or MoE) then attention, each at twice its
-// forward FLOPs, each followed by the TP all-reduce of its input gradient
-// (Megatron's "f" operator); with sequence parallelism all-gather before,
-// reduce-scatter after. The compute nodes complete their weights' gradients.
-void TrainingGraphMaker::AppendLayerBackward(int layer, std::vector<Step>& out) {
-  std::string where = "bwd L";
-  where += Num(layer);
-  const double attn = 2 * AttentionForwardFlopsPerToken(model_, seq_) * tokens_ / p_.tp;
-  const double mlp = 2 * MlpForwardFlopsPerToken(model_, layer) * tokens_ / p_.tp;
-  const double a2a_bytes = static_cast<double>(act_bytes_) * model_.top_k / p_.tp;
-  for (const char* part : {" mlp", " attn"}) {
-    if (sp_) out.push_back(Comm(StepKind::kTensor, CollectiveOp::kAllGather, act_bytes_,
-                                TpLabel(CollectiveOp::kAllGather, where + part)));
-    const bool is_attn = part[1] == 'a';
-    if (is_attn) {
-      Step s = Compute(attn, attn, where + part);
-      s.dense_grads = AttentionParams(model_) / p_.tp + NormParams(model_);
-      out.push_back(s);
-    } else if (model_.is_moe_layer(layer)) {
-      if (p_.ep > 1) out.push_back(Comm(StepKind::kExpert, CollectiveOp::kAllToAll, static_cast<uint64_t>(a2a_bytes),
-                                        "ep alltoall " + where + " combine"));
-      Step s = Compute(mlp, mlp, where + " experts");
-      s.dense_grads = model_.shared_experts * ExpertParams(model_) / p_.tp + RouterParams(model_);
-      s.expert_grads = (model_.experts / p_.ep) * ExpertParams(model_) / p_.tp;
-      out.push_back(s);
-      if (p_.ep > 1) out.push_back(Comm(StepKind::kExpert, CollectiveOp::kAllToAll, static_cast<uint64_t>(a2a_bytes),
-                                        "ep alltoall " + where + " dispatch"));
-    } else {
-      Step s = Compute(mlp, mlp, where + part);
-      s.dense_grads = DenseMlpParams(model_) / p_.tp;
-      out.push_back(s);
-    }
-    if (p_.tp > 1) {
-      const CollectiveOp op = sp_ ? CollectiveOp::kReduceScatter : CollectiveOp::kAllReduce;
-      out.push_back(Comm(StepKind::kTensor, op, act_bytes_, TpLabel(op, where + part)));
-    }
-  }
-}
-
-// Coarsening: one compute step carrying all the block's compute, then one
-// collective per (kind, op), in order of first appearance, carrying the sum
-// of their bytes.
-std::vector<Step> TrainingGraphMaker::Merge(const std::vector<Step>& steps, const std::string& name) {
-  std::vector<Step> out;
-  Step compute = Compute(0, 0, name);
-  for (const Step& s : steps) {
-    if (s.kind != StepKind::kCompute) continue;
-    compute.hw_flops += s.hw_flops;
-    compute.useful_flops += s.useful_flops;
-    compute.dense_grads += s.dense_grads;
-    compute.expert_grads += s.expert_grads;
-  }
-  out.push_back(compute);
-  for (const Step& s : steps) {
-    if (s.kind == StepKind::kCompute) continue;
-    auto same = [&](const Step& o) { return o.kind == s.kind && o.op == s.op; };
-    auto it = std::find_if(out.begin() + 1, out.end(), same);
-    if (it != out.end()) {
-      it->bytes += s.bytes;
-      continue;
-    }
-    std::string label = s.kind == StepKind::kTensor ? "tp " : "ep ";
-    label += CollectiveOpName(s.op);
-    label += " ";
-    label += name;
-    out.push_back(Comm(s.kind, s.op, s.bytes, label));
-  }
-  return out;
-}
-
-void TrainingGraphMaker::AppendBlock(const std::vector<Step>& block, const char* phase, int a, int b,
-                                     std::vector<Step>& out) {
-  if (b - a == 1) {
-    out.insert(out.end(), block.begin(), block.end());
-    return;
-  }
-  std::string name = phase;
-  name += " L";
-  name += Num(a);
-  name += "-";
-  name += Num(b - 1);
-  const std::vector<Step> merged = Merge(block, name);
-  out.insert(out.end(), merged.begin(), merged.end());
-}
-
-StageSteps TrainingGraphMaker::MakeStage(int stage, int first_layer, int layers) {
-  StageSteps st;
-  st.first_layer = first_layer;
-  st.layers = layers;
-  const bool first = stage == 0;
-  const bool last = stage == p_.pp - 1;
-  const CollectiveOp tp_out = sp_ ? CollectiveOp::kReduceScatter : CollectiveOp::kAllReduce;
-  const double head = HeadForwardFlopsPerToken(model_) * tokens_ / p_.tp;
-
-  // Forward: the vocab-parallel embedding's TP all-reduce (reduce-scatter with
-  // SP), the layers, the output layer (its input all-gathered with SP).
-  if (first && p_.tp > 1) st.forward.push_back(Comm(StepKind::kTensor, tp_out, act_bytes_, TpLabel(tp_out, "fwd embedding")));
-  const int k = p_.layers_per_node;
-  for (int a = first_layer; a < first_layer + layers; a += k) {
-    const int b = std::min(a + k, first_layer + layers);
-    std::vector<Step> block;
-    for (int l = a; l < b; ++l) AppendLayerForward(l, false, block);
-    AppendBlock(block, "fwd", a, b, st.forward);
-  }
-  if (last) {
-    if (sp_) st.forward.push_back(Comm(StepKind::kTensor, CollectiveOp::kAllGather, act_bytes_,
-                                       TpLabel(CollectiveOp::kAllGather, "fwd head")));
-    st.forward.push_back(Compute(head, head, "fwd head"));
-  }
-
-  // Backward: the output layer (its input gradient all-reduced, or
-  // reduce-scattered with SP), the layers in reverse (each after its
-  // recomputed forward with full recompute), the embedding's SP all-gather.
-  if (last) {
-    Step s = Compute(2 * head, 2 * head, "bwd head");
-    const int64_t output = model_.tied_embeddings ? (p_.pp > 1 ? model_.vocab * model_.hidden : 0) : OutputParams(model_);
-    s.dense_grads = output / p_.tp + model_.hidden;  // + the final norm
-    st.backward.push_back(s);
-    if (p_.tp > 1) st.backward.push_back(Comm(StepKind::kTensor, tp_out, act_bytes_, TpLabel(tp_out, "bwd head")));
-  }
-  std::vector<int> block_starts;
-  for (int a = first_layer; a < first_layer + layers; a += k) block_starts.push_back(a);
-  for (auto it = block_starts.rbegin(); it != block_starts.rend(); ++it) {
-    const int a = *it;
-    const int b = std::min(a + k, first_layer + layers);
-    std::vector<Step> block;
-    for (int l = b - 1; l >= a; --l) {
-      if (t_.recompute) AppendLayerForward(l, true, block);
-      AppendLayerBackward(l, block);
-    }
-    AppendBlock(block, "bwd", a, b, st.backward);
-  }
-  if (first) {
-    const int64_t embedding = model_.vocab * model_.hidden / p_.tp +
-                              (model_.learned_positions ? int64_t{model_.seq_len} * model_.hidden : 0);
-    for (auto it = st.backward.rbegin(); it != st.backward.rend(); ++it) {
-      if (it->kind == StepKind::kCompute) {
-        it->dense_grads += embedding;
-        break;
-      }
-    }
-    if (sp_) st.backward.push_back(Comm(StepKind::kTensor, CollectiveOp::kAllGather, act_bytes_,
-                                        TpLabel(CollectiveOp::kAllGather, "bwd embedding")));
-  }
-  for (std::vector<Step>* list : {&st.forward, &st.backward}) {
-    for (Step& s : *list) {
-      if (s.kind == StepKind::kCompute) s.duration = Duration(s.hw_flops);
-      st.dense_params += s.dense_grads;
-      st.expert_params += s.expert_grads;
-    }
-  }
-  return st;
-}
-
 size_t TrainingGraphMaker::EstimateNodes() const {
   const size_t tp = p_.tp, dp = p_.dp, ep = p_.ep;
   size_t nodes = 0;
   for (const StageSteps& st : stages_) {
-    for (const std::vector<Step>* list : {&st.forward, &st.backward}) {
-      for (const Step& s : *list) {
-        const size_t per_op = s.kind == StepKind::kCompute ? tp * dp : s.kind == StepKind::kTensor ? dp : tp * dp / ep;
+    for (const std::vector<StageStep>* list : {&st.forward, &st.backward}) {
+      for (const StageStep& s : *list) {
+        const size_t per_op = s.kind == StageStepKind::kCompute ? tp * dp : s.kind == StageStepKind::kTensor ? dp : tp * dp / ep;
         nodes += per_op * static_cast<size_t>(m_);
       }
     }
@@ -473,14 +216,14 @@ size_t TrainingGraphMaker::EstimateNodes() const {
 // (they block the compute stream, as in Megatron).
 void TrainingGraphMaker::EmitOp(int stage, const PipelineOp& op) {
   const StageSteps& st = stages_[static_cast<size_t>(stage)];
-  const std::vector<Step>& steps = op.backward ? st.backward : st.forward;
+  const std::vector<StageStep>& steps = op.backward ? st.backward : st.forward;
   std::vector<JobNodeIndex>& first = op_first_[OpSlot(stage, op.backward, op.micro_batch)];
   std::vector<JobNodeIndex>& last = op_last_[OpSlot(stage, op.backward, op.micro_batch)];
   const bool record_grads = op.backward && op.micro_batch == m_ - 1;
   const int tp = p_.tp, dp = p_.dp, ep = p_.ep;
   const int locals = tp * dp;
   for (size_t k = 0; k < steps.size(); ++k) {
-    const Step& s = steps[k];
+    const StageStep& s = steps[k];
     auto chain = [&](int local, JobNodeIndex node) {
       const GpuId g = Gpu(stage, local);
       builder_.AddEdge(last_[static_cast<size_t>(g)], node);
@@ -488,7 +231,7 @@ void TrainingGraphMaker::EmitOp(int stage, const PipelineOp& op) {
       if (k == 0) first[static_cast<size_t>(local)] = node;
     };
     switch (s.kind) {
-      case StepKind::kCompute:
+      case StageStepKind::kCompute:
         for (int local = 0; local < locals; ++local) {
           const GpuId g = Gpu(stage, local);
           const JobNodeIndex node = builder_.AddCompute(g, s.duration, s.useful_flops, s.label);
@@ -499,7 +242,7 @@ void TrainingGraphMaker::EmitOp(int stage, const PipelineOp& op) {
           ++step_.compute_nodes;
         }
         break;
-      case StepKind::kTensor:
+      case StageStepKind::kTensor:
         for (int d = 0; d < dp; ++d) {
           const JobNodeIndex node = builder_.AddCollective(s.op, tp_groups_[static_cast<size_t>(stage)][static_cast<size_t>(d)],
                                                            s.bytes, CommDimension::kTensor, s.label);
@@ -508,7 +251,7 @@ void TrainingGraphMaker::EmitOp(int stage, const PipelineOp& op) {
           ++step_.collective_nodes;
         }
         break;
-      case StepKind::kExpert:
+      case StageStepKind::kExpert:
         for (int t = 0; t < tp; ++t) {
           for (int block = 0; block < dp / ep; ++block) {
             const uint32_t group = ep_groups_[static_cast<size_t>(stage)][static_cast<size_t>(t)][static_cast<size_t>(block)];
@@ -528,11 +271,12 @@ void TrainingGraphMaker::EmitOp(int stage, const PipelineOp& op) {
 // its forward there, gradients back after its backward on s+1; each TP
 // rank sends to the same TP rank (b s h dtype; 1/tp of it with SP).
 void TrainingGraphMaker::EmitTransfers() {
-  const uint64_t bytes = sp_ ? act_bytes_ / p_.tp : act_bytes_;
+  const uint64_t act_bytes = stage_maker_.activation_bytes();
+  const uint64_t bytes = stage_maker_.sequence_parallel() ? act_bytes / p_.tp : act_bytes;
   const int locals = p_.tp * p_.dp;
   for (int s = 0; s + 1 < p_.pp; ++s) {
-    const uint32_t fwd_label = Label("pp send fwd s" + Num(s) + "->s" + Num(s + 1));
-    const uint32_t bwd_label = Label("pp send bwd s" + Num(s + 1) + "->s" + Num(s));
+    const uint32_t fwd_label = labels_.Get("pp send fwd s" + Num(s) + "->s" + Num(s + 1));
+    const uint32_t bwd_label = labels_.Get("pp send bwd s" + Num(s + 1) + "->s" + Num(s));
     for (int j = 0; j < m_; ++j) {
       for (int local = 0; local < locals; ++local) {
         const size_t l = static_cast<size_t>(local);
@@ -568,7 +312,7 @@ JobNodeIndex TrainingGraphMaker::EmitReduceChain(int stage, const std::vector<Gp
   auto emit = [&](int64_t params, size_t event) {
     const uint64_t bytes = static_cast<uint64_t>(params) * t_.grad_bytes;
     const JobNodeIndex node =
-        builder_.AddCollective(op, group, bytes, CommDimension::kData, Label(prefix + Num(static_cast<int64_t>(bucket_params.size()))));
+        builder_.AddCollective(op, group, bytes, CommDimension::kData, labels_.Get(prefix + Num(static_cast<int64_t>(bucket_params.size()))));
     builder_.AddEdge(prev, node);
     for (GpuId g : members) {
       const size_t gi = static_cast<size_t>(g);
@@ -581,8 +325,8 @@ JobNodeIndex TrainingGraphMaker::EmitReduceChain(int stage, const std::vector<Gp
   };
   int64_t pending = 0;
   size_t event = 0, last_event = 0;
-  for (const Step& s : st.backward) {
-    if (s.kind != StepKind::kCompute || (s.dense_grads == 0 && s.expert_grads == 0)) continue;
+  for (const StageStep& s : st.backward) {
+    if (s.kind != StageStepKind::kCompute || (s.dense_grads == 0 && s.expert_grads == 0)) continue;
     const int64_t params = expert ? s.expert_grads : s.dense_grads;
     if (params > 0) {
       pending += params;
@@ -602,7 +346,7 @@ JobNodeIndex TrainingGraphMaker::EmitReduceChain(int stage, const std::vector<Gp
 // bucket (dtype bytes per parameter) after every member's optimizer step.
 void TrainingGraphMaker::EmitGatherChain(const std::vector<GpuId>& members, uint32_t group, bool expert,
                                          const std::vector<int64_t>& bucket_params) {
-  const uint32_t label = Label(expert ? "expert dp all_gather params" : "dp all_gather params");
+  const uint32_t label = labels_.Get(expert ? "expert dp all_gather params" : "dp all_gather params");
   JobNodeIndex prev = kNoJobNode;
   for (int64_t params : bucket_params) {
     const uint64_t bytes = static_cast<uint64_t>(params) * t_.dtype_bytes;
@@ -654,7 +398,7 @@ void TrainingGraphMaker::EmitGradientSync() {
   }
   if (model_.tied_embeddings && p_.pp > 1) {
     const uint64_t bytes = static_cast<uint64_t>(model_.vocab * model_.hidden / tp) * t_.grad_bytes;
-    const uint32_t label = Label("embedding all_reduce");
+    const uint32_t label = labels_.Get("embedding all_reduce");
     for (int d = 0; d < dp; ++d) {
       for (int t = 0; t < tp; ++t) {
         const GpuId a = layout_.gpu(0, d, t), b = layout_.gpu(p_.pp - 1, d, t);
@@ -670,7 +414,7 @@ void TrainingGraphMaker::EmitGradientSync() {
       }
     }
   }
-  const uint32_t optimizer_label = Label("optimizer");
+  const uint32_t optimizer_label = labels_.Get("optimizer");
   for (int s = 0; s < p_.pp; ++s) {
     const StageSteps& st = stages_[static_cast<size_t>(s)];
     const double shards_dense = p_.distributed_optimizer ? dp : 1;
@@ -698,7 +442,7 @@ Result<TrainingStep> TrainingGraphMaker::Make() {
   int first_layer = 0;
   for (int s = 0; s < pp; ++s) {
     const int layers = p_.stage_layers.empty() ? model_.layers / pp : p_.stage_layers[static_cast<size_t>(s)];
-    stages_.push_back(MakeStage(s, first_layer, layers));
+    stages_.push_back(stage_maker_.MakeStage(s, first_layer, layers));
     first_layer += layers;
   }
   const size_t estimate = EstimateNodes();
