@@ -63,15 +63,21 @@ std::optional<TrafficSpec> ReadFlows(const SectionContext& c, const YAML::Node& 
   return std::nullopt;
 }
 
+// The fields a sized pattern shares: {size, start, priority | class}.
+template <typename Spec>
+void ReadSizeStartPriority(const SectionContext& c, const MapReader& m, Spec& spec) {
+  spec.bytes = TrafficSize(m);
+  spec.start = m.TimeValue("start", Time::Zero());
+  spec.priority = Priority(c, m);
+}
+
 // A pattern every host takes part in with the same size (permutation,
-// all-to-all): {size, start, priority | class}.
+// all-to-all).
 template <typename Spec>
 Spec ReadEveryHostPattern(const SectionContext& c, const MapReader& m) {
   m.AllowOnly({"size", "start", "priority", "class"});
   Spec spec;
-  spec.bytes = TrafficSize(m);
-  spec.start = m.TimeValue("start", Time::Zero());
-  spec.priority = Priority(c, m);
+  ReadSizeStartPriority(c, m, spec);
   return spec;
 }
 
@@ -80,9 +86,7 @@ IncastSpec ReadIncast(const SectionContext& c, const MapReader& m) {
   IncastSpec spec;
   spec.senders = static_cast<int>(m.Int("senders", 8, 1, kMaxInt));
   spec.receiver = ReadNodeId(m, "receiver", kNoNode);
-  spec.bytes = TrafficSize(m);
-  spec.start = m.TimeValue("start", Time::Zero());
-  spec.priority = Priority(c, m);
+  ReadSizeStartPriority(c, m, spec);
   return spec;
 }
 
