@@ -30,7 +30,9 @@ int RunJobScenario(const Scenario& scenario, const RunOptions& options, RunHooks
   if (Status st = out.Write("summary.json", summary.dump(2) + "\n"); !st.ok()) return ReportBadInput(st.error());
   if (Status st = out.Commit(); !st.ok()) return ReportBadInput(st.error());
   if (!options.quiet) {
-    std::fputs(FormatJobsSummary(scenario, runs->training, runs->chakra, runs->inference, out.dir()).c_str(), stdout);
+    std::fputs(
+        FormatJobsSummary(scenario, runs->training, runs->chakra, runs->inference, out.dir(), writer.written()).c_str(),
+        stdout);
   }
   return kExitOk;
 }

@@ -21,6 +21,8 @@ Status JobFilesWriter::WriteTelemetry(const FabricSimulation& simulation, const 
                                       std::function<void(ChromeTrace&)> add_to_trace) {
   const size_t index = simulations_++;
   if (!scenario_.telemetry.enabled) return Status::Ok();
+  written_.telemetry = true;
+  written_.timeseries = written_.timeseries || simulation.series() != nullptr;
   return WriteSimulationTelemetryFiles(simulation, simulation.sim().Now(), summary, std::move(add_to_trace), out_,
                                        index);
 }
@@ -179,7 +181,8 @@ nlohmann::ordered_json JobsSummary(const Scenario& scenario, const std::vector<T
 
 std::string FormatJobsSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
                               const std::vector<ChakraRunResult>& traces,
-                              const std::vector<InferenceRunResult>& serving, const std::string& out_dir) {
+                              const std::vector<InferenceRunResult>& serving, const std::string& out_dir,
+                              const JobFilesWritten& written) {
   std::string out = fmt::format("aifabric run — {} ({} model, seed {})\n", scenario.name,
                                 ModelKindName(scenario.model), scenario.seed);
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -227,9 +230,9 @@ std::string FormatJobsSummary(const Scenario& scenario, const std::vector<Traini
                        serving[i].events, PeakMemoryMiB());
   }
   std::string files = serving.empty() ? "" : ", requests.csv";
-  if (scenario.telemetry.enabled && (!runs.empty() || !traces.empty() || !serving.empty())) {
+  if (written.telemetry) {
     files += ", metrics.prom, trace.json, diagnosis.json, report.html";
-    if (scenario.model != ModelKind::kAnalytic) files += ", timeseries.csv";
+    if (written.timeseries) files += ", timeseries.csv";
   }
   out += fmt::format("  outputs     {}/ (summary.json{})\n", out_dir, files);
   return out;

@@ -19,6 +19,14 @@
 
 namespace aifabric {
 
+// What JobFilesWriter wrote besides requests.csv: the observability files
+// (of at least one simulation), and among them timeseries.csv (of a
+// sampled one).
+struct JobFilesWritten {
+  bool telemetry = false;
+  bool timeseries = false;
+};
+
 // Writes the files of each simulation of a job scenario into `out` as it
 // finishes (RunHooks::report): the observability files
 // (report/telemetry_outputs.h) unless telemetry is off, the first
@@ -31,6 +39,7 @@ class JobFilesWriter final : public SimulationReport {
   JobFilesWriter(const Scenario& scenario, OutputFolder& out) : scenario_(scenario), out_(out) {}
   Status OnJobFinished(const FinishedJob& job) override;
   Status OnServiceFinished(const FinishedService& service) override;
+  const JobFilesWritten& written() const { return written_; }
 
  private:
   Status WriteTelemetry(const FabricSimulation& simulation, const nlohmann::ordered_json& summary,
@@ -39,6 +48,7 @@ class JobFilesWriter final : public SimulationReport {
   const Scenario& scenario_;
   OutputFolder& out_;
   size_t simulations_ = 0;
+  JobFilesWritten written_;
   bool requests_written_ = false;
 };
 
@@ -52,9 +62,11 @@ nlohmann::ordered_json JobsSummary(const Scenario& scenario, const std::vector<T
                                    const std::vector<ChakraRunResult>& traces,
                                    const std::vector<InferenceRunResult>& serving);
 
-// The lines `aifabric run` prints for a job run.
+// The lines `aifabric run` prints for a job run, the files listed as
+// `written` says.
 std::string FormatJobsSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
                               const std::vector<ChakraRunResult>& traces,
-                              const std::vector<InferenceRunResult>& serving, const std::string& out_dir);
+                              const std::vector<InferenceRunResult>& serving, const std::string& out_dir,
+                              const JobFilesWritten& written);
 
 }  // namespace aifabric
