@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <cstdio>
+#include <charconv>
 
 namespace aifabric {
 namespace {
@@ -15,23 +15,33 @@ int64_t FloorNs(Time t) {
 }
 
 // `ns` as microseconds with exactly three decimals ("12.345", "-0.002").
-void AppendUs(std::string& out, int64_t ns) {
+void AppendUs(TextSink& out, int64_t ns) {
   char buf[32];
   const uint64_t magnitude = ns < 0 ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
-  std::snprintf(buf, sizeof buf, "%s%llu.%03llu", ns < 0 ? "-" : "",
-                static_cast<unsigned long long>(magnitude / 1000), static_cast<unsigned long long>(magnitude % 1000));
-  out += buf;
+  char* at = buf;
+  if (ns < 0) *at++ = '-';
+  at = std::to_chars(at, buf + sizeof buf, magnitude / 1000).ptr;
+  const uint64_t frac = magnitude % 1000;
+  *at++ = '.';
+  *at++ = static_cast<char>('0' + frac / 100);
+  *at++ = static_cast<char>('0' + frac / 10 % 10);
+  *at++ = static_cast<char>('0' + frac % 10);
+  out.Append(std::string_view(buf, static_cast<size_t>(at - buf)));
+}
+
+void AppendInt(TextSink& out, int64_t v) {
+  char buf[24];
+  const char* end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+  out.Append(std::string_view(buf, static_cast<size_t>(end - buf)));
 }
 
 // Invalid UTF-8 is replaced (U+FFFD) rather than thrown on.
 template <typename Json>
-void AppendJson(std::string& out, const Json& value) {
-  out += value.dump(-1, ' ', false, Json::error_handler_t::replace);
+std::string JsonText(const Json& value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-void AppendJsonString(std::string& out, std::string_view text) {
-  AppendJson(out, nlohmann::json(std::string(text)));
-}
+std::string JsonStringText(std::string_view text) { return JsonText(nlohmann::json(std::string(text))); }
 
 // Splits slices (indices into `starts`/`ends`, already sorted by start, then
 // longer first) into lanes in which they nest: each goes to the first lane
@@ -124,7 +134,7 @@ void ChromeTrace::Counter(int process, std::string_view name, Time at, double va
   counters_.push_back(CounterRecord{process, Intern(name), FloorNs(at), value});
 }
 
-std::string ChromeTrace::Render() const {
+void ChromeTrace::Render(TextSink& out) const {
   const int num_processes = static_cast<int>(process_names_.size());
 
   // Slices of each track, sorted by start, then longer first, then insertion.
@@ -180,83 +190,112 @@ std::string ChromeTrace::Render() const {
     }
   }
 
-  std::string out = "{\"traceEvents\":[\n";
+  // The interned strings as JSON text, escaped once (not once per event).
+  std::vector<std::string> quoted(strings_.size());
+  for (size_t i = 0; i < strings_.size(); ++i) quoted[i] = JsonStringText(strings_[i]);
+
+  out.Append("{\"traceEvents\":[\n");
   bool first_event = true;
   auto begin_event = [&]() {
-    if (!first_event) out += ",\n";
+    if (!first_event) out.Append(",\n");
     first_event = false;
   };
 
   // Metadata: names and sort order of processes and lanes.
   for (int p = 0; p < num_processes; ++p) {
-    const std::string pid = std::to_string(p + 1);
     begin_event();
-    out += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + pid + ",\"args\":{\"name\":";
-    AppendJsonString(out, process_names_[static_cast<size_t>(p)]);
-    out += "}}";
+    out.Append("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":");
+    AppendInt(out, p + 1);
+    out.Append(",\"args\":{\"name\":");
+    out.Append(JsonStringText(process_names_[static_cast<size_t>(p)]));
+    out.Append("}}");
     begin_event();
-    out += "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":" + pid + ",\"args\":{\"sort_index\":" +
-           std::to_string(p) + "}}";
+    out.Append("{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":");
+    AppendInt(out, p + 1);
+    out.Append(",\"args\":{\"sort_index\":");
+    AppendInt(out, p);
+    out.Append("}}");
     int thread_index = 0;
     for (int t : process_tracks[static_cast<size_t>(p)]) {
       const TrackInfo& track = tracks_[static_cast<size_t>(t)];
       for (size_t lane = 0; lane < lanes[static_cast<size_t>(t)].size(); ++lane) {
-        const std::string tid = std::to_string(first_tid[static_cast<size_t>(t)] + static_cast<int>(lane));
+        const int tid = first_tid[static_cast<size_t>(t)] + static_cast<int>(lane);
         begin_event();
-        out += "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":" + tid + ",\"args\":{\"name\":";
-        AppendJsonString(out, lane == 0 ? track.name : track.name + " (" + std::to_string(lane + 1) + ")");
-        out += "}}";
+        out.Append("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":");
+        AppendInt(out, p + 1);
+        out.Append(",\"tid\":");
+        AppendInt(out, tid);
+        out.Append(",\"args\":{\"name\":");
+        out.Append(JsonStringText(lane == 0 ? track.name : track.name + " (" + std::to_string(lane + 1) + ")"));
+        out.Append("}}");
         begin_event();
-        out += "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":" + pid + ",\"tid\":" + tid +
-               ",\"args\":{\"sort_index\":" + std::to_string(thread_index++) + "}}";
+        out.Append("{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":");
+        AppendInt(out, p + 1);
+        out.Append(",\"tid\":");
+        AppendInt(out, tid);
+        out.Append(",\"args\":{\"sort_index\":");
+        AppendInt(out, thread_index++);
+        out.Append("}}");
       }
     }
   }
 
   // Data: per process, the slices lane by lane, then the counter samples.
   for (int p = 0; p < num_processes; ++p) {
-    const std::string pid = std::to_string(p + 1);
     for (int t : process_tracks[static_cast<size_t>(p)]) {
       const std::vector<std::vector<int>>& track_lanes = lanes[static_cast<size_t>(t)];
       for (size_t lane = 0; lane < track_lanes.size(); ++lane) {
-        const std::string tid = std::to_string(first_tid[static_cast<size_t>(t)] + static_cast<int>(lane));
+        const int tid = first_tid[static_cast<size_t>(t)] + static_cast<int>(lane);
         for (int s : track_lanes[lane]) {
           const SliceRecord& slice = slices_[static_cast<size_t>(s)];
           begin_event();
-          out += "{\"name\":";
-          AppendJsonString(out, strings_[static_cast<size_t>(slice.name)]);
-          out += ",\"cat\":";
-          AppendJsonString(out, strings_[static_cast<size_t>(slice.category)]);
-          out += ",\"ph\":\"X\",\"ts\":";
+          out.Append("{\"name\":");
+          out.Append(quoted[static_cast<size_t>(slice.name)]);
+          out.Append(",\"cat\":");
+          out.Append(quoted[static_cast<size_t>(slice.category)]);
+          out.Append(",\"ph\":\"X\",\"ts\":");
           AppendUs(out, slice.start_ns);
-          out += ",\"dur\":";
+          out.Append(",\"dur\":");
           AppendUs(out, slice.end_ns - slice.start_ns);
-          out += ",\"pid\":" + pid + ",\"tid\":" + tid;
+          out.Append(",\"pid\":");
+          AppendInt(out, p + 1);
+          out.Append(",\"tid\":");
+          AppendInt(out, tid);
           if (!slice.args.is_null()) {
-            out += ",\"args\":";
-            AppendJson(out, slice.args);
+            out.Append(",\"args\":");
+            out.Append(JsonText(slice.args));
           }
-          out += "}";
+          out.Append('}');
         }
       }
     }
     for (int c : process_counters[static_cast<size_t>(p)]) {
       const CounterRecord& counter = counters_[static_cast<size_t>(c)];
       begin_event();
-      out += "{\"name\":";
-      AppendJsonString(out, strings_[static_cast<size_t>(counter.name)]);
-      out += ",\"ph\":\"C\",\"ts\":";
+      out.Append("{\"name\":");
+      out.Append(quoted[static_cast<size_t>(counter.name)]);
+      out.Append(",\"ph\":\"C\",\"ts\":");
       AppendUs(out, counter.at_ns);
-      out += ",\"pid\":" + pid + ",\"args\":{\"value\":";
-      AppendJson(out, nlohmann::json(counter.value));
-      out += "}}";
+      out.Append(",\"pid\":");
+      AppendInt(out, p + 1);
+      out.Append(",\"args\":{\"value\":");
+      out.Append(JsonText(nlohmann::json(counter.value)));
+      out.Append("}}");
     }
   }
 
-  out += "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"generator\":\"aifabric\",\"ts_precision\":\"ns\",";
-  out += "\"max_events\":" + std::to_string(max_events_) + ",\"dropped_events\":" + std::to_string(dropped_events_) +
-         "}}\n";
-  return out;
+  out.Append("\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"generator\":\"aifabric\",\"ts_precision\":\"ns\",");
+  out.Append("\"max_events\":");
+  AppendInt(out, static_cast<int64_t>(max_events_));
+  out.Append(",\"dropped_events\":");
+  AppendInt(out, static_cast<int64_t>(dropped_events_));
+  out.Append("}}\n");
+}
+
+std::string ChromeTrace::Render() const {
+  StringSink out;
+  Render(out);
+  return out.Take();
 }
 
 }  // namespace aifabric

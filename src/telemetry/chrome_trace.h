@@ -48,6 +48,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text_sink.h"
 #include "core/time.h"
 
 namespace aifabric {
@@ -89,7 +90,11 @@ class ChromeTrace {
   size_t dropped_events() const { return dropped_events_; }
 
   // The trace: {"traceEvents":[...],"displayTimeUnit":"ns","otherData":{...}},
-  // one event per line.
+  // one event per line, written into `out` as it goes (what it holds
+  // besides the events stored: their lane assignment and order, a few
+  // ints per event).
+  void Render(TextSink& out) const;
+  // The same bytes as a string.
   std::string Render() const;
 
  private:

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/rng.h"
+#include "telemetry/telemetry_test_util.h"
 
 namespace aifabric {
 namespace {
@@ -77,6 +78,8 @@ TEST(ChromeTrace, SmallTraceMatchesHandWrittenText) {
       "\"otherData\":{\"generator\":\"aifabric\",\"ts_precision\":\"ns\",\"max_events\":1000000,"
       "\"dropped_events\":0}}\n";
   EXPECT_EQ(trace.Render(), expected);
+  // Streamed, through a buffer smaller than one event.
+  EXPECT_EQ(telemetry_testing::ThroughFile([&](TextSink& out) { trace.Render(out); }, 10), expected);
 }
 
 TEST(ChromeTrace, SameNamesGiveSameIds) {
@@ -228,6 +231,7 @@ TEST(ChromeTrace, RandomSlicesNestPerTidAndRoundTripToTheNs) {
   for (size_t i = 0; i < counter_seen.size(); ++i) EXPECT_EQ(counter_seen[i], 1) << "counter " << i;
   EXPECT_EQ(parsed["otherData"]["dropped_events"], 0);
   EXPECT_EQ(text, trace.Render()) << "rendering twice differs";
+  EXPECT_EQ(telemetry_testing::ThroughFile([&](TextSink& out) { trace.Render(out); }, 100), text);
 }
 
 TEST(ChromeTrace, EventsBeyondMaxAreDroppedAndCounted) {
@@ -264,6 +268,25 @@ TEST(ChromeTrace, InvalidEventsAssertInDebugAndAreDroppedInRelease) {
 #ifdef NDEBUG
   EXPECT_EQ(trace.dropped_events(), 3u);  // in debug builds the statements ran in dying children
 #endif
+}
+
+// 40,000 slices and 20,000 counter samples, about 5 MB: the file crosses
+// the 1 MiB buffer four times and holds the rendered text.
+TEST(ChromeTrace, ALargeTraceThroughAFileIsTheRenderedText) {
+  ChromeTrace trace;
+  for (int p = 0; p < 100; ++p) {
+    const int process = trace.Process(Numbered("NIC h", p));
+    const int track = trace.Track(process, "transfers");
+    for (int i = 0; i < 400; ++i) {
+      trace.Slice(track, Numbered("to h", (p + i) % 100), "transfer", Time::FromNs(1000 * i),
+                  Time::FromNs(1000 * i + 1500), {{"flow_id", 400 * p + i}, {"bytes", 1 << 20}});
+    }
+    for (int i = 0; i < 200; ++i) trace.Counter(process, "queue bytes", Time::FromNs(500 * i), 4000.0 * (i % 9));
+  }
+  const std::string expected = trace.Render();
+  EXPECT_GT(expected.size(), 4 * FileSink::kDefaultBufferBytes);
+  const std::string streamed = telemetry_testing::ThroughFile([&](TextSink& out) { trace.Render(out); });
+  EXPECT_TRUE(streamed == expected) << streamed.size() << " bytes streamed, " << expected.size() << " rendered";
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -338,26 +339,30 @@ Json CapChecked(const Json& data, const HtmlReportLimits& limits) {
 
 // ---- The page. ----
 
-// `json_text` made safe inside <script>: "</" becomes "<\/" (the same
-// string to JSON.parse) so no value can close the element, and "<!--"
+// Writes `json_text` made safe inside <script>: "</" becomes "<\/" (the
+// same string to JSON.parse) so no value can close the element, and "<!--"
 // becomes "\u003c!--" so none can switch the HTML parser into its
 // script-escaped states. Both occur only inside JSON strings.
-std::string EscapeForScript(const std::string& json_text) {
-  std::string out;
-  out.reserve(json_text.size());
-  for (size_t i = 0; i < json_text.size(); ++i) {
-    const std::string_view rest(json_text.data() + i, json_text.size() - i);
+void AppendEscapedForScript(TextSink& out, std::string_view json_text) {
+  while (true) {
+    const size_t open = json_text.find('<');
+    out.Append(json_text.substr(0, open));
+    if (open == std::string_view::npos) return;
+    const std::string_view rest = json_text.substr(open);
     if (rest.starts_with("</")) {
-      out += "<\\/";
-      ++i;
+      out.Append("<\\/");
+      json_text.remove_prefix(open + 2);
     } else if (rest.starts_with("<!--")) {
-      out += "\\u003c";
+      out.Append("\\u003c");
+      json_text.remove_prefix(open + 1);
     } else {
-      out += json_text[i];
+      out.Append('<');
+      json_text.remove_prefix(open + 1);
     }
   }
-  return out;
 }
+
+void AppendVerbatim(TextSink& out, std::string_view text) { out.Append(text); }
 
 std::string EscapeHtml(std::string_view text) {
   std::string out;
@@ -383,13 +388,17 @@ std::string LimitsSentence(const HtmlReportLimits& limits) {
          n(limits.max_summary_rows) + " summary entries. Larger data is reduced as the page says at its top.";
 }
 
-// `page` with every {{NAME}} marker replaced by its value; the values are
-// not scanned for markers.
-std::string FillTemplate(std::string_view page, const std::vector<std::pair<std::string_view, std::string_view>>& values) {
-  std::string out;
-  size_t size = page.size();
-  for (const auto& [name, value] : values) size += value.size();
-  out.reserve(size);
+// What a {{NAME}} marker of the template is replaced by: `text`, as
+// `write` puts it.
+struct TemplateValue {
+  std::string_view name;
+  std::string_view text;
+  void (*write)(TextSink&, std::string_view) = AppendVerbatim;
+};
+
+// Writes `page` with every {{NAME}} marker replaced by its value; the
+// values are not scanned for markers.
+void FillTemplate(TextSink& out, std::string_view page, std::span<const TemplateValue> values) {
   size_t at = 0;
   while (true) {
     const size_t open = page.find("{{", at);
@@ -397,14 +406,13 @@ std::string FillTemplate(std::string_view page, const std::vector<std::pair<std:
     const size_t close = page.find("}}", open);
     if (close == std::string_view::npos) break;
     const std::string_view name = page.substr(open + 2, close - open - 2);
-    const auto it = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == name; });
+    const auto it = std::find_if(values.begin(), values.end(), [&](const TemplateValue& v) { return v.name == name; });
     assert(it != values.end() && "report.template.html holds an unknown marker");
-    out.append(page.substr(at, open - at));
-    if (it != values.end()) out.append(it->second);
+    out.Append(page.substr(at, open - at));
+    if (it != values.end()) it->write(out, it->text);
     at = close + 2;
   }
-  out.append(page.substr(at));
-  return out;
+  out.Append(page.substr(at));
 }
 
 }  // namespace
@@ -418,26 +426,36 @@ Result<nlohmann::ordered_json> CapReportData(const nlohmann::ordered_json& data,
   }
 }
 
-Result<std::string> RenderHtmlReport(const nlohmann::ordered_json& data, const HtmlReportLimits& limits) {
+Status WriteHtmlReport(TextSink& out, const nlohmann::ordered_json& data, const HtmlReportLimits& limits) {
   Result<Json> capped = CapReportData(data, limits);
   if (!capped.ok()) return capped.error();
+  std::string json_text;
+  std::string title;
   try {
     // Invalid UTF-8 in a string becomes U+FFFD rather than an exception.
-    const std::string json_text = capped->dump(-1, ' ', false, Json::error_handler_t::replace);
-    const std::string title = EscapeHtml(capped->value("title", std::string("aifabric run")));
-    const ReportAssets& assets = EmbeddedReportAssets();
-    const std::string data_block = EscapeForScript(json_text);
-    const std::string limits_text = EscapeHtml(LimitsSentence(limits));
-    return FillTemplate(assets.template_html, {{"TITLE", title},
-                                               {"STYLE", assets.report_css},
-                                               {"LIMITS", limits_text},
-                                               {"ECHARTS_VERSION", assets.echarts_version},
-                                               {"DATA", data_block},
-                                               {"ECHARTS", assets.echarts_js},
-                                               {"SCRIPT", assets.report_js}});
+    json_text = capped->dump(-1, ' ', false, Json::error_handler_t::replace);
+    title = EscapeHtml(capped->value("title", std::string("aifabric run")));
   } catch (const nlohmann::json::exception& e) {
     return Error{std::string("report data: ") + e.what()};
   }
+  // Nothing can fail from here: a malformed report writes nothing.
+  const ReportAssets& assets = EmbeddedReportAssets();
+  const std::string limits_text = EscapeHtml(LimitsSentence(limits));
+  const TemplateValue values[] = {{"TITLE", title},
+                                  {"STYLE", assets.report_css},
+                                  {"LIMITS", limits_text},
+                                  {"ECHARTS_VERSION", assets.echarts_version},
+                                  {"DATA", json_text, AppendEscapedForScript},
+                                  {"ECHARTS", assets.echarts_js},
+                                  {"SCRIPT", assets.report_js}};
+  FillTemplate(out, assets.template_html, values);
+  return Status::Ok();
+}
+
+Result<std::string> RenderHtmlReport(const nlohmann::ordered_json& data, const HtmlReportLimits& limits) {
+  StringSink out;
+  if (Status written = WriteHtmlReport(out, data, limits); !written.ok()) return written.error();
+  return out.Take();
 }
 
 }  // namespace aifabric

@@ -66,6 +66,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/result.h"
+#include "core/text_sink.h"
 
 namespace aifabric {
 
@@ -89,7 +90,13 @@ struct HtmlReportLimits {
 [[nodiscard]] Result<nlohmann::ordered_json> CapReportData(const nlohmann::ordered_json& data,
                                                            const HtmlReportLimits& limits = {});
 
-// The whole report.html for `data`. Fails as CapReportData does.
+// Writes the whole report.html for `data` into `out` (it holds the capped
+// data's JSON text, at most a few MB, besides what `out` holds). Fails as
+// CapReportData does, and then writes nothing.
+[[nodiscard]] Status WriteHtmlReport(TextSink& out, const nlohmann::ordered_json& data,
+                                     const HtmlReportLimits& limits = {});
+
+// The same bytes as a string.
 [[nodiscard]] Result<std::string> RenderHtmlReport(const nlohmann::ordered_json& data,
                                                    const HtmlReportLimits& limits = {});
 

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "telemetry/telemetry_test_util.h"
+
 namespace aifabric {
 namespace {
 
@@ -313,6 +315,27 @@ TEST(HtmlReportCaps, DefaultCapsAsDocumented) {
   EXPECT_EQ(fct.back(), 5000);
   EXPECT_EQ(embedded["limits_applied"].size(), 5u);
   for (const Json& line : embedded["limits_applied"]) EXPECT_NE(page.find(line.get<std::string>()), std::string::npos);
+}
+
+// The page crosses the 1 MiB buffer (ECharts alone is about 1 MB).
+TEST(HtmlReport, StreamedFileIsTheRenderedPage) {
+  for (const Json& data : {PacketRun(), FlowRun()}) {
+    const std::string page = Render(data);
+    EXPECT_GT(page.size(), FileSink::kDefaultBufferBytes);
+    for (size_t buffer : {size_t{4096}, FileSink::kDefaultBufferBytes}) {
+      const std::string streamed = telemetry_testing::ThroughFile(
+          [&](TextSink& out) { EXPECT_TRUE(WriteHtmlReport(out, data).ok()); }, buffer);
+      EXPECT_TRUE(streamed == page) << streamed.size() << " bytes streamed, " << page.size() << " rendered";
+    }
+  }
+}
+
+TEST(HtmlReport, MalformedDataWritesNothing) {
+  StringSink out;
+  const Status written = WriteHtmlReport(out, {{"fct_cdf", {{"fct_ns", {5, 3}}, {"cdf", {0.5, 1}}}}});
+  ASSERT_FALSE(written.ok());
+  EXPECT_EQ(written.error().message, "report data: fct_cdf.fct_ns[1]: smaller than the one before (must be sorted)");
+  EXPECT_EQ(out.view(), "");
 }
 
 TEST(HtmlReportCaps, SchemaErrorsNameTheField) {

@@ -29,27 +29,25 @@ bool IsNameChar(char c, bool allow_colon) { return IsNameStart(c, allow_colon) |
 }
 
 // HELP text escapes backslash and newline; label values also the quote.
-void AppendEscaped(std::string& out, std::string_view text, bool escape_quote) {
-  for (char c : text) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '"' && escape_quote) {
-      out += "\\\"";
-    } else {
-      out += c;
-    }
+void AppendEscaped(TextSink& out, std::string_view text, bool escape_quote) {
+  const std::string_view special = escape_quote ? std::string_view("\\\n\"") : std::string_view("\\\n");
+  while (true) {
+    const size_t at = text.find_first_of(special);
+    out.Append(text.substr(0, at));
+    if (at == std::string_view::npos) return;
+    const char c = text[at];
+    out.Append(c == '\\' ? "\\\\" : c == '\n' ? "\\n" : "\\\"");
+    text.remove_prefix(at + 1);
   }
 }
 
-void AppendValue(std::string& out, double value) {
+void AppendValue(TextSink& out, double value) {
   if (std::isnan(value)) {
-    out += "NaN";
+    out.Append("NaN");
     return;
   }
   if (std::isinf(value)) {
-    out += value > 0 ? "+Inf" : "-Inf";
+    out.Append(value > 0 ? "+Inf" : "-Inf");
     return;
   }
   char buffer[32];  // the shortest round-trip form of a double needs at most 24
@@ -60,46 +58,71 @@ void AppendValue(std::string& out, double value) {
     result = std::to_chars(buffer, buffer + sizeof(buffer), value);
   }
   assert(result.ec == std::errc());
-  out.append(buffer, result.ptr);
-}
-
-void AppendSample(std::string& out, const std::string& name, const MetricSample& sample) {
-  out += name;
-  if (!sample.labels.empty()) {
-    out += '{';
-    bool first = true;
-    for (const auto& [label, value] : sample.labels) {
-      assert(IsValidName(label, /*allow_colon=*/false) && "label names come from code, not input");
-      if (!first) out += ',';
-      first = false;
-      out += label;
-      out += "=\"";
-      AppendEscaped(out, value, /*escape_quote=*/true);
-      out += '"';
-    }
-    out += '}';
-  }
-  out += ' ';
-  AppendValue(out, sample.value);
-  out += '\n';
+  out.Append(std::string_view(buffer, static_cast<size_t>(result.ptr - buffer)));
 }
 
 }  // namespace
 
-std::string RenderPrometheusText(std::span<const MetricFamily> families) {
-  std::string out;
-  for (const MetricFamily& family : families) {
-    assert(IsValidName(family.name, /*allow_colon=*/true) && "metric names come from the catalog");
-    out += "# HELP ";
-    out += family.name;
-    out += ' ';
-    AppendEscaped(out, family.help, /*escape_quote=*/false);
-    out += "\n# TYPE ";
-    out += family.name;
-    out += family.kind == MetricKind::kCounter ? " counter\n" : " gauge\n";
-    for (const MetricSample& sample : family.samples) AppendSample(out, family.name, sample);
+void PrometheusTextWriter::Family(std::string_view name, std::string_view help, MetricKind kind) {
+  assert(IsValidName(name, /*allow_colon=*/true) && "metric names come from the catalog");
+  family_ = name;
+  catalog_family_ = -1;
+  out_.Append("# HELP ");
+  out_.Append(name);
+  out_.Append(' ');
+  AppendEscaped(out_, help, /*escape_quote=*/false);
+  out_.Append("\n# TYPE ");
+  out_.Append(name);
+  out_.Append(kind == MetricKind::kCounter ? " counter\n" : " gauge\n");
+}
+
+void PrometheusTextWriter::Sample(std::span<const PrometheusLabel> labels, double value) {
+  assert(!family_.empty() && "a sample belongs to a family: begin one first");
+  out_.Append(family_);
+  if (!labels.empty()) {
+    out_.Append('{');
+    bool first = true;
+    for (const PrometheusLabel& label : labels) {
+      assert(IsValidName(label.name, /*allow_colon=*/false) && "label names come from code, not input");
+      if (!first) out_.Append(',');
+      first = false;
+      out_.Append(label.name);
+      out_.Append("=\"");
+      AppendEscaped(out_, label.value, /*escape_quote=*/true);
+      out_.Append('"');
+    }
+    out_.Append('}');
   }
-  return out;
+  out_.Append(' ');
+  AppendValue(out_, value);
+  out_.Append('\n');
+}
+
+void PrometheusTextWriter::Sample(Metric metric, std::span<const PrometheusLabel> labels, double recorded_value) {
+  const MetricInfo& info = Info(metric);
+  const int index = static_cast<int>(metric);
+  if (index != catalog_family_) {
+    assert(index < 64 && !(catalog_begun_ >> index & 1) && "a metric's samples come one after another");
+    Family(info.prometheus_name, info.help, info.kind);
+    catalog_family_ = index;
+    catalog_begun_ |= uint64_t{1} << index;
+  }
+  Sample(labels, recorded_value * info.prometheus_scale);
+}
+
+std::string RenderPrometheusText(std::span<const MetricFamily> families) {
+  StringSink out;
+  PrometheusTextWriter writer(out);
+  std::vector<PrometheusLabel> labels;
+  for (const MetricFamily& family : families) {
+    writer.Family(family.name, family.help, family.kind);
+    for (const MetricSample& sample : family.samples) {
+      labels.clear();
+      for (const auto& [name, value] : sample.labels) labels.push_back(PrometheusLabel{name, value});
+      writer.Sample(labels, sample.value);
+    }
+  }
+  return out.Take();
 }
 
 PrometheusSnapshotBuilder::PrometheusSnapshotBuilder() : samples_(AllMetrics().size()) {}

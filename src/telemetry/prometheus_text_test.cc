@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "telemetry/telemetry_test_util.h"
 
 namespace aifabric {
 namespace {
@@ -71,6 +74,73 @@ TEST(RenderPrometheusText, AssertsValidNames) {
   EXPECT_DEBUG_DEATH(RenderPrometheusText(bad_metric), "metric names come from the catalog");
   const std::vector<MetricFamily> bad_label = {{"aifabric_ok", "Ok.", MetricKind::kGauge, {{{{"0node", "a"}}, 1}}}};
   EXPECT_DEBUG_DEATH(RenderPrometheusText(bad_label), "label names come from code");
+}
+
+// The families of SmallSnapshotByHand, written through the streaming writer.
+TEST(PrometheusTextWriter, WritesWhatRenderPrometheusTextReturns) {
+  const std::vector<MetricFamily> families = {
+      {"aifabric_test_bytes_total", "Bytes \\ sent.\nSecond line.", MetricKind::kCounter,
+       {{{{"node", "leaf\"0\\x\ny"}, {"port", "1"}}, 12345}, {{{"node", "a"}}, 0.1}, {{}, 0}}},
+      {"aifabric_empty", "Nothing yet.", MetricKind::kGauge, {}},
+      {"aifabric_test_ratio", "Ratio.", MetricKind::kGauge, {{{{"k", "nan"}}, std::nan("")}, {{{"k", "i"}}, -kInf}}},
+  };
+  const auto write = [](TextSink& out) {
+    PrometheusTextWriter writer(out);
+    writer.Family("aifabric_test_bytes_total", "Bytes \\ sent.\nSecond line.", MetricKind::kCounter);
+    const PrometheusLabel first[] = {{"node", "leaf\"0\\x\ny"}, {"port", "1"}};
+    writer.Sample(first, 12345);
+    const PrometheusLabel second[] = {{"node", "a"}};
+    writer.Sample(second, 0.1);
+    writer.Sample({}, 0);
+    writer.Family("aifabric_empty", "Nothing yet.", MetricKind::kGauge);
+    writer.Family("aifabric_test_ratio", "Ratio.", MetricKind::kGauge);
+    const PrometheusLabel nan[] = {{"k", "nan"}};
+    writer.Sample(nan, std::nan(""));
+    const PrometheusLabel inf[] = {{"k", "i"}};
+    writer.Sample(inf, -kInf);
+  };
+  const std::string expected = RenderPrometheusText(families);
+  StringSink in_memory;
+  write(in_memory);
+  EXPECT_EQ(in_memory.Take(), expected);
+  // A 16-byte buffer drains many times within a line.
+  EXPECT_EQ(telemetry_testing::ThroughFile(write, 16), expected);
+}
+
+// A catalog metric's first sample begins its family; one without samples
+// prints nothing; values are scaled as the catalog says.
+TEST(PrometheusTextWriter, CatalogSamplesBeginTheirFamily) {
+  StringSink out;
+  PrometheusTextWriter writer(out);
+  const PrometheusLabel a[] = {{"node", "n1"}, {"port", "h2"}};
+  const PrometheusLabel b[] = {{"node", "n1"}, {"port", "h3"}, {"priority", "3"}};
+  writer.Sample(Metric::kTxBytes, a, 300);
+  writer.Sample(Metric::kTxBytes, a, 100);
+  writer.Sample(Metric::kPfcPauseDurationUs, b, 2500);  // 2500 µs = 0.0025 s
+  writer.Family("aifabric_sim_time_seconds", "Simulated time.", MetricKind::kGauge);
+  writer.Sample({}, 0.5);
+  EXPECT_EQ(out.Take(),
+            "# HELP aifabric_port_transmit_bytes_total Bytes sent on the wire by the port, framing included.\n"
+            "# TYPE aifabric_port_transmit_bytes_total counter\n"
+            "aifabric_port_transmit_bytes_total{node=\"n1\",port=\"h2\"} 300\n"
+            "aifabric_port_transmit_bytes_total{node=\"n1\",port=\"h2\"} 100\n"
+            "# HELP aifabric_port_pfc_pause_seconds_total " + std::string(Info(Metric::kPfcPauseDurationUs).help) + "\n"
+            "# TYPE aifabric_port_pfc_pause_seconds_total counter\n"
+            "aifabric_port_pfc_pause_seconds_total{node=\"n1\",port=\"h3\",priority=\"3\"} 0.0025\n"
+            "# HELP aifabric_sim_time_seconds Simulated time.\n"
+            "# TYPE aifabric_sim_time_seconds gauge\n"
+            "aifabric_sim_time_seconds 0.5\n");
+}
+
+TEST(PrometheusTextWriter, AssertsAMetricsSamplesComeTogether) {
+  const auto split = [] {
+    StringSink out;
+    PrometheusTextWriter writer(out);
+    writer.Sample(Metric::kTxBytes, {}, 1);
+    writer.Sample(Metric::kRxBytes, {}, 1);
+    writer.Sample(Metric::kTxBytes, {}, 2);  // its family again
+  };
+  EXPECT_DEBUG_DEATH(split(), "a metric's samples come one after another");
 }
 
 TEST(PrometheusSnapshotBuilder, CatalogOrderInsertionOrderAndScale) {
@@ -151,6 +221,69 @@ std::string RealisticSnapshot() {
   families.push_back({"aifabric_sim_time_seconds", "Simulated time reached by the run.", MetricKind::kGauge,
                       {{{}, 0.000125}}});
   return RenderPrometheusText(families);
+}
+
+// The same snapshot written sample by sample, in catalog order: the
+// builder's families, byte for byte.
+TEST(PrometheusTextWriter, CatalogOrderGivesTheBuildersBytes) {
+  StringSink out;
+  PrometheusTextWriter writer(out);
+  double value = 0;
+  for (const MetricInfo& info : AllMetrics()) {
+    for (const char* node : {"leaf0", "spine1"}) {
+      for (const char* port : {"0", "1"}) {
+        if (info.scope == MetricScope::kPort) {
+          const PrometheusLabel labels[] = {{"node", node}, {"port", port}};
+          writer.Sample(info.metric, labels, value += 1000.5);
+          continue;
+        }
+        for (const char* priority : {"0", "3"}) {
+          const PrometheusLabel labels[] = {{"node", node}, {"port", port}, {"priority", priority}};
+          writer.Sample(info.metric, labels, value += 7);
+        }
+      }
+    }
+  }
+  writer.Family("aifabric_sim_time_seconds", "Simulated time reached by the run.", MetricKind::kGauge);
+  writer.Sample({}, 0.000125);
+  EXPECT_EQ(out.Take(), RealisticSnapshot());
+}
+
+// `prefix` then `n` ("leaf12"); appended, not "leaf" + string (GCC 12 -Wrestrict).
+std::string Numbered(const char* prefix, int n) {
+  std::string name = prefix;
+  name += std::to_string(n);
+  return name;
+}
+
+// 60,000 samples (about 5 MB): the file crosses the 1 MiB buffer four
+// times and holds what the data form renders.
+TEST(PrometheusTextWriter, ALargeExpositionThroughAFileEqualsTheString) {
+  constexpr int kPorts = 30000;
+  PrometheusSnapshotBuilder builder;
+  for (int p = 0; p < kPorts; ++p) {
+    builder.Add(Metric::kTxBytes, {{"node", Numbered("leaf", p / 64)}, {"port", Numbered("h", p)}}, 1e6 * p + 0.25);
+  }
+  for (int p = 0; p < kPorts; ++p) {
+    builder.Add(Metric::kPfcPauseDurationUs,
+                {{"node", Numbered("leaf", p / 64)}, {"port", Numbered("h", p)}, {"priority", "3"}}, p);
+  }
+  const std::string expected = RenderPrometheusText(builder.Families());
+  const std::string streamed = telemetry_testing::ThroughFile([](TextSink& out) {
+    PrometheusTextWriter writer(out);
+    for (Metric metric : {Metric::kTxBytes, Metric::kPfcPauseDurationUs}) {
+      for (int p = 0; p < kPorts; ++p) {
+        const std::string node = Numbered("leaf", p / 64);
+        const std::string port = Numbered("h", p);
+        const PrometheusLabel labels[] = {{"node", node}, {"port", port}, {"priority", "3"}};
+        const bool per_queue = metric == Metric::kPfcPauseDurationUs;
+        writer.Sample(metric, std::span(labels, per_queue ? 3 : 2), per_queue ? p : 1e6 * p + 0.25);
+      }
+    }
+  });
+  EXPECT_GT(expected.size(), 4u * FileSink::kDefaultBufferBytes);
+  EXPECT_EQ(std::count(expected.begin(), expected.end(), '\n'), 2 * 2 + 2 * kPorts);
+  EXPECT_TRUE(streamed == expected) << streamed.size() << " bytes streamed, " << expected.size() << " rendered";
 }
 
 TEST(RenderPrometheusText, PromtoolAcceptsEveryCatalogMetricWithoutLintProblems) {

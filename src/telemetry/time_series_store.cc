@@ -95,10 +95,10 @@ std::vector<double> UtilizationBetween(const TimeSeriesStore& store, int id, dou
   assert(line_rate_bps > 0);
   const std::span<const Time> times = store.times();
   const SeriesValues bytes = store.values(id);
-  std::vector<double> out;
+  std::vector<double> out(times.size() < 2 ? 0 : times.size() - 1);  // one allocation: called once per port
   for (size_t i = 1; i < times.size(); ++i) {
     const double seconds = (times[i] - times[i - 1]).seconds();
-    out.push_back((bytes[i] - bytes[i - 1]) * 8.0 / (line_rate_bps * seconds));
+    out[i - 1] = (bytes[i] - bytes[i - 1]) * 8.0 / (line_rate_bps * seconds);
   }
   return out;
 }

@@ -15,13 +15,18 @@
 // What a value means after downsampling (a counter at that instant, a gauge
 // the max over the span ending there) is said in time_series_store.h. The
 // file has series() x points() rows, so the store's bound bounds it.
-// Pure function of its inputs: the same store gives byte-identical text.
+// WriteTimeseriesCsv streams the rows into a sink as it formats them (it
+// holds each distinct node, port and metric field once and three indices
+// per written series, not the file); RenderTimeseriesCsv returns the same
+// bytes as a string. Pure functions of their inputs: the same store gives
+// byte-identical text.
 #pragma once
 
 #include <functional>
 #include <span>
 #include <string>
 
+#include "core/text_sink.h"
 #include "telemetry/time_series_store.h"
 
 namespace aifabric {
@@ -31,6 +36,8 @@ using NameFn = std::function<std::string(int node)>;
 
 // `only`: the series to write, in that order (REQUIRES: valid, distinct
 // ids); empty: every series, in id order.
+void WriteTimeseriesCsv(TextSink& out, const TimeSeriesStore& store, const NameFn& node_name,
+                        const NameFn& port_name = nullptr, std::span<const int> only = {});
 std::string RenderTimeseriesCsv(const TimeSeriesStore& store, const NameFn& node_name,
                                 const NameFn& port_name = nullptr, std::span<const int> only = {});
 

@@ -2,16 +2,19 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
+
+#include "telemetry/telemetry_test_util.h"
 
 namespace aifabric {
 namespace {
 
 std::string Name(int node) { return node == 2 ? "spine,1" : "leaf" + std::to_string(node); }
 
-TEST(TimeseriesCsv, LongFormatByHand) {
-  TimeSeriesStore store(4);
+// The store of LongFormatByHand.
+void FillByHand(TimeSeriesStore& store) {
   store.AddSeries({0, 1, -1, Metric::kTxBytes});
   store.AddSeries({0, 1, 3, Metric::kPfcRxFrames});
   store.AddSeries({2, -1, 0, Metric::kQueueOccupancyBytes});
@@ -21,6 +24,11 @@ TEST(TimeseriesCsv, LongFormatByHand) {
   store.RecordSample(Time::Zero(), r0);
   store.RecordSample(Time::FromPs(1500), r1);
   store.RecordSample(Time::FromNs(10), r2);
+}
+
+TEST(TimeseriesCsv, LongFormatByHand) {
+  TimeSeriesStore store(4);
+  FillByHand(store);
   const std::string expected =
       "time_ns,node,port,priority,metric,value\n"
       "0,leaf0,1,,SAI_PORT_STAT_IF_OUT_OCTETS,0\n"
@@ -57,6 +65,43 @@ TEST(TimeseriesCsv, RowsBoundedByTheStore) {
   EXPECT_LE(lines, 17);
   // The last row is the last sample of the watermark, as its shortest text.
   EXPECT_TRUE(csv.ends_with("\n999,leaf0,1,0,SAI_QUEUE_STAT_WATERMARK_BYTES,0.5\n")) << csv;
+}
+
+TEST(TimeseriesCsv, StreamedFileIsTheRenderedText) {
+  TimeSeriesStore store(4);
+  FillByHand(store);
+  const int only[] = {2, 0};
+  for (size_t buffer : {size_t{1}, size_t{7}, FileSink::kDefaultBufferBytes}) {
+    EXPECT_EQ(telemetry_testing::ThroughFile([&](TextSink& out) { WriteTimeseriesCsv(out, store, Name); }, buffer),
+              RenderTimeseriesCsv(store, Name));
+    EXPECT_EQ(telemetry_testing::ThroughFile(
+                  [&](TextSink& out) { WriteTimeseriesCsv(out, store, Name, Name, only); }, buffer),
+              RenderTimeseriesCsv(store, Name, Name, only));
+  }
+}
+
+// 400 series x 256 points = 102,400 rows of 45-60 bytes, about 5.5 MB: the
+// file crosses the 1 MiB buffer five times.
+TEST(TimeseriesCsv, ALargeStoreThroughAFileIsTheRenderedText) {
+  TimeSeriesStore store(256);
+  for (int port = 0; port < 100; ++port) {
+    store.AddSeries({port / 10, port, -1, Metric::kTxBytes});
+    store.AddSeries({port / 10, port, -1, Metric::kRxPackets});
+    store.AddSeries({port / 10, port, 3, Metric::kQueueOccupancyBytes});
+    store.AddSeries({port / 10, port, 3, Metric::kPfcPauseDurationUs});
+  }
+  std::vector<double> row(store.series());
+  for (int j = 0; j < 256; ++j) {
+    for (size_t id = 0; id < row.size(); ++id) row[id] = 1e6 * j + static_cast<double>(id) / (id % 4 == 3 ? 7 : 1);
+    store.RecordSample(Time::FromPs(10'000'500LL * j), row);
+  }
+  ASSERT_EQ(store.points(), 256u);
+  const std::string expected = RenderTimeseriesCsv(store, Name);
+  EXPECT_GT(expected.size(), 5 * FileSink::kDefaultBufferBytes);
+  EXPECT_EQ(static_cast<size_t>(std::count(expected.begin(), expected.end(), '\n')), 256 * 400 + 1u);
+  const std::string streamed =
+      telemetry_testing::ThroughFile([&](TextSink& out) { WriteTimeseriesCsv(out, store, Name); });
+  EXPECT_TRUE(streamed == expected) << streamed.size() << " bytes streamed, " << expected.size() << " rendered";
 }
 
 }  // namespace
