@@ -66,18 +66,24 @@ void FileSink::Write(std::string_view bytes) {
   }
 }
 
-Status FileSink::Close() {
+Status FileSink::Finish() {
   assert(!closed_);
   closed_ = true;
   Drain();
   if (fd_ < 0) return status();  // never opened: nothing to remove
   if (::close(fd_) != 0) Fail(OsError("write", tmp_path_, errno));  // e.g. a delayed write error (NFS, quota)
   fd_ = -1;
-  if (status().ok() && std::rename(tmp_path_.c_str(), path_.c_str()) != 0) {
+  if (!status().ok()) ::unlink(tmp_path_.c_str());
+  return status();
+}
+
+Status FileSink::Close() {
+  if (Status st = Finish(); !st.ok()) return st;
+  if (std::rename(tmp_path_.c_str(), path_.c_str()) != 0) {
     const int err = errno;  // before building the message
     Fail(OsError("rename", tmp_path_ + " to " + path_, err));
+    ::unlink(tmp_path_.c_str());
   }
-  if (!status().ok()) ::unlink(tmp_path_.c_str());
   return status();
 }
 

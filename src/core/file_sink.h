@@ -34,8 +34,15 @@ class FileSink final : public TextSink {
   // temporary file and leaves `path` as it was). REQUIRES: called once;
   // nothing is appended after it.
   [[nodiscard]] Status Close();
+  // Writes what is buffered and closes the temporary file, leaving it
+  // there for the caller to rename (OutputFolder renames a command's files
+  // together) or remove. Returns the first error of the whole write (and
+  // then removes the temporary file). REQUIRES: called once, instead of
+  // Close; nothing is appended after it.
+  [[nodiscard]] Status Finish();
 
   const std::string& path() const { return path_; }
+  const std::string& temporary_path() const { return tmp_path_; }
 
  private:
   void Overflow(std::string_view text) override;

@@ -1,16 +1,20 @@
 // OutputFolder is the folder a command writes its files into (--out). Each
-// file goes to a temporary name beside its own (NAME.tmp) and Commit renames
-// them all into place at the end, so a reader never sees half a file and a
-// command that fails leaves none of its new files behind: what was not
-// committed is removed when the folder object goes. Not thread-safe.
+// file is streamed through a fixed buffer (core/file_sink.h) to a
+// temporary name beside its own (NAME.tmp), so a file of any size holds
+// only the buffer in memory, and Commit renames them all into place at the
+// end: a reader never sees half a file, and a command that fails leaves
+// none of its new files behind (what was not committed is removed when the
+// folder object goes). Not thread-safe.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "core/result.h"
+#include "core/text_sink.h"
 
 namespace aifabric {
 
@@ -29,6 +33,9 @@ class OutputFolder {
   // "topology+crux/jobs.csv"), creating the folders it needs. Errors name
   // the file.
   Status Write(const std::string& name, std::string_view contents);
+  // The same for a file `write` appends to the sink it is given, as it
+  // formats it; errors name the file and the OS reason.
+  Status Stream(const std::string& name, const std::function<void(TextSink&)>& write);
   // Renames every file written into place, in the order written.
   Status Commit();
   // The names written so far, in order, as given to Write.
@@ -37,7 +44,11 @@ class OutputFolder {
  private:
   const std::string dir_;
   std::vector<std::string> names_;
-  std::vector<std::string> pending_;  // final paths whose NAME.tmp is written
+  struct Pending {
+    std::string temporary;  // written and closed
+    std::string path;       // where Commit renames it to
+  };
+  std::vector<Pending> pending_;
 };
 
 // Writes `contents` to `path` through a temporary file renamed into place.

@@ -16,6 +16,14 @@
 namespace aifabric {
 namespace {
 
+// fmt::format_to into a sink, through a stack buffer (a line at a time).
+template <typename... Args>
+void AppendFormatted(TextSink& out, fmt::format_string<Args...> format, Args&&... args) {
+  fmt::memory_buffer line;
+  fmt::format_to(std::back_inserter(line), format, std::forward<Args>(args)...);
+  out.Append(std::string_view(line.data(), line.size()));
+}
+
 // Exact nanoseconds from picoseconds: "7043.76", "12", "0.005".
 std::string Ns(Time t) {
   const int64_t ps = t.ps();
@@ -88,39 +96,37 @@ double Utilization(const ScenarioRun& run, const Port& port) {
   return bits / (static_cast<double>(port.rate.bps()) * seconds);
 }
 
-std::string FlowsCsv(const ScenarioRun& run) {
-  std::string out = "flow_id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown\n";
+void WriteFlowsCsv(TextSink& out, const ScenarioRun& run) {
+  out.Append("flow_id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown\n");
   for (const FlowSpec& flow : run.flows()) {
     const Time end = run.finish(flow.id);
     const Time ideal = run.ideal_fct(flow.id);
     if (end.IsInfinite()) {
-      out += fmt::format("{},{},{},{},{},,,{},\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start), Ns(ideal));
+      AppendFormatted(out, "{},{},{},{},{},,,{},\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start), Ns(ideal));
     } else {
       const Time fct = end - flow.start;
-      out += fmt::format("{},{},{},{},{},{},{},{},{:.6f}\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start),
+      AppendFormatted(out, "{},{},{},{},{},{},{},{},{:.6f}\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start),
                          Ns(end), Ns(fct), Ns(ideal),
                          static_cast<double>(fct.ps()) / static_cast<double>(ideal.ps()));
     }
   }
-  return out;
 }
 
-std::string LinksCsv(const ScenarioRun& run) {
-  std::string out = "link_id,src,dst,rate_gbps,bytes,util,drops,ecn_marks,pfc_pause_ns,max_queue_bytes\n";
+void WriteLinksCsv(TextSink& out, const ScenarioRun& run) {
+  out.Append("link_id,src,dst,rate_gbps,bytes,util,drops,ecn_marks,pfc_pause_ns,max_queue_bytes\n");
   const Topology& t = run.topology();
   for (const Port& port : t.ports()) {
     const PortCounters c = run.LinkCounters(port.id);
-    out += fmt::format("{},{},{},{},{},{:.6f},{},{},{},{}\n", port.id, t.node(port.node).name, t.node(port.peer).name,
+    AppendFormatted(out, "{},{},{},{},{},{:.6f},{},{},{},{}\n", port.id, t.node(port.node).name, t.node(port.peer).name,
                        port.rate.gbps(), c.tx_bytes, Utilization(run, port), c.drop_packets, c.ecn_marks,
                        Ns(Time::FromPs(static_cast<int64_t>(c.pfc_pause_ps))), c.max_queue_bytes);
   }
-  return out;
 }
 
 // HPCC's fct.txt: one line per completed flow (transfer, however many queue
 // pairs carried it) in completion order:
 // sip dip sport dport size start_ns fct_ns standalone_fct_ns.
-std::string FctTxt(const ScenarioRun& run) {
+void WriteFctTxt(TextSink& out, const ScenarioRun& run) {
   std::vector<const FlowSpec*> done;
   for (const FlowSpec& f : run.flows()) {
     if (!run.finish(f.id).IsInfinite()) done.push_back(&f);
@@ -129,14 +135,12 @@ std::string FctTxt(const ScenarioRun& run) {
     const Time fa = run.finish(a->id), fb = run.finish(b->id);
     return fa < fb || (fa == fb && a->id < b->id);
   });
-  std::string out;
   for (const FlowSpec* f : done) {
     const TransferRequest r = TrafficInjector::RequestFor(*f);
-    out += fmt::format("{:08x} {:08x} {} {} {} {} {} {}\n", HpccIp(r.src), HpccIp(r.dst), r.sport, r.dport, r.bytes,
+    AppendFormatted(out, "{:08x} {:08x} {} {} {} {} {} {}\n", HpccIp(r.src), HpccIp(r.dst), r.sport, r.dport, r.bytes,
                        f->start.ps() / 1000, (run.finish(f->id) - f->start).ps() / 1000,
                        run.ideal_fct(r.id).ps() / 1000);
   }
-  return out;
 }
 
 }  // namespace
@@ -211,12 +215,13 @@ nlohmann::ordered_json BuildSummary(const ScenarioRun& run) {
 }
 
 Status WriteOutputs(const ScenarioRun& run, const nlohmann::ordered_json& summary, OutputFolder& out) {
-  for (const auto& [name, contents] : {std::pair<const char*, std::string>{"flows.csv", FlowsCsv(run)},
-                                       {"links.csv", LinksCsv(run)},
-                                       {"fct.txt", FctTxt(run)},
-                                       {"summary.json", summary.dump(2) + "\n"}}) {
-    if (Status st = out.Write(name, contents); !st.ok()) return st;
+  using Writer = void (*)(TextSink&, const ScenarioRun&);
+  for (const auto& [name, write] : {std::pair<const char*, Writer>{"flows.csv", WriteFlowsCsv},
+                                    {"links.csv", WriteLinksCsv},
+                                    {"fct.txt", WriteFctTxt}}) {
+    if (Status st = out.Stream(name, [&run, write](TextSink& sink) { write(sink, run); }); !st.ok()) return st;
   }
+  if (Status st = out.Write("summary.json", summary.dump(2) + "\n"); !st.ok()) return st;
   if (!run.scenario().telemetry.enabled) return Status::Ok();
   const FabricObservation observation = ObserveRun(run);
   TelemetryInputs in;

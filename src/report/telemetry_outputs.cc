@@ -1,6 +1,7 @@
 #include "report/telemetry_outputs.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 
 #include "report/report_data.h"
@@ -11,46 +12,51 @@
 #include "telemetry/timeseries_csv.h"
 
 namespace aifabric {
-namespace {
-
-MetricLabels LabelsOf(const Topology& t, const SeriesKey& key) {
-  MetricLabels labels = {{"node", t.node(key.node).name}};
-  if (key.port >= 0) labels.emplace_back("port", PortPeerName(t, key.port));
-  if (key.priority >= 0) labels.emplace_back("priority", std::to_string(key.priority));
-  return labels;
-}
-
-}  // namespace
-
 std::string PortPeerName(const Topology& topology, PortId port) {
   return topology.node(topology.port(port).peer).name;
 }
 
-std::string PrometheusExposition(const Topology& topology, const TimeSeriesStore* store,
-                                 std::span<const PortObservation> ports, Time sim_time, size_t transfers_completed) {
-  PrometheusSnapshotBuilder builder;
+void WritePrometheusExposition(TextSink& out, const Topology& topology, const TimeSeriesStore* store,
+                               std::span<const PortObservation> ports, Time sim_time, size_t transfers_completed) {
+  PrometheusTextWriter writer(out);
+  const auto sample = [&](const SeriesKey& key, double value) {
+    char priority[12];
+    const char* end = std::to_chars(priority, priority + sizeof priority, key.priority).ptr;
+    const PrometheusLabel labels[] = {
+        {"node", topology.node(key.node).name},
+        {"port", key.port >= 0 ? std::string_view(topology.node(topology.port(key.port).peer).name) : ""},
+        {"priority", std::string_view(priority, static_cast<size_t>(end - priority))}};
+    const size_t n = key.port < 0 ? 1 : key.priority < 0 ? 2 : 3;
+    writer.Sample(key.metric, std::span(labels, n), value);
+  };
   if (store != nullptr && store->points() > 0) {
+    // Family by family, in catalog order: a metric's samples together.
     const std::span<const double> last = store->row(store->points() - 1);
-    for (size_t id = 0; id < store->series(); ++id) {
-      const SeriesKey& key = store->key(static_cast<int>(id));
-      builder.Add(key.metric, LabelsOf(topology, key), last[id]);
+    for (const MetricInfo& info : AllMetrics()) {
+      for (size_t id = 0; id < store->series(); ++id) {
+        const SeriesKey& key = store->key(static_cast<int>(id));
+        if (key.metric == info.metric) sample(key, last[id]);
+      }
     }
   } else {
     for (const PortObservation& p : ports) {
-      const SeriesKey key{topology.port(p.port).node, p.port, -1, Metric::kTxBytes};
-      builder.Add(Metric::kTxBytes, LabelsOf(topology, key), static_cast<double>(p.tx_bytes));
+      sample(SeriesKey{topology.port(p.port).node, p.port, -1, Metric::kTxBytes}, static_cast<double>(p.tx_bytes));
     }
   }
-  std::vector<MetricFamily> families = builder.Families();
-  families.push_back(MetricFamily{"aifabric_sim_time_seconds", "Simulated time the run has covered.",
-                                  MetricKind::kGauge, {MetricSample{{}, static_cast<double>(sim_time.ps()) * 1e-12}}});
-  families.push_back(MetricFamily{"aifabric_transfers_completed_total", "Transfers whose last byte arrived.",
-                                  MetricKind::kCounter,
-                                  {MetricSample{{}, static_cast<double>(transfers_completed)}}});
-  return RenderPrometheusText(families);
+  writer.Family("aifabric_sim_time_seconds", "Simulated time the run has covered.", MetricKind::kGauge);
+  writer.Sample({}, static_cast<double>(sim_time.ps()) * 1e-12);
+  writer.Family("aifabric_transfers_completed_total", "Transfers whose last byte arrived.", MetricKind::kCounter);
+  writer.Sample({}, static_cast<double>(transfers_completed));
 }
 
-std::string TimeseriesCsv(const Topology& topology, const TimeSeriesStore& store) {
+std::string PrometheusExposition(const Topology& topology, const TimeSeriesStore* store,
+                                 std::span<const PortObservation> ports, Time sim_time, size_t transfers_completed) {
+  StringSink out;
+  WritePrometheusExposition(out, topology, store, ports, sim_time, transfers_completed);
+  return out.Take();
+}
+
+void WriteTimeseriesCsv(TextSink& out, const Topology& topology, const TimeSeriesStore& store) {
   std::vector<int> only;
   if (store.series() * store.points() > kMaxTimeseriesRows && store.points() > 0) {
     // Rank the ports by their last transmitted-bytes value.
@@ -75,9 +81,9 @@ std::string TimeseriesCsv(const Topology& topology, const TimeSeriesStore& store
     only = std::move(chosen);
     if (only.empty()) only.push_back(0);  // a single port's series exceed the cap: its first series
   }
-  return RenderTimeseriesCsv(
-      store, [&](int node) { return topology.node(node).name; }, [&](int port) { return PortPeerName(topology, port); },
-      only);
+  WriteTimeseriesCsv(
+      out, store, [&](int node) { return topology.node(node).name; },
+      [&](int port) { return PortPeerName(topology, port); }, only);
 }
 
 void AddFabricTrace(const Topology& topology, const FabricObservation& observation, const TimeSeriesStore* store,
@@ -127,22 +133,26 @@ std::string Indexed(const char* name, size_t index) {
 Status WriteTelemetryFiles(const TelemetryInputs& in, OutputFolder& out, size_t index) {
   const Topology& topology = *in.topology;
   if (in.store != nullptr) {
-    if (Status st = out.Write(Indexed("timeseries.csv", index), TimeseriesCsv(topology, *in.store)); !st.ok()) {
-      return st;
-    }
+    const auto csv = [&](TextSink& sink) { WriteTimeseriesCsv(sink, topology, *in.store); };
+    if (Status st = out.Stream(Indexed("timeseries.csv", index), csv); !st.ok()) return st;
   }
-  const std::string metrics =
-      PrometheusExposition(topology, in.store, in.observation->ports, in.sim_time, in.transfers_completed);
-  if (Status st = out.Write(Indexed("metrics.prom", index), metrics); !st.ok()) return st;
+  const auto metrics = [&](TextSink& sink) {
+    WritePrometheusExposition(sink, topology, in.store, in.observation->ports, in.sim_time, in.transfers_completed);
+  };
+  if (Status st = out.Stream(Indexed("metrics.prom", index), metrics); !st.ok()) return st;
   ChromeTrace trace;
   if (in.add_to_trace) in.add_to_trace(trace);
   AddFabricTrace(topology, *in.observation, in.store, trace);
-  if (Status st = out.Write(Indexed("trace.json", index), trace.Render()); !st.ok()) return st;
+  const auto render_trace = [&trace](TextSink& sink) { trace.Render(sink); };
+  if (Status st = out.Stream(Indexed("trace.json", index), render_trace); !st.ok()) return st;
   const nlohmann::ordered_json diagnosis = FindingsJson(topology, Diagnose(topology, *in.observation));
   if (Status st = out.Write(Indexed("diagnosis.json", index), diagnosis.dump(2) + "\n"); !st.ok()) return st;
-  Result<std::string> report = RenderHtmlReport(ReportData(topology, *in.observation, in.store, *in.summary, diagnosis));
-  if (!report.ok()) return Error{"report.html: " + report.error().message};
-  return out.Write(Indexed("report.html", index), *report);
+  const nlohmann::ordered_json data = ReportData(topology, *in.observation, in.store, *in.summary, diagnosis);
+  Status rendered = Status::Ok();
+  const auto report = [&](TextSink& sink) { rendered = WriteHtmlReport(sink, data); };
+  if (Status st = out.Stream(Indexed("report.html", index), report); !st.ok()) return st;
+  if (!rendered.ok()) return Error{"report.html: " + rendered.error().message};
+  return Status::Ok();
 }
 
 Status WriteSimulationTelemetryFiles(const FabricSimulation& simulation, Time end,

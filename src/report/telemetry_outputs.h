@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/result.h"
+#include "core/text_sink.h"
 #include "fabric/fabric_observation.h"
 #include "fabric/topology.h"
 #include "report/output_folder.h"
@@ -31,6 +32,9 @@ std::string PortPeerName(const Topology& topology, PortId port);
 // without one, the per-port totals of `ports`), labelled node, port and
 // priority; and the run's aifabric_sim_time_seconds and
 // aifabric_transfers_completed_total.
+void WritePrometheusExposition(TextSink& out, const Topology& topology, const TimeSeriesStore* store,
+                               std::span<const PortObservation> ports, Time sim_time, size_t transfers_completed);
+// The same as text (what the live endpoint publishes).
 std::string PrometheusExposition(const Topology& topology, const TimeSeriesStore* store,
                                  std::span<const PortObservation> ports, Time sim_time, size_t transfers_completed);
 
@@ -39,7 +43,7 @@ std::string PrometheusExposition(const Topology& topology, const TimeSeriesStore
 // (every series of such a port, in id order; ties: lower port id), as many
 // ports as fit.
 inline constexpr size_t kMaxTimeseriesRows = 2'000'000;
-std::string TimeseriesCsv(const Topology& topology, const TimeSeriesStore& store);
+void WriteTimeseriesCsv(TextSink& out, const Topology& topology, const TimeSeriesStore& store);
 
 // Adds to `trace` the transfers per source NIC (one slice each, start to
 // finish) and, from `store`, the queue depth of the deepest queues as
