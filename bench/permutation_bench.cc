@@ -88,8 +88,8 @@ bool RunPacket(const aifabric::Scenario& scenario, Measured& m) {
   return true;
 }
 
-// The flow model, wired by hand as ScenarioRun wires the packet model (the
-// api does not offer the flow model yet): same topology, routes, flows.
+// The flow model, wired by hand (not through ScenarioRun, so the run's
+// wall time is the model's alone): same topology, routes, flows.
 struct FlowCounter final : aifabric::TransferObserver {
   size_t done = 0;
   size_t total = 0;
