@@ -6,7 +6,7 @@ set(report_web_dir ${PROJECT_SOURCE_DIR}/web/report)
 set(report_echarts_dir ${report_web_dir}/node_modules/echarts)
 if(NOT EXISTS ${report_echarts_dir}/dist/echarts.min.js)
   message(FATAL_ERROR "report.html bundles ECharts from npm, but ${report_echarts_dir}/dist/echarts.min.js "
-                      "is missing: run scripts/setup.sh (it runs `npm ci` in web/report).")
+                      "is missing: run `scripts/setup.sh run` (it runs `npm ci --omit=dev` in web/report).")
 endif()
 # The installed ECharts must be the one package.json pins.
 file(READ ${report_web_dir}/package.json report_package_json)
@@ -15,8 +15,8 @@ file(READ ${report_echarts_dir}/package.json report_echarts_package_json)
 string(JSON report_installed_echarts GET "${report_echarts_package_json}" version)
 if(NOT report_pinned_echarts STREQUAL report_installed_echarts)
   message(FATAL_ERROR "web/report/package.json pins echarts ${report_pinned_echarts} but node_modules holds "
-                      "${report_installed_echarts}: run `npm ci` in web/report (scripts/setup.sh does when "
-                      "node_modules is missing).")
+                      "${report_installed_echarts}: run `scripts/setup.sh run` (it reinstalls web/report's npm packages "
+                      "when one differs from package-lock.json).")
 endif()
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
              ${report_web_dir}/package.json ${report_echarts_dir}/package.json)
