@@ -8,7 +8,8 @@
 #   test  (the default) run's set, plus what the tests and benchmarks need:
 #         GoogleTest, Google Benchmark, promtool (prometheus), Chromium and
 #         playwright-core (report.html in a headless browser), OpenSM under
-#         ibsim (tests/opensm_run_test.cc).
+#         ibsim (tests/opensm_run_test.cc), GNU time (the benchmarks'
+#         whole-process figures: bench/telemetry_bench.sh).
 # Debian packages come from apt (`apt-get update` runs only when one is
 # missing); web/report's npm packages at the versions its package-lock.json
 # pins, which run on Debian's Node 18.
@@ -30,6 +31,7 @@ TEST_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   prometheus chromium
   opensm ibsim-utils infiniband-diags
+  time
 )
 packages=("${RUN_PACKAGES[@]}")
 if [ "$mode" = test ]; then packages+=("${TEST_PACKAGES[@]}"); fi
