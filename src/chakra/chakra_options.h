@@ -1,7 +1,7 @@
 // ChakraOptions: how a set of Chakra traces becomes a JobGraph — where the
 // ranks run, what the communicator groups are, how compute given as FLOPs
 // takes time. A plain struct with commented defaults, filled from the
-// scenario in src/api.
+// scenario by src/run (run/chakra_run.cc).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // TopologySpec describes a fabric to build: the cluster's servers and NICs,
 // the topology family and its sizing knobs. Plain struct with defaults; the
-// scenario loader (src/api) fills it and the builders validate it.
+// scenario loader (src/scenario) fills it and the builders validate it.
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // RcTransport makes the RDMA reliable-connection endpoints of every flow
 // (RcSender at the source, RcReceiver at the destination) with the
-// congestion control the config names. It is the Transport the api wires
+// congestion control the config names. It is the Transport the run layer wires
 // into the packet model. Not thread-safe.
 #pragma once
 

@@ -2,8 +2,8 @@
 // how replicas are cut out of the cluster (tensor parallel x pipeline
 // stages, optionally split into prefill and decode pools), the scheduler's
 // limits, where requests come from (Poisson or a trace), the SLOs, and the
-// simulation's cost knobs. A plain value with commented defaults; the api
-// layer fills it from a scenario. docs/inference.md describes each field.
+// simulation's cost knobs. A plain value with commented defaults; the scenario
+// loader fills it (src/scenario). docs/inference.md describes each field.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // TrafficInjector starts a workload's flows on a NetworkModel at their start
 // times. It keeps exactly one pending event in the simulator (the next
 // start), so a million-flow workload costs one queue slot, not a million
-// callbacks. Owned by whoever wires the run (api); lives inside one
+// callbacks. Owned by whoever wires the run (src/run); lives inside one
 // Simulator; not thread-safe.
 #pragma once
 
