@@ -11,7 +11,6 @@
 
 #include "run/run_observation.h"
 #include "report/telemetry_outputs.h"
-#include "workload/traffic_injector.h"
 
 namespace aifabric {
 namespace {
@@ -136,7 +135,7 @@ void WriteFctTxt(TextSink& out, const ScenarioRun& run) {
     return fa < fb || (fa == fb && a->id < b->id);
   });
   for (const FlowSpec* f : done) {
-    const TransferRequest r = TrafficInjector::RequestFor(*f);
+    const TransferRequest& r = run.request(f->id);
     AppendFormatted(out, "{:08x} {:08x} {} {} {} {} {} {}\n", HpccIp(r.src), HpccIp(r.dst), r.sport, r.dport, r.bytes,
                        f->start.ps() / 1000, (run.finish(f->id) - f->start).ps() / 1000,
                        run.ideal_fct(r.id).ps() / 1000);

@@ -52,6 +52,8 @@ Result<std::unique_ptr<ScenarioRun>> ScenarioRun::Prepare(const Scenario& scenar
     run->flows_.insert(run->flows_.end(), built.begin(), built.end());
   }
   run->finish_.assign(run->flows_.size(), Time::Infinite());
+  run->requests_.reserve(run->flows_.size());
+  for (const FlowSpec& f : run->flows_) run->requests_.push_back(TrafficInjector::RequestFor(f));
 
   run->simulation_ = std::make_unique<FabricSimulation>(run->scenario_, run->topology_, *run->routes_);
   FabricNetwork& network = run->simulation_->network();
@@ -102,7 +104,7 @@ void ScenarioRun::Execute(const RunHooks& hooks) {
   simulation.network().FinishRun(sim_time_);
   simulation.FinishTelemetry();
   ideal_fct_.reserve(flows_.size());
-  for (const FlowSpec& f : flows_) ideal_fct_.push_back(network().IdealFct(TrafficInjector::RequestFor(f)));
+  for (const TransferRequest& r : requests_) ideal_fct_.push_back(network().IdealFct(r));
   wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (progress) progress->Finish();
 }

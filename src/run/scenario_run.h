@@ -59,6 +59,9 @@ class ScenarioRun : private TransferObserver {
   // All flows in id order (flow id == index).
   const std::vector<FlowSpec>& flows() const { return flows_; }
   const std::vector<WorkloadSlice>& slices() const { return slices_; }
+  // The transfer the run started for flow `id` (its source port set, as
+  // TrafficInjector::RequestFor gives it).
+  const TransferRequest& request(FlowId id) const { return requests_[static_cast<size_t>(id)]; }
   // Finish time of flow `id`, or Time::Infinite() if it did not complete.
   Time finish(FlowId id) const { return finish_[static_cast<size_t>(id)]; }
   size_t completed() const { return completed_; }
@@ -81,6 +84,7 @@ class ScenarioRun : private TransferObserver {
   std::unique_ptr<RoutingTable> routes_;
   std::unique_ptr<FabricSimulation> simulation_;
   std::vector<FlowSpec> flows_;
+  std::vector<TransferRequest> requests_;  // by flow id
   std::vector<WorkloadSlice> slices_;
   std::vector<Time> finish_;
   std::vector<Time> ideal_fct_;
