@@ -52,6 +52,22 @@ Result<FatTreeShape> SizeKAry(const TopologySpec& spec, int64_t hosts) {
   return s;
 }
 
+// The fewest cores a group needs so that every core's ports hold the group's
+// links: `pods` aggs (one per pod) each bring `agg_uplinks` links, so the
+// group needs at least ceil(pods * agg_uplinks / radix) cores; the count is
+// raised to a divisor of agg_uplinks so every agg-core pair gets the same
+// number of parallel links (equal-cost paths), at most agg_uplinks. A full tree (pods = radix)
+// gets one core per uplink, as the k-ary tree does; a partial one shares
+// each core among the pods: 16,384 hosts on 128-port switches (4 pods of
+// 64 uplinks per agg) need 2 cores per group, 128 in all, not 4,096.
+int CoresPerGroup(int agg_uplinks, int pods, int radix) {
+  // More cores than uplinks cannot help: one link each is the most spread,
+  // and the caller reports a core that still needs more than `radix` ports.
+  int cores = std::clamp(CeilDiv(pods * agg_uplinks, radix), 1, agg_uplinks);
+  while (agg_uplinks % cores != 0) ++cores;
+  return cores;
+}
+
 Result<FatTreeShape> SizeByRadix(const TopologySpec& spec, int64_t hosts) {
   for (auto [value, field] : {std::pair{spec.hosts_per_leaf, "hosts_per_leaf"},
                               std::pair{spec.leaves_per_pod, "leaves_per_pod"},
@@ -136,6 +152,8 @@ Result<FatTreeShape> SizeByRadix(const TopologySpec& spec, int64_t hosts) {
                    "; agg i of every pod links to core group i), got " + Str(spec.cores)};
     }
     per_group = spec.cores / s.aggs_per_pod;
+  } else {
+    per_group = CoresPerGroup(agg_uplinks, s.pods, radix);
   }
   const UplinkPlan agg_up = PlanUplinks(agg_uplinks, per_group);
   if (agg_down + agg_up.uplinks() > radix) {

@@ -28,9 +28,13 @@
 //                        capped at the leaves needed; or given;
 //      pods            = ceil(leaves / leaves_per_pod), each built complete;
 //      agg uplinks ua  = ceil(leaves_per_pod*edge_agg_links / oa);
-//      cores           = aggs_per_pod * ua (one link from each agg to each core
-//                        of its group), or given C, a multiple of aggs_per_pod,
-//                        with ceil(ua / (C/aggs_per_pod)) links each;
+//      cores           = aggs_per_pod * G, G = the smallest divisor of ua with
+//                        G >= ceil(pods * ua / R): the fewest cores per group
+//                        whose ports hold the group's links, ua / G links from
+//                        each agg to each core of its group (a full tree,
+//                        pods = R, gets G = ua: one link each); or given C, a
+//                        multiple of aggs_per_pod, with ceil(ua / (C/aggs_per_pod))
+//                        links each;
 //      a core needs pods * agg_core_links <= R ports.
 #pragma once
 

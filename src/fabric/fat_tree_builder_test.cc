@@ -129,7 +129,50 @@ TEST(FatTree, GeneralRadixOversubscribed) {
   EXPECT_EQ(shape->aggs_per_pod, 8);
   EXPECT_EQ(shape->leaves_per_pod, 16);
   EXPECT_EQ(shape->pods, 2);        // 768 hosts / 24 = 32 leaves
-  EXPECT_EQ(shape->cores(), 8 * 16);
+  // Each agg has 16 uplinks; a group's 2 aggs bring 32 links, which one
+  // 32-port core holds: 1 core per group, 16 links from each agg, 8 cores.
+  EXPECT_EQ(shape->cores_per_group, 1);
+  EXPECT_EQ(shape->agg_core_links, 16);
+  EXPECT_EQ(shape->cores(), 8);
+}
+
+// A partly filled tree shares its cores among the pods it has: the bill of
+// materials the planner prices. Worked by hand for the two cases that used to
+// get a core per agg uplink (a core using `pods` ports of its radix).
+TEST(FatTree, PartialTreeSharesCores) {
+  // 16,384 hosts on 128-port switches: 64 hosts + 64 uplinks per leaf, 64
+  // aggs per pod, 64 leaves per agg -> 256 leaves in 4 pods; an agg's 64
+  // uplinks x 4 pods = 256 links per group -> 2 cores of 128 ports, 32 links
+  // from each agg to each: 64 groups x 2 = 128 cores (not 64 x 64 = 4,096).
+  TopologySpec big = MakeSpec(TopologyType::kFatTree, "128x400G", 2048, 8, DataRate::Gbps(400));
+  Result<FatTreeShape> s = SizeFatTree(big);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->pods, 4);
+  EXPECT_EQ(s->cores_per_group, 2);
+  EXPECT_EQ(s->agg_core_links, 32);
+  EXPECT_EQ(s->cores(), 128);
+  // On 64-port switches: 32 + 32 per leaf, 512 leaves in 16 pods of 32;
+  // 32 uplinks x 16 pods = 512 links per group -> 8 cores of 64 ports, 4
+  // links each: 32 groups x 8 = 256 cores (not 1,024).
+  TopologySpec mid = MakeSpec(TopologyType::kFatTree, "64x400G", 2048, 8, DataRate::Gbps(400));
+  s = SizeFatTree(mid);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->pods, 16);
+  EXPECT_EQ(s->cores_per_group, 8);
+  EXPECT_EQ(s->agg_core_links, 4);
+  EXPECT_EQ(s->cores(), 256);
+  // Built, every core uses all its ports and the bisection is intact: each
+  // agg still has 32 links up, as many as down.
+  Result<Topology> t = BuildFatTree(mid);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(CountTier(*t, 3), 256);
+  for (NodeId sw : t->switches()) {
+    if (t->node(sw).tier == 3) {
+      EXPECT_EQ(static_cast<int>(t->node(sw).ports.size()), 64);
+    }
+  }
+  // Links: 16,384 host + 512 leaves x 32 + 512 aggs x 32 = 49,152.
+  EXPECT_EQ(t->num_links(), 49152u);
 }
 
 std::string Err(const TopologySpec& spec) {
