@@ -90,15 +90,20 @@ Result<FatTreeShape> SizeByRadix(const TopologySpec& spec, int64_t hosts) {
   const double oa = spec.agg_oversubscription;
   FatTreeShape s;
 
+  // Rail-optimized: a leaf holds one rail of up to hosts_per_leaf servers.
+  const int rails = spec.type == TopologyType::kRailOptimized ? spec.nics_per_server : 0;
+  const int64_t leaf_hosts_cap = rails > 0 ? spec.servers : hosts;
+
   // Leaf (edge) tier.
   if (spec.hosts_per_leaf > 0) {
     if (spec.hosts_per_leaf >= radix) {
       return Error{"fabric.topology.hosts_per_leaf: must be below the switch's " + Str(radix) +
                    " ports (a leaf needs uplinks), got " + Str(spec.hosts_per_leaf)};
     }
-    s.hosts_per_leaf = static_cast<int>(std::min<int64_t>(spec.hosts_per_leaf, hosts));
+    s.hosts_per_leaf = static_cast<int>(std::min<int64_t>(spec.hosts_per_leaf, leaf_hosts_cap));
   } else {
-    s.hosts_per_leaf = static_cast<int>(std::min<int64_t>(MaxDownlinks(radix, host_rate, o, port_rate), hosts));
+    s.hosts_per_leaf =
+        static_cast<int>(std::min<int64_t>(MaxDownlinks(radix, host_rate, o, port_rate), leaf_hosts_cap));
   }
   const int uplinks = UplinksFor(s.hosts_per_leaf, host_rate, o, port_rate);
   const UplinkPlan edge_up = PlanUplinks(uplinks, spec.aggs_per_pod);
@@ -115,7 +120,8 @@ Result<FatTreeShape> SizeByRadix(const TopologySpec& spec, int64_t hosts) {
   }
   s.aggs_per_pod = edge_up.upper;
   s.edge_agg_links = edge_up.links_each;
-  const int64_t leaves = (hosts + s.hosts_per_leaf - 1) / s.hosts_per_leaf;
+  const int64_t leaves = rails > 0 ? rails * ((spec.servers + s.hosts_per_leaf - 1) / s.hosts_per_leaf)
+                                   : (hosts + s.hosts_per_leaf - 1) / s.hosts_per_leaf;
 
   // Aggregation tier: leaves_per_pod * edge_agg_links downlinks per agg.
   if (spec.leaves_per_pod > radix) {
@@ -140,7 +146,20 @@ Result<FatTreeShape> SizeByRadix(const TopologySpec& spec, int64_t hosts) {
                    " downlinks; use more aggs_per_pod or fewer hosts_per_leaf"};
     }
   }
-  s.pods = static_cast<int>((leaves + s.leaves_per_pod - 1) / s.leaves_per_pod);
+  if (rails > 0) {
+    // A pod holds whole servers: the same number of leaves on every rail.
+    if (s.leaves_per_pod < rails) {
+      return Error{"fabric.topology: a rail-optimized pod needs a leaf per rail (" + Str(rails) +
+                   "), but an agg takes only " + Str(s.leaves_per_pod) +
+                   " leaves; use a larger switch or fewer NICs per server"};
+    }
+    s.leaves_per_pod -= s.leaves_per_pod % rails;
+    s.rails = rails;
+    const int64_t servers_per_pod = static_cast<int64_t>(s.leaves_per_pod / rails) * s.hosts_per_leaf;
+    s.pods = static_cast<int>((spec.servers + servers_per_pod - 1) / servers_per_pod);
+  } else {
+    s.pods = static_cast<int>((leaves + s.leaves_per_pod - 1) / s.leaves_per_pod);
+  }
   const int agg_down = s.leaves_per_pod * s.edge_agg_links;
   const int agg_uplinks = UplinksFor(agg_down, port_rate, oa, port_rate);
 
@@ -175,12 +194,25 @@ Result<FatTreeShape> SizeByRadix(const TopologySpec& spec, int64_t hosts) {
   return s;
 }
 
+// The leaf (index among all leaves) that host `h` attaches to.
+int LeafOf(const Node& host, NodeId h, const FatTreeShape& s) {
+  if (s.rails == 0) return h / s.hosts_per_leaf;
+  const int per_rail = s.leaves_per_pod / s.rails;
+  const int servers_per_pod = per_rail * s.hosts_per_leaf;
+  const int pod = host.server / servers_per_pod;
+  const int in_pod = host.server % servers_per_pod;
+  return pod * s.leaves_per_pod + host.rail * per_rail + in_pod / s.hosts_per_leaf;
+}
+
 }  // namespace
 
 Result<FatTreeShape> SizeFatTree(const TopologySpec& spec) {
   if (Status s = ValidateClusterAndSwitch(spec); !s) return s.error();
   if (spec.k < 0) return Error{"fabric.topology.k: must be >= 0 (0 sizes by radix), got " + Str(spec.k)};
   const int64_t hosts = static_cast<int64_t>(spec.servers) * spec.nics_per_server;
+  if (spec.k > 0 && spec.type == TopologyType::kRailOptimized) {
+    return Error{"fabric.topology.k: not used by rail_optimized (it is sized by radix)"};
+  }
   return spec.k > 0 ? SizeKAry(spec, hosts) : SizeByRadix(spec, hosts);
 }
 
@@ -207,7 +239,7 @@ Result<Topology> BuildFatTree(const TopologySpec& spec) {
 
   const DataRate host_rate = HostLinkRate(spec);
   const DataRate port_rate = spec.switch_spec.port_rate;
-  for (NodeId h : t.hosts()) t.AddLink(h, first_leaf + h / s.hosts_per_leaf, host_rate, spec.link_latency);
+  for (NodeId h : t.hosts()) t.AddLink(h, first_leaf + LeafOf(t.node(h), h, s), host_rate, spec.link_latency);
   for (int p = 0; p < s.pods; ++p) {
     WireAllToAll(t, first_leaf + p * s.leaves_per_pod, s.leaves_per_pod, first_agg + p * s.aggs_per_pod,
                  s.aggs_per_pod, s.edge_agg_links, port_rate, spec.link_latency);

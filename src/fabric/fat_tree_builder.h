@@ -52,8 +52,21 @@ struct FatTreeShape {
   int edge_agg_links = 0;    // parallel links from a leaf to each agg of its pod
   int cores_per_group = 0;   // cores reached by one agg; groups = aggs_per_pod
   int agg_core_links = 0;    // parallel links from an agg to each core of its group
+  // 0: leaf i holds hosts [i*hosts_per_leaf, ...). > 0 (rail-optimized, the
+  // NICs per server): a pod's leaves are rail-major, leaves_per_pod / rails
+  // per rail, each holding that rail's NIC of hosts_per_leaf servers.
+  int rails = 0;
   int cores() const { return aggs_per_pod * cores_per_group; }
 };
+
+// Rail-optimized, 3 tiers (spec.type == kRailOptimized; BuildRailOptimized
+// calls these): sized by radix as above, except that a leaf holds one rail
+// (NIC r) of hosts_per_leaf servers (capped at the servers), leaves_per_pod
+// is rounded down to a multiple of the rails, and a pod holds
+// leaves_per_pod / rails x hosts_per_leaf whole servers: server s, rail r
+// sits on leaf pod*leaves_per_pod + r*(leaves_per_pod/rails) +
+// (s mod servers_per_pod) / hosts_per_leaf. Same-rail traffic inside a pod
+// crosses leaf-agg-leaf; the aggs and cores are the fat-tree's.
 
 // Sizes the fabric (either way above) and checks every radix fits.
 Result<FatTreeShape> SizeFatTree(const TopologySpec& spec);

@@ -13,6 +13,10 @@
 //                       i = rail * leaves_per_rail + server / servers_per_leaf;
 //   spines "spine<j>" above all leaves, as in leaf_spine (every leaf to every
 //                       spine with the same number of parallel links).
+// With spec.tiers == 3, or tiers == 0 and a cluster one spine layer cannot
+// hold, it builds 3 tiers: rail leaves in pods under aggregation switches
+// "agg<i>" and cores "core<i>", sized as the fat-tree (fat_tree_builder.h,
+// "Rail-optimized, 3 tiers"). tiers == 2 never does.
 #pragma once
 
 #include "core/result.h"

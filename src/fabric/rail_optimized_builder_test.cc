@@ -54,10 +54,47 @@ TEST(RailOptimized, Distances) {
 
 TEST(RailOptimized, TooManyLeavesForTheSpine) {
   // 32-port spines take 32 leaves; 8 rails x 5 leaves (65 servers / 16) = 40.
-  const TopologySpec spec = MakeSpec(TopologyType::kRailOptimized, "32x100G", 65, 8, DataRate::Gbps(100));
+  TopologySpec spec = MakeSpec(TopologyType::kRailOptimized, "32x100G", 65, 8, DataRate::Gbps(100));
+  spec.tiers = 2;
   Result<Topology> t = BuildRailOptimized(spec);
   ASSERT_FALSE(t.ok());
   EXPECT_THAT(t.error().message, HasSubstr("need 40 leaves of 16 hosts (5 per rail x 8 rails)"));
+}
+
+// The same cluster with tiers left to the builder: one spine layer cannot
+// hold it, so 3 tiers. By hand, on 32-port 100G switches at 1:1: a leaf
+// takes one rail of 16 servers and 16 uplinks; an agg takes 16 leaves,
+// rounded to a multiple of the 8 rails: 16, 2 per rail, so a pod holds 32
+// servers and 65 servers need 3 pods (48 leaves, 48 aggs). An agg's 16
+// uplinks x 3 pods = 48 links per core group -> 2 cores (32 ports), 8 links
+// each: 16 groups x 2 = 32 cores.
+TEST(RailOptimized, ThreeTiersWhenOneSpineLayerCannot) {
+  const TopologySpec spec = MakeSpec(TopologyType::kRailOptimized, "32x100G", 65, 8, DataRate::Gbps(100));
+  Result<Topology> t = BuildRailOptimized(spec);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(CountTier(*t, 1), 48);
+  EXPECT_EQ(CountTier(*t, 2), 48);
+  EXPECT_EQ(CountTier(*t, 3), 32);
+  // Every NIC's leaf carries only its rail, and a leaf's hosts are one pod's.
+  for (NodeId h : t->hosts()) {
+    const Node& host = t->node(h);
+    const NodeId leaf = t->port(host.ports[0]).peer;
+    const int index = t->node(leaf).pod * 16 + host.rail * 2 + (host.server % 32) / 16;
+    EXPECT_EQ(t->node(leaf).name, "leaf" + std::to_string(index)) << host.name;
+    EXPECT_EQ(t->node(leaf).pod, host.server / 32) << host.name;
+  }
+  // Rail 3 of servers 0 and 20 (one pod, leaves 6 and 7): leaf-agg-leaf, 4
+  // hops over the pod's 16 aggs. Across pods: through a core, 6 hops.
+  const RoutingTable rt = RoutingTable::BuildShortestPaths(*t);
+  EXPECT_EQ(rt.Distance(0 * 8 + 3, 20 * 8 + 3), 4);
+  EXPECT_EQ(CountShortestPaths(*t, rt, 3, 20 * 8 + 3), 16);
+  EXPECT_EQ(rt.Distance(3, 40 * 8 + 3), 6);
+  TopologySpec three = spec;
+  three.tiers = 3;
+  three.servers = 4;  // forced to 3 tiers even when 2 would do: 1 pod
+  Result<Topology> small = BuildRailOptimized(three);
+  ASSERT_TRUE(small.ok()) << small.error().message;
+  EXPECT_EQ(small->max_tier(), 3);
 }
 
 }  // namespace

@@ -38,6 +38,10 @@ struct TopologySpec {
   int leaves_per_pod = 0;   // fat_tree general radix: edge switches per pod
   int aggs_per_pod = 0;     // fat_tree general radix: aggregation switches per pod
   int cores = 0;            // fat_tree general radix: core switches
+  // rail_optimized: switch tiers, 2 (rail leaves + spines) or 3 (rail
+  // leaves + aggregation in pods + cores, sized as fat_tree); 0 = 2 when a
+  // leaf-spine holds the cluster, else 3.
+  int tiers = 0;
 
   // For kHpccFile / kLingjunFile: the file (absolute, already resolved).
   std::string file;

@@ -30,7 +30,7 @@ void ReadTopologyFile(const SectionContext& c, const MapReader& t, TopologySpec&
 
 void ReadTopologyBuilder(const MapReader& t, TopologySpec& spec) {
   t.AllowOnly({"type", "oversubscription", "agg_oversubscription", "hosts_per_leaf", "spines", "k",
-               "leaves_per_pod", "aggs_per_pod", "cores"});
+               "leaves_per_pod", "aggs_per_pod", "cores", "tiers"});
   spec.type = t.Enum<TopologyType>("type", TopologyType::kLeafSpine,
                                    {{"leaf_spine", TopologyType::kLeafSpine},
                                     {"fat_tree", TopologyType::kFatTree},
@@ -43,6 +43,12 @@ void ReadTopologyBuilder(const MapReader& t, TopologySpec& spec) {
   spec.leaves_per_pod = static_cast<int>(t.Int("leaves_per_pod", 0, 0, kMaxInt));
   spec.aggs_per_pod = static_cast<int>(t.Int("aggs_per_pod", 0, 0, kMaxInt));
   spec.cores = static_cast<int>(t.Int("cores", 0, 0, kMaxInt));
+  if (t.Has("tiers")) {
+    spec.tiers = static_cast<int>(t.Int("tiers", 0, 2, 3));
+    if (spec.type != TopologyType::kRailOptimized) {
+      t.FailAt("tiers", "only rail_optimized takes tiers (leaf_spine has 2, fat_tree 3)");
+    }
+  }
 }
 
 void ReadTopology(const SectionContext& c, const MapReader& t, TopologySpec& spec) {
