@@ -3,9 +3,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 
 #include "fabric/catalog_data.h"
+#include "fabric/catalog_entry_reader.h"
 #include "fabric/data_fields.h"
 
 namespace aifabric {
@@ -19,9 +21,19 @@ Error At(const std::string& origin, const YAML::Node& node, const std::string& w
   return Error{origin + ":" + std::to_string(node.Mark().line + 1) + ": " + what};
 }
 
-// Runs `read` on each entry of the `section` sequence; stops at the first error.
+template <typename T>
+T* FindMutable(std::vector<T>& v, const std::string& name) {
+  for (T& e : v) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+// Runs `read` on each entry of the `section` sequence; stops at the first
+// error. With `patch`, an entry whose name is already in `out` is read over
+// it (EntryMode::kPatch) and a new one must be complete (kNew).
 template <typename T, typename F>
-std::optional<Error> ReadSection(const YAML::Node& root, const char* section, const std::string& origin,
+std::optional<Error> ReadSection(const YAML::Node& root, const char* section, const std::string& origin, bool patch,
                                  std::vector<T>& out, F read) {
   YAML::Node seq = root[section];
   if (!seq || seq.IsNull()) return std::nullopt;
@@ -29,54 +41,25 @@ std::optional<Error> ReadSection(const YAML::Node& root, const char* section, co
   std::set<std::string> names;
   for (size_t i = 0; i < seq.size(); ++i) {
     const YAML::Node entry = seq[i];
-    const std::string path = EntryPath(section, i);
-    if (!entry.IsMap()) return At(origin, entry, path + ": expected a map of fields");
-    DataFields reader(entry, origin, path);
-    T value = read(reader);
-    if (!reader.ok()) return reader.error();
-    if (!names.insert(value.name).second) {
-      return At(origin, entry["name"], path + ".name: duplicate entry '" + value.name + "'");
+    const EntryPlace place{origin, EntryPath(section, i)};
+    if (!entry.IsMap()) return At(origin, entry, place.path + ": expected a map of fields");
+    DataFields name_field(entry, origin, place.path);
+    const std::string name = name_field.String("name");
+    if (!name_field.ok()) return name_field.error();
+    if (!names.insert(name).second) {
+      return At(origin, entry["name"], place.path + ".name: duplicate entry '" + name + "'");
     }
-    out.push_back(std::move(value));
+    T* existing = patch ? FindMutable(out, name) : nullptr;
+    T value = existing ? *existing : T{};
+    const EntryMode mode = existing ? EntryMode::kPatch : (patch ? EntryMode::kNew : EntryMode::kCatalog);
+    if (auto e = read(entry, place, mode, value)) return e;
+    if (existing) {
+      *existing = std::move(value);
+    } else {
+      out.push_back(std::move(value));
+    }
   }
   return std::nullopt;
-}
-
-SwitchSpec ReadSwitch(DataFields& r) {
-  r.CheckKeys({"name", "radix", "port_rate", "latency", "buffer", "capacity", "source"});
-  SwitchSpec s;
-  s.name = r.String("name");
-  s.radix = r.PositiveInt("radix");
-  s.port_rate = r.Rate("port_rate");
-  s.latency = r.Duration("latency");
-  s.buffer_bytes = r.Bytes("buffer");
-  s.capacity_tbps = r.Rate("capacity").gbps() / 1000.0;
-  s.source = r.String("source");
-  return s;
-}
-
-NicSpec ReadNic(DataFields& r) {
-  r.CheckKeys({"name", "rate", "source"});
-  NicSpec n;
-  n.name = r.String("name");
-  n.rate = r.Rate("rate");
-  n.source = r.String("source");
-  return n;
-}
-
-GpuSpec ReadGpu(DataFields& r) {
-  r.CheckKeys({"name", "bf16_dense_tflops", "hbm", "hbm_bandwidth", "nvlink_per_dir", "nvlink_achievable_per_dir",
-               "nvls", "source"});
-  GpuSpec g;
-  g.name = r.String("name");
-  g.bf16_dense_tflops = r.PositiveNumber("bf16_dense_tflops");
-  g.hbm_bytes = r.Bytes("hbm");
-  g.hbm_tbps = r.ByteRate("hbm_bandwidth", 1e12);
-  g.nvlink_gbps_per_dir = r.ByteRate("nvlink_per_dir", 1e9);
-  g.nvlink_achievable_gbps_per_dir = r.ByteRate("nvlink_achievable_per_dir", 1e9);
-  g.nvls = r.Bool("nvls");
-  g.source = r.String("source");
-  return g;
 }
 
 template <typename T>
@@ -89,28 +72,41 @@ const T* FindByName(const std::vector<T>& v, const std::string& name) {
 
 }  // namespace
 
-Result<Catalog> Catalog::Parse(const std::string& yaml_text, const std::string& origin) {
+std::optional<Error> Catalog::Read(const std::string& yaml_text, const std::string& origin, bool patch) {
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);
   } catch (const YAML::Exception& e) {
     return Error{origin + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg};
   }
-  Catalog catalog;
   try {
-    if (!root.IsMap()) return Error{origin + ":1: expected a map with switches, nics and gpus"};
+    if (patch && root.IsNull()) return std::nullopt;  // an empty price file changes nothing
+    if (!root.IsMap()) return Error{origin + ":1: expected a map with switches, nics, gpus and media"};
     for (const auto& kv : root) {
       const std::string key = kv.first.Scalar();
-      if (key != "switches" && key != "nics" && key != "gpus") {
-        return At(origin, kv.first, "unknown section '" + key + "' (expected switches, nics, gpus)");
+      if (key != "switches" && key != "nics" && key != "gpus" && key != "media") {
+        return At(origin, kv.first, "unknown section '" + key + "' (expected switches, nics, gpus, media)");
       }
     }
-    if (auto e = ReadSection(root, "switches", origin, catalog.switches_, ReadSwitch)) return *e;
-    if (auto e = ReadSection(root, "nics", origin, catalog.nics_, ReadNic)) return *e;
-    if (auto e = ReadSection(root, "gpus", origin, catalog.gpus_, ReadGpu)) return *e;
+    if (auto e = ReadSection(root, "switches", origin, patch, switches_, ReadSwitchEntry)) return e;
+    if (auto e = ReadSection(root, "nics", origin, patch, nics_, ReadNicEntry)) return e;
+    if (auto e = ReadSection(root, "gpus", origin, patch, gpus_, ReadGpuEntry)) return e;
+    if (auto e = ReadSection(root, "media", origin, patch, media_, ReadMediaEntry)) return e;
   } catch (const YAML::Exception& e) {
     return Error{origin + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg};
   }
+  return std::nullopt;
+}
+
+Result<Catalog> Catalog::Parse(const std::string& yaml_text, const std::string& origin) {
+  Catalog catalog;
+  if (auto e = catalog.Read(yaml_text, origin, /*patch=*/false)) return *e;
+  return catalog;
+}
+
+Result<Catalog> Catalog::WithOverrides(const std::string& yaml_text, const std::string& origin) const {
+  Catalog catalog = *this;
+  if (auto e = catalog.Read(yaml_text, origin, /*patch=*/true)) return *e;
   return catalog;
 }
 
@@ -131,5 +127,15 @@ const Catalog& Catalog::BuiltIn() {
 const SwitchSpec* Catalog::FindSwitch(const std::string& name) const { return FindByName(switches_, name); }
 const NicSpec* Catalog::FindNic(const std::string& name) const { return FindByName(nics_, name); }
 const GpuSpec* Catalog::FindGpu(const std::string& name) const { return FindByName(gpus_, name); }
+const LinkMediaSpec* Catalog::FindMedia(const std::string& name) const { return FindByName(media_, name); }
+
+const LinkMediaSpec* Catalog::CheapestMedia(DataRate rate, double length_m) const {
+  const LinkMediaSpec* best = nullptr;
+  for (const LinkMediaSpec& m : media_) {
+    if (m.rate != rate || m.max_reach_m < length_m) continue;
+    if (!best || m.cost.price_usd < best->cost.price_usd) best = &m;
+  }
+  return best;
+}
 
 }  // namespace aifabric
