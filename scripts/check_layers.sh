@@ -23,7 +23,8 @@ declare -A may_use=(
   [scenario]="core engine fabric packet transport workload sched"
   [run]="scenario core engine telemetry fabric packet transport flow diagnosis workload sched chakra"
   [report]="run scenario core engine telemetry fabric packet transport flow diagnosis workload sched chakra"
-  [cli]="report run scenario core"
+  [plan]="report run scenario core engine telemetry fabric packet transport flow diagnosis workload sched chakra"
+  [cli]="plan report run scenario core"
 )
 max_lines=600
 breaches=0

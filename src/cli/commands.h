@@ -116,4 +116,15 @@ struct TraceCommandOptions {
 };
 int TraceCommand(const TraceCommandOptions& options);
 
+// `aifabric plan REQUIREMENTS [--out DIR] [-j N]`: sweeps, prices and
+// simulates fabric designs and says which to buy (docs/plan.md).
+struct PlanCommandOptions {
+  std::string requirements;  // the requirements file
+  std::string out_dir;       // "" -> out/<plan name>-plan
+  int jobs = 1;              // -j: designs simulated at once (threads)
+  size_t rows = 20;          // --rows: designs shown on the terminal
+  bool quiet = false;
+};
+int PlanCommand(const PlanCommandOptions& options);
+
 }  // namespace aifabric

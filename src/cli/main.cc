@@ -120,6 +120,16 @@ int main(int argc, char** argv) {
   trace_cmd->add_option("--set", trace.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
   trace_cmd->add_flag("--quiet,-q", trace.quiet, "Print nothing but errors");
 
+  PlanCommandOptions plan;
+  CLI::App* plan_cmd = app.add_subcommand(
+      "plan", "Size, price and simulate fabric designs for a cluster and say which to buy (docs/plan.md)");
+  plan_cmd->add_option("requirements", plan.requirements, "Requirements file (YAML or JSON)")->required();
+  plan_cmd->add_option("--out", plan.out_dir, "Output folder (default: out/<plan name>-plan)");
+  plan_cmd->add_option("-j,--jobs", plan.jobs, "Designs simulated at once, one thread each (default 1)")
+      ->check(CLI::Range(1, 256));
+  plan_cmd->add_option("--rows", plan.rows, "Designs shown in the terminal table (default 20)");
+  plan_cmd->add_flag("--quiet,-q", plan.quiet, "Print nothing but errors");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -134,6 +144,7 @@ int main(int argc, char** argv) {
     if (*coll_cmd) return CollectiveCommand(coll);
     if (*cmp_cmd) return CompareCommand(cmp);
     if (*sched_cmd) return ScheduleCommand(sched);
+    if (*plan_cmd) return PlanCommand(plan);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "aifabric: internal error: %s\n", e.what());
     return kExitInternal;

@@ -1,0 +1,38 @@
+// `aifabric plan`: reads a requirements file, evaluates every design of its
+// design space (plan/plan_run.h), writes plan.json, plan.csv and the
+// designs' scenarios, and prints the recommendation and the ranked table.
+#include <cstdio>
+#include <string>
+
+#include "cli/commands.h"
+#include "plan/plan_outputs.h"
+#include "plan/plan_run.h"
+#include "report/output_folder.h"
+
+namespace aifabric {
+
+int PlanCommand(const PlanCommandOptions& options) {
+  Result<PlanRequirements> requirements = ReadPlanRequirementsFile(options.requirements);
+  if (!requirements) return ReportBadInput(requirements.error());
+  Result<Catalog> catalog = PlanCatalog(*requirements);
+  if (!catalog) return ReportBadInput(catalog.error());
+  PlanRunOptions run;
+  run.jobs = options.jobs;
+  if (!options.quiet) {
+    run.progress = [](size_t index, size_t count, const DesignOutcome& o) {
+      std::fprintf(stderr, "aifabric: design %zu/%zu %s: %s (%.1f s)\n", index + 1, count, o.design.name.c_str(),
+                   o.rejected.empty() ? "done" : "rejected", o.wall_s);
+    };
+  }
+  Result<RankedPlan> plan = RunPlan(*requirements, *catalog, run);
+  if (!plan) return ReportBadInput(plan.error());
+  OutputFolder out(options.out_dir.empty() ? "out/" + requirements->name + "-plan" : options.out_dir);
+  if (Status s = WritePlanFiles(*requirements, *plan, out); !s) return ReportBadInput(s.error());
+  if (Status s = out.Commit(); !s) return ReportBadInput(s.error());
+  if (options.quiet) return kExitOk;
+  std::fputs(PlanText(*requirements, *plan, options.rows).c_str(), stdout);
+  std::printf("\n  outputs     %s/ (plan.json, plan.csv, designs/)\n", out.dir().c_str());
+  return kExitOk;
+}
+
+}  // namespace aifabric

@@ -1,0 +1,99 @@
+#include "plan/design_evaluation.h"
+
+#include <chrono>
+
+#include "plan/design_scenario.h"
+#include "run/fabric_setup.h"
+#include "run/job_runs.h"
+#include "scenario/scenario_loader.h"
+
+namespace aifabric {
+namespace {
+
+std::string Parallelism(const ParallelismSpec& p) {
+  std::string s = "tp" + std::to_string(p.tp) + " pp" + std::to_string(p.pp) + " dp" + std::to_string(p.dp);
+  if (p.ep > 1) s += " ep" + std::to_string(p.ep);
+  return s;
+}
+
+WorkloadOutcome TrainingOutcome(const PlanWorkload& w, const Scenario::Training& t, const TrainingRunResult& r) {
+  WorkloadOutcome o;
+  o.name = w.name;
+  o.kind = "training";
+  o.parallelism = Parallelism(t.parallelism);
+  o.gpus = r.gpus;
+  o.step_time_s = r.step_time.seconds();
+  o.mfu = r.mfu;
+  o.effective_gpu_utilization = r.metrics.effective_utilization;
+  o.tokens_per_s = r.tokens_per_s;
+  for (size_t d = 0; d < kCommDimensionCount; ++d) {
+    if (r.metrics.exposed_s[d] > o.exposed_comm_s) {
+      o.exposed_comm_s = r.metrics.exposed_s[d];
+      o.bottleneck = std::string(CommDimensionName(static_cast<CommDimension>(d)));
+    }
+  }
+  return o;
+}
+
+WorkloadOutcome InferenceOutcome(const PlanWorkload& w, const InferenceRunResult& r) {
+  WorkloadOutcome o;
+  o.name = w.name;
+  o.kind = "inference";
+  const InferenceSummary& s = r.result.summary;
+  o.goodput_per_s = s.goodput_per_s;
+  o.ttft_p50_s = s.ttft.p50_ms / 1e3;
+  o.tpot_p50_s = s.tpot.p50_ms / 1e3;
+  return o;
+}
+
+}  // namespace
+
+Result<DesignOutcome> EvaluateDesign(const PlanRequirements& r, const Design& design, const Catalog& catalog) {
+  const auto start = std::chrono::steady_clock::now();
+  DesignOutcome out;
+  out.design = design;
+  const SwitchSpec* sw = catalog.FindSwitch(design.switch_name);
+  const NicSpec* nic = catalog.FindNic(design.nic_name);
+  if (!sw || !nic) return Error{"design " + design.name + ": its switch or NIC is not in the catalog"};
+  out.scenario_yaml = DesignScenarioYaml(r, design, SizeTwoTier(r, design, *sw, nic->rate));
+  const std::string origin = r.name + "/designs/" + design.name + ".yaml";
+  Result<Scenario> scenario = LoadScenarioText(out.scenario_yaml, origin, r.base_dir, {}, catalog);
+  if (!scenario) return Error{"design " + design.name + ": " + scenario.error().message};
+  Result<BuiltFabric> fabric = BuildFabric(*scenario);
+  if (!fabric) {
+    out.rejected = fabric.error().message;
+    return out;
+  }
+  Result<BillOfMaterials> bill = PriceFabric(fabric->topology, design.nic_name, r.costs.cable, catalog);
+  if (!bill) {
+    out.rejected = bill.error().message;
+    return out;
+  }
+  out.bill = std::move(bill).value();
+  out.cost = CostOf(out.bill, r.gpus, scenario->gpu, r.costs);
+
+  Result<JobRuns> runs = RunJobs(*scenario);
+  if (!runs) return Error{"design " + design.name + ": " + runs.error().message};
+  size_t training = 0, inference = 0;
+  double weighted = 0;
+  int training_gpus = 0;
+  for (const PlanWorkload& w : r.workloads) {
+    if (w.kind == "training") {
+      const WorkloadOutcome o = TrainingOutcome(w, scenario->trainings[training], runs->training[training]);
+      ++training;
+      weighted += o.effective_gpu_utilization * o.gpus;
+      training_gpus += o.gpus;
+      out.workloads.push_back(o);
+    } else {
+      out.workloads.push_back(InferenceOutcome(w, runs->inference[inference++]));
+    }
+  }
+  out.effective_gpu_utilization = training_gpus > 0 ? weighted / training_gpus : 0;
+  out.useful_gpu_hours = r.gpus * kHoursPerYear * r.costs.years * out.effective_gpu_utilization;
+  const double tco = out.cost.cluster_tco_usd();
+  out.useful_gpu_hours_per_usd = tco > 0 ? out.useful_gpu_hours / tco : 0;
+  out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace aifabric

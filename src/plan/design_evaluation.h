@@ -1,0 +1,60 @@
+// EvaluateDesign judges one design: its scenario (design_scenario.h) is
+// loaded, its fabric built and priced (bill_of_materials.h,
+// cost_of_ownership.h), and every workload simulated on it at flow level
+// (run/job_runs.h), giving step time, MFU and effective GPU utilization per
+// training workload and goodput, TTFT and TPOT per inference service. A
+// design whose fabric cannot be built or cabled from the catalog comes back
+// rejected, with the reason; a workload that the scenario reader refuses
+// is an error (it is the requirements' fault, the same on every design).
+// Thread-safe: each call owns everything it simulates.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "plan/bill_of_materials.h"
+#include "plan/cost_of_ownership.h"
+#include "plan/design_space.h"
+#include "plan/plan_requirements.h"
+
+namespace aifabric {
+
+struct WorkloadOutcome {
+  std::string name;
+  std::string kind;         // "training" | "inference"
+  bool fits = true;         // the training state fits in GPU memory
+  std::string parallelism;  // "tp8 pp4 dp32" (training) or the replica layout
+  int gpus = 0;
+  // training
+  double step_time_s = 0;
+  double mfu = 0;
+  double effective_gpu_utilization = 0;
+  double tokens_per_s = 0;
+  std::string bottleneck;   // the parallelism dimension with the most exposed communication ("" if none)
+  double exposed_comm_s = 0;
+  // inference
+  double goodput_per_s = 0;
+  double ttft_p50_s = 0;
+  double tpot_p50_s = 0;
+};
+
+struct DesignOutcome {
+  Design design;
+  std::string rejected;       // why the design was not built ("" when it was)
+  std::string scenario_yaml;  // the design's scenario, as loaded
+  BillOfMaterials bill;
+  CostOfOwnership cost;
+  std::vector<WorkloadOutcome> workloads;
+  // GPU-weighted mean of the training workloads' effective utilization,
+  // and the useful GPU-hours it buys over the plan's years.
+  double effective_gpu_utilization = 0;
+  double useful_gpu_hours = 0;
+  double useful_gpu_hours_per_usd = 0;  // over the cluster's TCO
+  double wall_s = 0;                    // the evaluation's wall time
+};
+
+Result<DesignOutcome> EvaluateDesign(const PlanRequirements& requirements, const Design& design,
+                                     const Catalog& catalog);
+
+}  // namespace aifabric

@@ -1,0 +1,92 @@
+// PlanRequirements is what `aifabric plan` is asked (docs/plan.md is the
+// reference of the file): the GPUs of the cluster, the workloads that
+// matter, the constraints a design must meet, the design space to sweep
+// and the cost assumptions. Plain struct; ReadPlanRequirements, the only
+// place that fills it, checks every field and fills the defaults.
+// Thread-safe to read once filled (no YAML node is kept: each workload is
+// held as scenario YAML text).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "fabric/catalog.h"
+#include "fabric/topology_spec.h"
+#include "packet/packet_config.h"
+
+namespace aifabric {
+
+// One workload the designs are judged on, written as a scenario workload
+// item (docs/scenario.md "workload").
+struct PlanWorkload {
+  std::string name;        // workloads.N.name, or the model's name
+  std::string kind;        // "training" | "inference"
+  std::string model;       // the catalog model it runs
+  std::string entry_yaml;  // the scenario workload item, flow style ("{training: {...}}")
+  std::string path;        // "workloads.N", for messages
+};
+
+// The axes of the sweep; every combination the catalog can build is a design.
+struct DesignSpace {
+  std::vector<FabricKind> fabric_kinds{FabricKind::kIb, FabricKind::kRoce};
+  std::vector<int> link_gbps{400};
+  std::vector<TopologyType> topologies{TopologyType::kRailOptimized, TopologyType::kFatTree};
+  std::vector<double> oversubscription{1.0};
+  // Catalog switch names; empty: every catalog switch of the design's
+  // family whose port rate is the link speed.
+  std::vector<std::string> switches;
+  // Per fabric kind; InfiniBand defaults to adaptive routing (Quantum-2's
+  // AR), RoCEv2 to plain ECMP.
+  std::vector<LoadBalancing> ib_load_balancing{LoadBalancing::kAdaptive};
+  std::vector<LoadBalancing> roce_load_balancing{LoadBalancing::kEcmp};
+};
+
+struct PlanConstraints {
+  std::optional<double> budget_usd;        // network capital cost at most
+  std::optional<double> power_kw;          // network power at most
+  double max_oversubscription = 1e9;       // designs above it are not built
+  std::optional<FabricKind> ecosystem;     // only this kind (absent: any)
+};
+
+// Cable reach per tier of links, for the bill of materials (a link's
+// medium is the cheapest catalog medium at its rate that reaches).
+struct CableLengths {
+  double host_m = 3;     // NIC to leaf (in the rack or the next one)
+  double leaf_m = 30;    // leaf to spine / aggregation (across a row)
+  double spine_m = 150;  // aggregation to core (across the hall)
+};
+
+struct PlanCosts {
+  int years = 5;                    // the TCO horizon
+  double energy_usd_per_kwh = 0.0;  // 0 = the default in plan_requirements.cc (with its source)
+  double pue = 0.0;                 // 0 = the default in plan_requirements.cc
+  std::string prices_file;          // a user price file over the catalog ("" = none; resolved)
+  CableLengths cable;
+};
+
+struct PlanRequirements {
+  std::string name = "plan";
+  uint64_t seed = 1;
+  std::string source_file;
+  std::string base_dir = ".";  // the file's folder: workload files resolve against it
+  // The cluster.
+  int gpus = 0;
+  std::string gpu = "H100";
+  int gpus_per_server = 8;
+  double nics_per_gpu = 1.0;
+  std::vector<PlanWorkload> workloads;
+  PlanConstraints constraints;
+  DesignSpace space;
+  PlanCosts costs;
+  int servers() const { return gpus / gpus_per_server; }
+};
+
+// Reads a requirements file. Errors: "<file>:<line>:<col>: <field>: <what>".
+Result<PlanRequirements> ReadPlanRequirementsFile(const std::string& path);
+// Same from text; `origin` names it, relative paths resolve against `base_dir`.
+Result<PlanRequirements> ReadPlanRequirements(const std::string& text, const std::string& origin,
+                                              const std::string& base_dir);
+
+}  // namespace aifabric

@@ -1,0 +1,51 @@
+#include "plan/plan_run.h"
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "core/text_file.h"
+#include "plan/design_evaluation.h"
+#include "plan/design_space.h"
+
+namespace aifabric {
+
+Result<Catalog> PlanCatalog(const PlanRequirements& r) {
+  if (r.costs.prices_file.empty()) return Catalog::BuiltIn();
+  Result<std::string> text = ReadTextFile(r.costs.prices_file);
+  if (!text) return Error{"costs.prices: " + text.error().message};
+  return Catalog::BuiltIn().WithOverrides(*text, r.costs.prices_file);
+}
+
+Result<RankedPlan> RunPlan(const PlanRequirements& r, const Catalog& catalog, const PlanRunOptions& options) {
+  DesignSweep sweep = EnumerateDesigns(r, catalog);
+  const size_t n = sweep.designs.size();
+  std::vector<std::optional<Result<DesignOutcome>>> results(n);
+  std::atomic<size_t> next{0};
+  std::mutex progress_mutex;
+  auto work = [&] {
+    for (size_t i = next++; i < n; i = next++) {
+      results[i] = EvaluateDesign(r, sweep.designs[i], catalog);
+      if (options.progress && results[i]->ok()) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        options.progress(i, n, **results[i]);
+      }
+    }
+  };
+  const int threads = std::max(1, std::min<int>(options.jobs, static_cast<int>(n)));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  std::vector<DesignOutcome> outcomes;
+  outcomes.reserve(n);
+  for (std::optional<Result<DesignOutcome>>& res : results) {
+    if (!res->ok()) return res->error();
+    outcomes.push_back(std::move(*res).value());
+  }
+  return RankDesigns(r, std::move(outcomes), std::move(sweep.rejected));
+}
+
+}  // namespace aifabric

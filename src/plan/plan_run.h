@@ -1,0 +1,31 @@
+// RunPlan evaluates every design of a plan's design space and ranks them:
+// EnumerateDesigns, then EvaluateDesign for each on `jobs` threads (each
+// design is its own simulation; results are gathered by design index, so
+// the plan is the same for any thread count), then RankDesigns. The
+// catalog is the built-in one under the requirements' price file.
+// Thread-safe; the progress callback is called from one thread at a time.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "core/result.h"
+#include "fabric/catalog.h"
+#include "plan/plan_ranking.h"
+#include "plan/plan_requirements.h"
+
+namespace aifabric {
+
+struct PlanRunOptions {
+  int jobs = 1;  // threads
+  // Told after each design: index (0-based), count, the outcome.
+  std::function<void(size_t, size_t, const DesignOutcome&)> progress;
+};
+
+// The built-in catalog with the requirements' price file over it.
+Result<Catalog> PlanCatalog(const PlanRequirements& requirements);
+
+Result<RankedPlan> RunPlan(const PlanRequirements& requirements, const Catalog& catalog,
+                           const PlanRunOptions& options);
+
+}  // namespace aifabric
