@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the shape of the code against docs/architecture.md: every src/
 # folder includes only the folders it may use (the table below, read
-# top-down cli -> report -> run -> scenario -> libraries), and no source
+# top-down cli -> plan -> report -> run -> scenario -> libraries), and no source
 # file (tests aside) is longer than 600 lines. Tests (*_test.cc) and the
 # test helpers beside them may use more. Prints every breach; exit 1 if any.
 #   scripts/check_layers.sh [SRC_DIR]

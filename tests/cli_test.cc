@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -107,6 +108,29 @@ TEST(Cli, ValidatePrintsTheClusterAndWritesDot) {
   // 4 hosts, 2 leaves + 2 spines, 4 host links + 2x2 leaf-spine links.
   EXPECT_THAT(r.out, HasSubstr("4 hosts, 4 switches, 8 links"));
   EXPECT_THAT(ReadFile(dir.path() + "/fabric.dot"), HasSubstr("graph"));
+}
+
+// --config writes a config_db.json per switch and cabling.csv; a path
+// that cannot be written is bad input (exit 2) and leaves no file.
+TEST(Cli, ValidateWritesTheSwitchConfiguration) {
+  TempDir dir;
+  const std::string scenario = dir.Write("small.yaml", kSmallScenario);
+  CommandResult r = RunAifabric("validate " + scenario + " --config " + dir.path() + "/cfg");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* sw : {"leaf0", "leaf1", "spine0", "spine1"}) {
+    const nlohmann::json db = nlohmann::json::parse(ReadFile(dir.path() + "/cfg/" + sw + "/config_db.json"));
+    EXPECT_EQ(db["DEVICE_METADATA"]["localhost"]["hostname"], sw);
+    EXPECT_EQ(db["PORT"]["Ethernet0"]["speed"], "100000");  // 32x100G: Mb/s
+  }
+  // 8 links, each once, plus the header.
+  const std::string csv = ReadFile(dir.path() + "/cfg/cabling.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 9);
+
+  dir.Write("blocker", "a file where a folder is needed");
+  r = RunAifabric("validate " + scenario + " --config " + dir.path() + "/blocker/cfg");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--config"));
+  EXPECT_FALSE(Exists(dir.path() + "/blocker/cfg"));
 }
 
 TEST(Cli, HelpAndVersion) {

@@ -51,6 +51,7 @@ struct ValidateOptions {
   std::string scenario;
   std::string dot_file;    // --dot: Graphviz
   std::string ibsim_file;  // --ibsim: ibsim net file (docs/infiniband.md)
+  std::string config_dir;  // --config: the switches' configuration (docs/switch_config.md)
   std::vector<std::string> overrides;
 };
 int ValidateCommand(const ValidateOptions& options);

@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--dot", validate.dot_file, "Write the topology as Graphviz to FILE");
   validate_cmd->add_option("--ibsim", validate.ibsim_file,
                            "Write the topology as an ibsim net file to FILE (for OpenSM and the IB diagnostics)");
+  validate_cmd->add_option("--config", validate.config_dir,
+                           "Write the switches' configuration into DIR: SONiC config_db.json or OpenSM files, cabling.csv");
   validate_cmd->add_option("--set", validate.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
 
   CollectiveCommandOptions coll;

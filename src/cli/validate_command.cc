@@ -1,12 +1,16 @@
 // `aifabric validate`: checks a scenario (it is prepared, so every input is
 // read) and prints the cluster it describes; writes the topology as DOT or
-// as an ibsim net file on request.
+// as an ibsim net file, and the switches' configuration (SONiC
+// config_db.json or OpenSM's files, cabling.csv: plan/switch_config.h), on
+// request.
 #include <cstdio>
 #include <string>
 
 #include "cli/commands.h"
+#include "plan/switch_config.h"
 #include "report/run_summary_text.h"
 #include "report/topology_files.h"
+#include "run/fabric_setup.h"
 #include "run/scenario_run.h"
 
 namespace aifabric {
@@ -23,7 +27,16 @@ int ValidateCommand(const ValidateOptions& options) {
     Status written = WriteTopologyIbsim((*run)->topology(), options.ibsim_file);
     if (!written.ok()) return ReportBadInput(Error{"--ibsim: " + written.error().message});
   }
+  if (!options.config_dir.empty()) {
+    Result<BuiltFabric> fabric = BuildFabric((*run)->scenario());
+    if (!fabric.ok()) return ReportBadInput(fabric.error());
+    Status written = WriteSwitchConfig((*run)->scenario(), *fabric, options.config_dir);
+    if (!written.ok()) return ReportBadInput(Error{"--config: " + written.error().message});
+  }
   std::fputs(FormatValidation(**run).c_str(), stdout);
+  if (!options.config_dir.empty()) {
+    std::printf("switch configuration written to %s (docs/switch_config.md)\n", options.config_dir.c_str());
+  }
   return kExitOk;
 }
 

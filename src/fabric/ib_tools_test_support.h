@@ -183,7 +183,9 @@ class SimulatedFabric {
   }
 
   // Runs `tool args...` under ibsim-run with a hard timeout.
+  // A tool Start did not look for (smpquery, ...) is found on first use.
   ToolRun Tool(const std::string& tool, const std::vector<std::string>& args, std::chrono::milliseconds timeout) {
+    if (tools_[tool].empty()) tools_[tool] = FindTool(tool);
     std::vector<std::string> argv = {tools_["ibsim-run"], tools_[tool]};
     argv.insert(argv.end(), args.begin(), args.end());
     const std::string out = dir_ + "/" + tool + "-" + std::to_string(runs_++) + ".out";
