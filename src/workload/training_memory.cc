@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "workload/model_costs.h"
 
@@ -191,6 +192,32 @@ Result<TrainingMemory> EstimateTrainingMemory(const ModelSpec& m, const Parallel
     if (r.stages[i].total_bytes() > r.worst().total_bytes()) r.worst_stage = static_cast<int>(i);
   }
   return r;
+}
+
+std::string GiB(uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+  return text;
+}
+
+std::string DescribeStageMemory(const StageMemory& s) {
+  std::string out = GiB(s.total_bytes());
+  out += " GiB on stage ";
+  out += std::to_string(s.stage);
+  out += " (weights ";
+  out += GiB(s.weights_bytes);
+  out += ", gradients ";
+  out += GiB(s.gradients_bytes);
+  out += ", optimizer ";
+  out += GiB(s.optimizer_bytes);
+  out += ", activations ";
+  out += GiB(s.activations_bytes);
+  if (s.buffer_bytes > 0) {
+    out += ", gathered parameters ";
+    out += GiB(s.buffer_bytes);
+  }
+  out += " GiB)";
+  return out;
 }
 
 }  // namespace aifabric
