@@ -200,11 +200,8 @@ std::string GiB(uint64_t bytes) {
   return text;
 }
 
-std::string DescribeStageMemory(const StageMemory& s) {
-  std::string out = GiB(s.total_bytes());
-  out += " GiB on stage ";
-  out += std::to_string(s.stage);
-  out += " (weights ";
+std::string StageMemoryBreakdown(const StageMemory& s) {
+  std::string out = "weights ";
   out += GiB(s.weights_bytes);
   out += ", gradients ";
   out += GiB(s.gradients_bytes);
@@ -216,7 +213,17 @@ std::string DescribeStageMemory(const StageMemory& s) {
     out += ", gathered parameters ";
     out += GiB(s.buffer_bytes);
   }
-  out += " GiB)";
+  out += " GiB";
+  return out;
+}
+
+std::string DescribeStageMemory(const StageMemory& s) {
+  std::string out = GiB(s.total_bytes());
+  out += " GiB on stage ";
+  out += std::to_string(s.stage);
+  out += " (";
+  out += StageMemoryBreakdown(s);
+  out += ")";
   return out;
 }
 

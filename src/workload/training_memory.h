@@ -156,8 +156,10 @@ Result<TrainingMemory> EstimateTrainingMemory(const ModelSpec& model, const Para
                                               const TrainingSpec& t, const TrainingMemoryOptions& options,
                                               uint64_t hbm_bytes);
 
-// "412.3 GiB on stage 0 (weights 43.7, gradients 87.4, optimizer 262.2,
-// activations 19.0 GiB)"; buffers appear when there are any.
+// "weights 43.7, gradients 87.4, optimizer 262.2, activations 19.0 GiB";
+// ZeRO-3's gathered parameters appear when there are any.
+std::string StageMemoryBreakdown(const StageMemory& stage);
+// "412.3 GiB on stage 0 (weights 43.7, ..., activations 19.0 GiB)".
 std::string DescribeStageMemory(const StageMemory& stage);
 // Bytes in GiB with one decimal: "74.5".
 std::string GiB(uint64_t bytes);
