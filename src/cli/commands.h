@@ -21,6 +21,11 @@ inline int ReportBadInput(const Error& error) {
   return kExitBadInput;
 }
 
+// Prints each warning on stderr as "aifabric: <warning>".
+inline void PrintWarnings(const std::vector<std::string>& warnings) {
+  for (const std::string& w : warnings) std::fprintf(stderr, "aifabric: %s\n", w.c_str());
+}
+
 // --model and --collectives: "" keeps the scenario's simulation.model and
 // simulation.collectives.
 struct ModelOptions {

@@ -11,6 +11,7 @@
 #include "report/output_folder.h"
 #include "report/run_outputs.h"
 #include "report/run_summary_text.h"
+#include "report/training_memory_text.h"
 #include "run/job_runs.h"
 #include "run/scenario_run.h"
 #include "scenario/scenario_loader.h"
@@ -45,6 +46,10 @@ int RunCommand(const RunOptions& options) {
   if (options.no_telemetry) overrides.push_back("simulation.telemetry.enabled=false");
   Result<Scenario> scenario = LoadScenarioFile(options.scenario, overrides);
   if (!scenario.ok()) return ReportBadInput(scenario.error());
+  // A training plan that does not fit in HBM is warned about and still runs.
+  Result<std::vector<std::string>> warnings = TrainingMemoryWarnings(*scenario);
+  if (!warnings.ok()) return ReportBadInput(Error{options.scenario + ": " + warnings.error().message});
+  PrintWarnings(*warnings);
   std::unique_ptr<LiveMetrics> live;
   RunHooks hooks;
   hooks.progress = !options.quiet;

@@ -2,7 +2,7 @@
 // read) and prints the cluster it describes; writes the topology as DOT or
 // as an ibsim net file, and the switches' configuration (SONiC
 // config_db.json or OpenSM's files, cabling.csv: plan/switch_config.h), on
-// request.
+// request. Warns (stderr) of a training plan that does not fit in GPU memory.
 #include <cstdio>
 #include <string>
 
@@ -10,6 +10,7 @@
 #include "plan/switch_config.h"
 #include "report/run_summary_text.h"
 #include "report/topology_files.h"
+#include "report/training_memory_text.h"
 #include "run/fabric_setup.h"
 #include "run/scenario_run.h"
 
@@ -19,6 +20,9 @@ int ValidateCommand(const ValidateOptions& options) {
   // Preparing builds the topology and every flow, so all input is checked.
   Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::PrepareFile(options.scenario, options.overrides);
   if (!run.ok()) return ReportBadInput(run.error());
+  Result<std::vector<std::string>> warnings = TrainingMemoryWarnings((*run)->scenario());
+  if (!warnings.ok()) return ReportBadInput(Error{options.scenario + ": " + warnings.error().message});
+  PrintWarnings(*warnings);
   if (!options.dot_file.empty()) {
     Status written = WriteTopologyDot((*run)->topology(), options.dot_file);
     if (!written.ok()) return ReportBadInput(Error{"--dot: " + written.error().message});

@@ -4,6 +4,7 @@
 
 #include "core/peak_memory.h"
 #include "report/job_trace.h"
+#include "report/training_memory_text.h"
 #include "report/telemetry_outputs.h"
 
 namespace aifabric {
@@ -106,26 +107,33 @@ nlohmann::ordered_json JobsSummary(const Scenario& scenario, const std::vector<T
     std::array<double, kCommDimensionCount> bytes{};
     for (size_t d = 0; d < kCommDimensionCount; ++d) bytes[d] = static_cast<double>(r.comm_bytes[d]);
     const JobMetrics& m = r.metrics;
-    list.push_back({{"entry", t.path},
-                    {"model", t.model.name},
-                    {"gpus", r.gpus},
-                    {"tp", t.parallelism.tp},
-                    {"pp", t.parallelism.pp},
-                    {"dp", t.parallelism.dp},
-                    {"ep", t.parallelism.ep},
-                    {"global_batch", t.training.global_batch},
-                    {"micro_batch", t.training.micro_batch},
-                    {"step_time_s", r.step_time.seconds()},
-                    {"tokens_per_s", r.tokens_per_s},
-                    {"mfu", r.mfu},
-                    {"effective_gpu_utilization", m.effective_utilization},
-                    {"compute_s", m.compute_s},
-                    {"useful_compute_s", m.useful_compute_s},
-                    {"exposed_comm_s", PerDimension(m.exposed_s)},
-                    {"comm_s", PerDimension(m.comm_s)},
-                    {"idle_s", m.idle_s},
-                    {"comm_bytes", PerDimension(bytes)},
-                    {"graph_nodes", r.nodes}});
+    nlohmann::ordered_json entry = {{"entry", t.path},
+                                    {"model", t.model.name},
+                                    {"gpus", r.gpus},
+                                    {"tp", r.parallelism.tp},
+                                    {"pp", r.parallelism.pp},
+                                    {"dp", r.parallelism.dp},
+                                    {"ep", r.parallelism.ep},
+                                    {"global_batch", t.training.global_batch},
+                                    {"micro_batch", t.training.micro_batch},
+                                    {"step_time_s", r.step_time.seconds()},
+                                    {"tokens_per_s", r.tokens_per_s},
+                                    {"mfu", r.mfu},
+                                    {"effective_gpu_utilization", m.effective_utilization},
+                                    {"compute_s", m.compute_s},
+                                    {"useful_compute_s", m.useful_compute_s},
+                                    {"exposed_comm_s", PerDimension(m.exposed_s)},
+                                    {"comm_s", PerDimension(m.comm_s)},
+                                    {"idle_s", m.idle_s},
+                                    {"comm_bytes", PerDimension(bytes)},
+                                    {"graph_nodes", r.nodes},
+                                    {"memory", MemoryJson(r.memory)}};
+    if (t.auto_parallelism) {
+      entry["parallelism"] = {{"search", "auto"},
+                              {"fitting_splits", r.fitting_splits},
+                              {"estimated_step_s", r.estimate.step_s}};
+    }
+    list.push_back(std::move(entry));
   }
   nlohmann::ordered_json replays = nlohmann::ordered_json::array();
   for (size_t i = 0; i < traces.size(); ++i) {
@@ -190,9 +198,14 @@ std::string FormatJobsSummary(const Scenario& scenario, const std::vector<Traini
     const Scenario::Training& t = scenario.trainings[i];
     const JobMetrics& m = r.metrics;
     out += fmt::format("  training    {} on {} GPUs (TP {} x PP {} x DP {}{}), global batch {}, {} graph nodes\n",
-                       t.model.name, r.gpus, t.parallelism.tp, t.parallelism.pp, t.parallelism.dp,
-                       t.parallelism.ep > 1 ? fmt::format(" x EP {}", t.parallelism.ep) : "", t.training.global_batch,
+                       t.model.name, r.gpus, r.parallelism.tp, r.parallelism.pp, r.parallelism.dp,
+                       r.parallelism.ep > 1 ? fmt::format(" x EP {}", r.parallelism.ep) : "", t.training.global_batch,
                        r.nodes);
+    if (t.auto_parallelism) {
+      out += fmt::format("  auto        the fastest estimate ({:.3f} ms) of {} splits that fit; memory {} of {} GiB per GPU\n",
+                         r.estimate.step_s * 1e3, r.fitting_splits, DescribeStageMemory(r.memory.worst()),
+                         GiB(r.memory.hbm_bytes));
+    }
     out += fmt::format("  step        {:.3f} ms; {:.0f} tokens/s; MFU {:.1f}%; effective GPU utilization {:.1f}%\n",
                        r.step_time.seconds() * 1e3, r.tokens_per_s, 100 * r.mfu, 100 * m.effective_utilization);
     std::string exposed;

@@ -1,5 +1,7 @@
 #include "run/training_run.h"
 
+#include <optional>
+
 #include "run/job_run.h"
 #include "workload/training_step.h"
 
@@ -10,7 +12,8 @@ namespace {
 // The step's graph plus the previous step's checkpoint, written during it:
 // GPU g sends its share to the storage server g mod K (of the last K
 // servers), to the NIC of the same rail, with no dependencies.
-Result<JobGraph> WithCheckpoint(const Scenario& scenario, const Scenario::Training& training, const TrainingStep& step) {
+Result<JobGraph> WithCheckpoint(const Scenario& scenario, const Scenario::Training& training, const ParallelismSpec& p,
+                                const TrainingStep& step) {
   const int k = training.storage_servers;
   const int per_server = scenario.server.gpus_per_server;
   const int first_storage = scenario.topology.servers - k;
@@ -21,7 +24,7 @@ Result<JobGraph> WithCheckpoint(const Scenario& scenario, const Scenario::Traini
   }
   JobGraphBuilder b(step.graph);
   const uint32_t label = b.AddLabel("checkpoint");
-  const int pp = training.parallelism.pp, dp = training.parallelism.dp;
+  const int pp = p.pp, dp = p.dp;
   for (GpuId g = 0; g < step.gpus; ++g) {
     uint64_t bytes = training.checkpoint_bytes;
     if (bytes == 0) {
@@ -45,7 +48,17 @@ Result<JobGraph> WithCheckpoint(const Scenario& scenario, const Scenario::Traini
 
 Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenario::Training& training,
                                           const RunHooks& hooks) {
-  const ParallelismSpec& p = training.parallelism;
+  if (training.memory.zero_stage == 3) {
+    return Error{training.path + ".zero: 3 (ZeRO-3 / FSDP) is not simulated: the step model has no per-layer "
+                 "parameter all-gathers; use 0, 1 or 2 (memory estimates accept 3: aifabric validate)"};
+  }
+  std::optional<TrainingFit> fit;
+  if (training.auto_parallelism) {
+    Result<TrainingFit> found = FitTraining(scenario, training);
+    if (!found.ok()) return found.error();
+    fit = std::move(found).value();
+  }
+  const ParallelismSpec& p = fit ? fit->parallelism : training.parallelism;
   ClusterShape shape;
   shape.gpus = p.tp * p.pp * p.dp;
   shape.gpus_per_server = scenario.server.gpus_per_server;
@@ -56,9 +69,14 @@ Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenar
   }
   Result<TrainingStep> step = BuildTrainingStep(training.model, p, training.training, shape);
   if (!step.ok()) return Error{training.path + ": " + step.error().message};
+  if (!fit) {
+    Result<TrainingFit> found = FitTraining(scenario, training);
+    if (!found.ok()) return found.error();
+    fit = std::move(found).value();
+  }
   JobGraph graph = step->graph;
   if (training.storage_servers > 0) {
-    Result<JobGraph> with = WithCheckpoint(scenario, training, *step);
+    Result<JobGraph> with = WithCheckpoint(scenario, training, p, *step);
     if (!with.ok()) return with.error();
     graph = std::move(with).value();
   }
@@ -81,6 +99,10 @@ Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenar
     const JobNode& n = step->graph.node(i);
     if (n.kind == JobNodeKind::kCollective) ++r.collectives[static_cast<size_t>(n.dimension)];
   }
+  r.parallelism = p;
+  r.memory = fit->memory;
+  r.fitting_splits = fit->ranked.size();
+  if (!fit->ranked.empty()) r.estimate = fit->ranked.front().estimate;
   r.events = run->events;
   r.wall_seconds = run->wall_seconds;
   return r;

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "run/run_hooks.h"
+#include "run/training_fit.h"
 #include "scenario/scenario.h"
 #include "core/result.h"
 #include "core/time.h"
@@ -30,11 +31,19 @@ struct TrainingRunResult {
   std::array<uint64_t, kCommDimensionCount> comm_bytes{};  // S per dimension, summed over the step
   std::array<uint64_t, kCommDimensionCount> collectives{};  // collective nodes per dimension
   size_t nodes = 0;            // JobGraph nodes
+  ParallelismSpec parallelism;  // the split that ran (the entry's, or the search's choice)
+  TrainingMemory memory;        // its per-GPU memory (worst stage)
+  // parallelism: auto: how many splits fit, and the estimate of the one chosen.
+  size_t fitting_splits = 0;
+  StepEstimate estimate;
   uint64_t events = 0;
   double wall_seconds = 0;
 };
 
-// Errors name the workload entry (e.g. "workload.0.training: ...").
+// Errors name the workload entry (e.g. "workload.0.training: ..."). With
+// `parallelism: auto` the search's best split runs; `zero: 3` is refused
+// (ZeRO-3's parameter all-gathers are not in the step model). A plan that
+// does not fit in HBM still runs (callers warn: FitTraining).
 Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenario::Training& training,
                                           const RunHooks& hooks = {});
 

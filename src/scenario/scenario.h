@@ -20,6 +20,7 @@
 #include "workload/inference_spec.h"
 #include "workload/model_catalog.h"
 #include "workload/traffic_spec.h"
+#include "workload/training_memory.h"
 #include "workload/training_step.h"
 
 namespace aifabric {
@@ -65,6 +66,13 @@ struct Scenario {
     ModelSpec model;
     ParallelismSpec parallelism;
     TrainingSpec training;
+    // zero and recompute as written (the step model's distributed_optimizer
+    // and recompute follow them: ZeRO >= 1, recompute full).
+    TrainingMemoryOptions memory;
+    // parallelism: auto: the split comes from SearchParallelism over
+    // `gpus` GPUs (0 = the cluster's, less the checkpoint's storage servers).
+    bool auto_parallelism = false;
+    int gpus = 0;
     // An asynchronous checkpoint of the previous step written during this
     // one (storage traffic sharing the fabric with training): every GPU
     // sends `checkpoint_bytes` to one of the last `storage_servers` servers

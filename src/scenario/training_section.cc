@@ -1,15 +1,32 @@
 #include "scenario/job_sections.h"
 
 namespace aifabric {
+namespace {
+
+// recompute: none | selective | full, or the older boolean (true = full).
+Recompute ReadRecompute(const MapReader& m) {
+  std::optional<YAML::Node> v = m.Get("recompute");
+  if (!v) return Recompute::kNone;
+  if (v->IsScalar()) {
+    const std::string& text = v->Scalar();
+    if (text == "none" || text == "false") return Recompute::kNone;
+    if (text == "selective") return Recompute::kSelective;
+    if (text == "full" || text == "true") return Recompute::kFull;
+  }
+  m.FailAt("recompute", "expected none, selective or full (or true = full, false = none), got " + Describe(*v));
+  return Recompute::kNone;
+}
+
+}  // namespace
 
 // workload: - training: {model, tp, pp, dp, ...}: one LLM training step
 // (workload/training_step.h; docs/training.md). GPU peak and HBM come from
 // cluster.gpu.
 void ReadTraining(const SectionContext& c, const YAML::Node& value, const std::string& path, Scenario& s) {
   const MapReader m(c.d, value, path);
-  m.AllowOnly({"model", "tp", "pp", "dp", "ep", "sequence_parallel", "distributed_optimizer", "bucket", "overlap",
-               "global_batch", "micro_batch", "seq_len", "recompute", "compute_efficiency", "layers_per_node",
-               "checkpoint"});
+  m.AllowOnly({"model", "tp", "pp", "dp", "ep", "sequence_parallel", "distributed_optimizer", "zero", "parallelism",
+               "gpus", "bucket", "overlap", "global_batch", "micro_batch", "seq_len", "recompute",
+               "compute_efficiency", "layers_per_node", "checkpoint"});
   RequireKeys(m, {"model", "global_batch"});
   if (!c.d.ok()) return;
   Scenario::Training t;
@@ -37,6 +54,23 @@ void ReadTraining(const SectionContext& c, const YAML::Node& value, const std::s
   p.ep = static_cast<int>(m.Int("ep", 1, 1, 1 << 20));
   p.sequence_parallel = m.Bool("sequence_parallel", false);
   p.distributed_optimizer = m.Bool("distributed_optimizer", false);
+  // zero: 0..3, default 1 with the distributed optimizer; ZeRO 1 and 2 run
+  // as the distributed optimizer, 3 is refused by `aifabric run`.
+  t.memory.zero_stage = static_cast<int>(m.Int("zero", p.distributed_optimizer ? 1 : 0, 0, 3));
+  if (m.Has("zero") && m.Has("distributed_optimizer") && p.distributed_optimizer != (t.memory.zero_stage >= 1)) {
+    m.FailAt("zero", "zero: " + std::to_string(t.memory.zero_stage) + " contradicts distributed_optimizer: " +
+                         (p.distributed_optimizer ? "true" : "false") + " (ZeRO >= 1 is the distributed optimizer)");
+  }
+  p.distributed_optimizer = t.memory.zero_stage >= 1;
+  if (m.Has("parallelism")) {
+    if (m.String("parallelism", "") != "auto") m.FailAt("parallelism", "expected auto");
+    for (const char* key : {"tp", "pp", "dp", "ep"}) {
+      if (m.Has(key)) m.FailAt(key, "not with parallelism: auto (the search chooses it)");
+    }
+    t.auto_parallelism = true;
+  }
+  t.gpus = static_cast<int>(m.Int("gpus", 0, 1, 1 << 24));
+  if (m.Has("gpus") && !t.auto_parallelism) m.FailAt("gpus", "only with parallelism: auto (else tp x pp x dp GPUs)");
   p.bucket_bytes = m.Size("bucket", p.bucket_bytes, 1, kMaxBytes);
   p.overlap_grad_reduce = m.Bool("overlap", true);
   p.layers_per_node = static_cast<int>(m.Int("layers_per_node", 1, 1, 1 << 20));
@@ -44,7 +78,8 @@ void ReadTraining(const SectionContext& c, const YAML::Node& value, const std::s
   tr.global_batch = static_cast<int>(m.Int("global_batch", 0, 1, 1 << 28));
   tr.micro_batch = static_cast<int>(m.Int("micro_batch", 1, 1, 1 << 20));
   tr.seq_len = static_cast<int>(m.Int("seq_len", 0, 0, 1 << 24));
-  tr.recompute = m.Bool("recompute", false);
+  t.memory.recompute = ReadRecompute(m);
+  tr.recompute = t.memory.recompute == Recompute::kFull;
   tr.compute_efficiency =
       m.Number("compute_efficiency", 0, [](double x) { return x >= 0 && x <= 1; }, "a number in [0, 1] (0: the calibration file's)");
   MapReader ck = m.Map("checkpoint");
