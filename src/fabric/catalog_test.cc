@@ -438,6 +438,12 @@ TEST(CatalogOverrides, TheExamplePriceFileApplies) {
   EXPECT_FALSE(c->FindSwitch("QM9790")->cost.price_assumed);
   EXPECT_DOUBLE_EQ(c->FindMedia("800G-2xDR4")->cost.price_usd, 2 * 950 + 200);
   ASSERT_NE(c->FindMedia("800G-2xDR4-LPO"), nullptr);
+  // The LPO link, 2 x $800 + $200 = $1,800, undercuts 2xSR4 ($2,000) and
+  // 2xDR4 ($2,100) past the AOC's 30 m; within 30 m the $1,400 AOC stays.
+  EXPECT_EQ(c->CheapestMedia(DataRate::Gbps(800), 20)->name, "800G-AOC");
+  EXPECT_EQ(c->CheapestMedia(DataRate::Gbps(800), 40)->name, "800G-2xDR4-LPO");
+  EXPECT_EQ(c->CheapestMedia(DataRate::Gbps(800), 400)->name, "800G-2xDR4-LPO");
+  EXPECT_EQ(c->CheapestMedia(DataRate::Gbps(800), 600)->name, "800G-2xFR4");
   EXPECT_EQ(c->switches().size(), Catalog::BuiltIn().switches().size());
   EXPECT_EQ(c->media().size(), Catalog::BuiltIn().media().size() + 1);
 }

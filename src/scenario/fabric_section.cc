@@ -1,5 +1,8 @@
 #include "scenario/fabric_section.h"
 
+#include <cstdio>
+
+#include "core/units.h"
 #include "scenario/ib_section.h"
 #include "scenario/qos_section.h"
 #include "scenario/roce_section.h"
@@ -59,8 +62,10 @@ void ReadTopology(const SectionContext& c, const MapReader& t, TopologySpec& spe
   }
 }
 
-SwitchSpec ReadInlineSwitch(const MapReader& m) {
-  m.AllowOnly({"name", "radix", "port_rate", "latency", "buffer", "capacity_tbps"});
+// `family`: the default of an inline switch's family (the fabric's own, so a
+// switch the scenario describes itself is taken to be of its kind).
+SwitchSpec ReadInlineSwitch(const MapReader& m, SwitchFamily family) {
+  m.AllowOnly({"name", "family", "radix", "port_rate", "latency", "buffer", "capacity_tbps"});
   RequireKeys(m, {"radix", "port_rate", "latency", "buffer"});
   SwitchSpec spec;
   spec.name = m.String("name", "custom");
@@ -71,15 +76,18 @@ SwitchSpec ReadInlineSwitch(const MapReader& m) {
   // Default capacity: every port at full rate in both directions.
   const double all_ports_tbps = spec.radix * spec.port_rate.gbps() * 2 / 1000;
   spec.capacity_tbps = m.Number("capacity_tbps", all_ports_tbps, IsPositive, "a number > 0");
+  spec.family = m.Enum<SwitchFamily>("family", family,
+                                     {{"ethernet", SwitchFamily::kEthernet}, {"infiniband", SwitchFamily::kInfiniband}});
   spec.source = "inline in the scenario";
   return spec;
 }
 
-void ReadSwitch(const SectionContext& c, const MapReader& fabric, TopologySpec& spec) {
+void ReadSwitch(const SectionContext& c, const MapReader& fabric, FabricKind kind, TopologySpec& spec) {
   std::optional<YAML::Node> node = fabric.Get("switch");
   const std::string path = fabric.Path("switch");
   if (node && node->IsMap()) {
-    spec.switch_spec = ReadInlineSwitch(MapReader(c.d, *node, path));
+    const SwitchFamily family = kind == FabricKind::kIb ? SwitchFamily::kInfiniband : SwitchFamily::kEthernet;
+    spec.switch_spec = ReadInlineSwitch(MapReader(c.d, *node, path), family);
     return;
   }
   const std::string name = fabric.String("switch", "128x400G");
@@ -89,6 +97,50 @@ void ReadSwitch(const SectionContext& c, const MapReader& fabric, TopologySpec& 
     fabric.FailAt("switch", "unknown switch '" + name + "'; the catalog has " + CatalogNames(c.catalog.switches()) +
                                 " (or give an inline map {radix, port_rate, latency, buffer})");
   }
+}
+
+// "QM9700 (400Gbps), Q3400 (800Gbps)": the catalog's switches of `family`,
+// those at `rate` only when `rate` is given.
+std::string SwitchesOf(const Catalog& catalog, SwitchFamily family, std::optional<DataRate> rate) {
+  std::string out;
+  for (const SwitchSpec& sw : catalog.switches()) {
+    if (sw.family != family || (rate && sw.port_rate != *rate)) continue;
+    out += (out.empty() ? "" : ", ") + sw.name;
+    if (!rate) out += " (" + FormatRate(sw.port_rate) + ")";
+  }
+  return out;
+}
+
+// The switch must speak the fabric's protocol. RoCEv2 cannot run on an
+// InfiniBand switch (an error). InfiniBand on an Ethernet switch runs the IB
+// model on that switch's Ethernet latency and buffer: allowed, with a warning
+// on stderr naming the IB switch of the same port rate to use instead.
+void CheckSwitchFamily(const SectionContext& c, const MapReader& fabric, const Scenario& s) {
+  const SwitchSpec& sw = s.topology.switch_spec;
+  const bool given = fabric.Has("switch");
+  const std::string which = given ? "'" + sw.name + "'" : "the default '" + sw.name + "' (fabric.switch not given)";
+  if (s.packet.kind == FabricKind::kRoce && sw.family == SwitchFamily::kInfiniband) {
+    fabric.FailAt("switch", which + " is an InfiniBand switch and cannot run RoCEv2 (fabric.kind: roce): use "
+                                   "fabric.kind: ib, or an Ethernet switch: " +
+                                   SwitchesOf(c.catalog, SwitchFamily::kEthernet, std::nullopt));
+    return;
+  }
+  if (s.packet.kind != FabricKind::kIb || sw.family != SwitchFamily::kEthernet) return;
+  std::string where = c.d.origin();
+  if (std::optional<YAML::Node> node = fabric.Get("switch"); node && node->Mark().line >= 0) {
+    where += ':';
+    where += std::to_string(node->Mark().line + 1);
+  }
+  const std::string same_rate = SwitchesOf(c.catalog, SwitchFamily::kInfiniband, sw.port_rate);
+  const std::string advice =
+      same_rate.empty() ? "the catalog has no InfiniBand switch at " + FormatRate(sw.port_rate) +
+                              "; its InfiniBand switches: " +
+                              SwitchesOf(c.catalog, SwitchFamily::kInfiniband, std::nullopt)
+                        : "use an InfiniBand switch at " + FormatRate(sw.port_rate) + ": " + same_rate;
+  std::fprintf(stderr,
+               "aifabric: warning: %s: fabric.switch: %s is an Ethernet switch but fabric.kind is ib: the "
+               "InfiniBand model runs on its Ethernet latency and buffer; %s\n",
+               where.c_str(), which.c_str(), advice.c_str());
 }
 
 // fabric.load_balancing: a mode, or {mode, flowlet_gap, spray}.
@@ -139,7 +191,8 @@ void ReadFabric(const SectionContext& c, const MapReader& fabric, Scenario& s) {
                                         {{"roce", FabricKind::kRoce}, {"ib", FabricKind::kIb}});
   packet.wire_overhead_bytes = packet.kind == FabricKind::kIb ? kIbWireOverheadBytes : kRoceWireOverheadBytes;
   ReadTopology(c, fabric.Map("topology"), s.topology);
-  ReadSwitch(c, fabric, s.topology);
+  ReadSwitch(c, fabric, packet.kind, s.topology);
+  if (c.d.ok()) CheckSwitchFamily(c, fabric, s);
   MapReader link = fabric.Map("link");
   link.AllowOnly({"latency"});
   s.topology.link_latency = link.TimeValue("latency", Time::FromNs(500));
