@@ -127,6 +127,7 @@ int TraceCommand(const TraceCommandOptions& options);
 struct PlanCommandOptions {
   std::string requirements;  // the requirements file
   std::string out_dir;       // "" -> out/<plan name>-plan
+  std::string config_dir;    // --config: the chosen design's switch configuration ("" -> none)
   int jobs = 1;              // -j: designs simulated at once (threads)
   size_t rows = 20;          // --rows: designs shown on the terminal
   bool quiet = false;

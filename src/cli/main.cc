@@ -129,6 +129,8 @@ int main(int argc, char** argv) {
   plan_cmd->add_option("--out", plan.out_dir, "Output folder (default: out/<plan name>-plan)");
   plan_cmd->add_option("-j,--jobs", plan.jobs, "Designs simulated at once, one thread each (default 1)")
       ->check(CLI::Range(1, 256));
+  plan_cmd->add_option("--config", plan.config_dir,
+                       "Write the chosen design's switch configuration into DIR (docs/switch_config.md)");
   plan_cmd->add_option("--rows", plan.rows, "Designs shown in the terminal table (default 20)");
   plan_cmd->add_flag("--quiet,-q", plan.quiet, "Print nothing but errors");
 

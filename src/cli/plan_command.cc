@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "plan/chosen_design_config.h"
 #include "plan/plan_outputs.h"
 #include "plan/plan_run.h"
 #include "report/output_folder.h"
@@ -29,9 +30,17 @@ int PlanCommand(const PlanCommandOptions& options) {
   OutputFolder out(options.out_dir.empty() ? "out/" + requirements->name + "-plan" : options.out_dir);
   if (Status s = WritePlanFiles(*requirements, *plan, out); !s) return ReportBadInput(s.error());
   if (Status s = out.Commit(); !s) return ReportBadInput(s.error());
+  if (!options.config_dir.empty()) {
+    Status s = WriteChosenDesignConfig(*requirements, *plan, *catalog, options.config_dir);
+    if (!s) return ReportBadInput(Error{"--config: " + s.error().message});
+  }
   if (options.quiet) return kExitOk;
   std::fputs(PlanText(*requirements, *plan, options.rows).c_str(), stdout);
   std::printf("\n  outputs     %s/ (plan.json, plan.csv, designs/)\n", out.dir().c_str());
+  if (!options.config_dir.empty()) {
+    std::printf("  config      %s/ (switch configuration of %s; docs/switch_config.md)\n", options.config_dir.c_str(),
+                plan->designs.front().outcome.design.name.c_str());
+  }
   return kExitOk;
 }
 

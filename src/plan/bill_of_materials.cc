@@ -10,11 +10,6 @@
 namespace aifabric {
 namespace {
 
-// The cable length of a link whose upper end sits at `tier` (1: NIC to leaf).
-double LengthM(int upper_tier, const CableLengths& c) {
-  return upper_tier <= 1 ? c.host_m : upper_tier == 2 ? c.leaf_m : c.spine_m;
-}
-
 std::string Meters(double m) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g m", m);
@@ -24,6 +19,10 @@ std::string Meters(double m) {
 std::string EndName(int tier, int tiers) { return tier == 0 ? "host" : TierName(tier, tiers); }
 
 }  // namespace
+
+double TierCableLengthM(int upper_tier, const CableLengths& c) {
+  return upper_tier <= 1 ? c.host_m : upper_tier == 2 ? c.leaf_m : c.spine_m;
+}
 
 std::string TierName(int tier, int tiers) {
   if (tier == 1) return "leaf";
@@ -77,7 +76,7 @@ Result<BillOfMaterials> PriceFabric(const Topology& t, const std::string& nic_na
   for (const auto& [key, count] : links) {
     const auto [lower, upper, bps] = key;
     const DataRate rate = DataRate::BitsPerSecond(bps);
-    const double length_m = LengthM(upper, cable);
+    const double length_m = TierCableLengthM(upper, cable);
     const LinkMediaSpec* media = catalog.CheapestMedia(rate, length_m);
     const std::string where = EndName(lower, bill.tiers) + "-" + EndName(upper, bill.tiers);
     if (!media) {

@@ -39,6 +39,10 @@ struct BillOfMaterials {
   bool any_price_assumed() const;
 };
 
+// The cable length of a link whose upper end sits at `upper_tier` (1: NIC
+// to leaf, 2: leaf to spine or agg, 3: agg to core).
+double TierCableLengthM(int upper_tier, const CableLengths& cable);
+
 // Names of the switch tiers of a fabric with `tiers` tiers: leaf, spine
 // (two tiers) or leaf, agg, core (three).
 std::string TierName(int tier, int tiers);

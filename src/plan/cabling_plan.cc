@@ -1,6 +1,7 @@
 #include "plan/cabling_plan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -48,7 +49,8 @@ struct Row {
 
 }  // namespace
 
-std::string CablingCsv(const Topology& topology, FabricKind kind, const CableTypeRule& cable_type) {
+std::string CablingCsv(const Topology& topology, FabricKind kind, const CableTypeRule& cable_type,
+                       const CableLengthRule& length) {
   // Position of each directed port in its sender's list.
   std::vector<size_t> position(topology.ports().size(), 0);
   for (const Node& n : topology.nodes()) {
@@ -85,10 +87,18 @@ std::string CablingCsv(const Topology& topology, FabricKind kind, const CableTyp
     return CablingPortName(kind, n.kind == NodeKind::kSwitch, e.position);
   };
   for (const Row& r : rows) {
-    const double length_m = CableLengthM(r.latency);
-    // Rounded up to 0.1 m in integers: decimetres = ceil(ps x 1.98e8 / 1e11).
-    const int64_t ps = r.latency.ps();
-    const int64_t dm = (ps * 198 + 99'999) / 100'000;
+    int64_t dm = 0;
+    double length_m = 0;
+    if (length) {
+      const int lower = topology.node(r.first.node).tier, upper = topology.node(r.second.node).tier;
+      length_m = length(std::min(lower, upper), std::max(lower, upper), r.latency);
+      dm = static_cast<int64_t>(std::ceil(length_m * 10 - 1e-6));
+    } else {
+      length_m = CableLengthM(r.latency);
+      // Rounded up to 0.1 m in integers: decimetres = ceil(ps x 1.98e8 / 1e11).
+      const int64_t ps = r.latency.ps();
+      dm = (ps * 198 + 99'999) / 100'000;
+    }
     out += fmt::format("{},{},{},{},{},{}.{}\n", topology.node(r.first.node).name, name(r.first),
                        topology.node(r.second.node).name, name(r.second), cable_type(r.rate, length_m), dm / 10,
                        dm % 10);

@@ -30,10 +30,16 @@ inline double CableLengthM(Time latency) { return latency.seconds() * kCableMete
 // beyond. Sources in cabling_plan.cc.
 std::string DefaultCableType(DataRate rate, double length_m);
 
+// The length of a link between tiers `lower` < `upper` (0 = a host) whose
+// propagation latency is `latency`: the planner's per-tier cable lengths.
+using CableLengthRule = std::function<double(int lower, int upper, Time latency)>;
+
 // cabling.csv of `topology`: a header line, then one row per link, the
 // switch end first (of two switches, the lower tier, then the lower node
 // id), sorted by that end's node id and port; ports named as
-// switch_port_names.h says; reach_m the length rounded up to 0.1 m.
-std::string CablingCsv(const Topology& topology, FabricKind kind, const CableTypeRule& cable_type);
+// switch_port_names.h says; reach_m the length rounded up to 0.1 m, from
+// `length` when given, else from the latency (CableLengthM).
+std::string CablingCsv(const Topology& topology, FabricKind kind, const CableTypeRule& cable_type,
+                       const CableLengthRule& length = {});
 
 }  // namespace aifabric

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "plan/design_scenario.h"
+#include "report/training_memory_text.h"
 #include "run/fabric_setup.h"
 #include "run/job_runs.h"
 #include "scenario/scenario_loader.h"
@@ -16,11 +17,21 @@ std::string Parallelism(const ParallelismSpec& p) {
   return s;
 }
 
-WorkloadOutcome TrainingOutcome(const PlanWorkload& w, const Scenario::Training& t, const TrainingRunResult& r) {
+// "workloads.N" of the i-th training workload.
+std::string TrainingPath(const PlanRequirements& r, size_t i) {
+  for (const PlanWorkload& w : r.workloads) {
+    if (w.kind == "training" && i-- == 0) return w.path + " (" + w.name + ")";
+  }
+  return "workloads";
+}
+
+WorkloadOutcome TrainingOutcome(const PlanWorkload& w, const TrainingRunResult& r) {
   WorkloadOutcome o;
   o.name = w.name;
   o.kind = "training";
-  o.parallelism = Parallelism(t.parallelism);
+  o.parallelism = Parallelism(r.parallelism);
+  o.fits = r.memory.fits();
+  o.memory_per_gpu_bytes = r.memory.worst().total_bytes();
   o.gpus = r.gpus;
   o.step_time_s = r.step_time.seconds();
   o.mfu = r.mfu;
@@ -59,6 +70,17 @@ Result<DesignOutcome> EvaluateDesign(const PlanRequirements& r, const Design& de
   const std::string origin = r.name + "/designs/" + design.name + ".yaml";
   Result<Scenario> scenario = LoadScenarioText(out.scenario_yaml, origin, r.base_dir, {}, catalog);
   if (!scenario) return Error{"design " + design.name + ": " + scenario.error().message};
+  // Memory does not depend on the fabric: a workload that does not fit is
+  // the requirements' fault, refused with the numbers.
+  Result<std::vector<std::string>> memory = TrainingMemoryWarnings(*scenario);
+  if (!memory) return Error{r.source_file + ": " + memory.error().message};
+  for (size_t i = 0; i < memory->size(); ++i) {
+    if ((*memory)[i].empty()) continue;
+    std::string why = (*memory)[i];
+    if (why.rfind("warning: ", 0) == 0) why = why.substr(9);
+    return Error{r.source_file + ": " + TrainingPath(r, i) + " does not fit in GPU memory: " + why +
+                 "; give it more model parallelism (tp, pp), ZeRO (zero: 1-3), recompute, or parallelism: auto"};
+  }
   Result<BuiltFabric> fabric = BuildFabric(*scenario);
   if (!fabric) {
     out.rejected = fabric.error().message;
@@ -79,7 +101,7 @@ Result<DesignOutcome> EvaluateDesign(const PlanRequirements& r, const Design& de
   int training_gpus = 0;
   for (const PlanWorkload& w : r.workloads) {
     if (w.kind == "training") {
-      const WorkloadOutcome o = TrainingOutcome(w, scenario->trainings[training], runs->training[training]);
+      const WorkloadOutcome o = TrainingOutcome(w, runs->training[training]);
       ++training;
       weighted += o.effective_gpu_utilization * o.gpus;
       training_gpus += o.gpus;

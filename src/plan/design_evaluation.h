@@ -4,11 +4,14 @@
 // (run/job_runs.h), giving step time, MFU and effective GPU utilization per
 // training workload and goodput, TTFT and TPOT per inference service. A
 // design whose fabric cannot be built or cabled from the catalog comes back
-// rejected, with the reason; a workload that the scenario reader refuses
-// is an error (it is the requirements' fault, the same on every design).
+// rejected, with the reason; a workload that the scenario reader refuses,
+// or a training workload that does not fit in GPU memory
+// (report/training_memory_text.h), is an error: it is the requirements'
+// fault, the same on every design.
 // Thread-safe: each call owns everything it simulates.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,6 +27,7 @@ struct WorkloadOutcome {
   std::string name;
   std::string kind;         // "training" | "inference"
   bool fits = true;         // the training state fits in GPU memory
+  uint64_t memory_per_gpu_bytes = 0;  // training: the worst pipeline stage's
   std::string parallelism;  // "tp8 pp4 dp32" (training) or the replica layout
   int gpus = 0;
   // training

@@ -26,6 +26,7 @@ Json WorkloadJson(const WorkloadOutcome& w) {
   if (w.kind == "training") {
     j["parallelism"] = w.parallelism;
     j["gpus"] = w.gpus;
+    j["memory_per_gpu_bytes"] = w.memory_per_gpu_bytes;
     j["step_time_s"] = Round(w.step_time_s);
     j["mfu"] = Round(w.mfu);
     j["effective_gpu_utilization"] = Round(w.effective_gpu_utilization);

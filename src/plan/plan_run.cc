@@ -24,10 +24,12 @@ Result<RankedPlan> RunPlan(const PlanRequirements& r, const Catalog& catalog, co
   const size_t n = sweep.designs.size();
   std::vector<std::optional<Result<DesignOutcome>>> results(n);
   std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};  // an input error: the same on every design, so stop
   std::mutex progress_mutex;
   auto work = [&] {
-    for (size_t i = next++; i < n; i = next++) {
+    for (size_t i = next++; i < n && !failed; i = next++) {
       results[i] = EvaluateDesign(r, sweep.designs[i], catalog);
+      if (!results[i]->ok()) failed = true;
       if (options.progress && results[i]->ok()) {
         std::lock_guard<std::mutex> lock(progress_mutex);
         options.progress(i, n, **results[i]);
@@ -41,8 +43,11 @@ Result<RankedPlan> RunPlan(const PlanRequirements& r, const Catalog& catalog, co
   for (std::thread& t : pool) t.join();
   std::vector<DesignOutcome> outcomes;
   outcomes.reserve(n);
+  // The first error in design order, so the message does not depend on threads.
+  for (const std::optional<Result<DesignOutcome>>& res : results) {
+    if (res && !res->ok()) return res->error();
+  }
   for (std::optional<Result<DesignOutcome>>& res : results) {
-    if (!res->ok()) return res->error();
     outcomes.push_back(std::move(*res).value());
   }
   return RankDesigns(r, std::move(outcomes), std::move(sweep.rejected));

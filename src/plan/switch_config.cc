@@ -56,7 +56,7 @@ Status WriteInto(OutputFolder& folder, const Scenario& scenario, const BuiltFabr
       if (Status st = folder.Write("opensm/lfts.dump", *lfts); !st.ok()) return st.error();
     }
   }
-  if (Status st = folder.Write("cabling.csv", CablingCsv(topology, kind, options.cable_type)); !st.ok()) {
+  if (Status st = folder.Write("cabling.csv", CablingCsv(topology, kind, options.cable_type, options.cable_length)); !st.ok()) {
     return st.error();
   }
   return folder.Commit();

@@ -19,6 +19,9 @@ struct SwitchConfigOptions {
   // The cable type of each link in cabling.csv (the hardware catalog's
   // cables once wired in); DefaultCableType's rule table by default.
   CableTypeRule cable_type = DefaultCableType;
+  // The length of each link; from its latency when empty (the planner
+  // passes its per-tier cable lengths).
+  CableLengthRule cable_length;
 };
 
 // Writes the files into `dir` through an OutputFolder: each to a

@@ -1,0 +1,156 @@
+// End-to-end specs of `aifabric plan`: the plan.json contract and its sums
+// (bill of materials, cost of ownership, useful GPU-hours per dollar, the
+// order), each design's scenario re-run alone, thread count invariance,
+// --config for the chosen design, and bad input (exit 2, nothing written).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_harness.h"
+
+namespace aifabric::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using Json = nlohmann::json;
+
+// 32 H100s (4 servers) with a Llama-3 8B job over all of them (TP 8, DP 4
+// filled in), on InfiniBand and RoCEv2 at 400G, rail-optimized and
+// fat-tree: 2 IB switches (QM9700, QM9790) and 2 Ethernet ones (128x400G,
+// 64x400G) in the catalog, so 2 x 2 + 2 x 2 = 8 designs.
+const char* kRequirements =
+    "name: small_plan\n"
+    "cluster: {gpus: 32, gpu: H100}\n"
+    "workloads:\n"
+    "  - training: {model: llama3-8b, tp: 8, global_batch: 16}\n"
+    "design_space:\n"
+    "  fabric_kind: [ib, roce]\n"
+    "  link_gbps: [400]\n"
+    "  topology: [rail_optimized, fat_tree]\n"
+    "costs: {years: 4, energy_usd_per_kwh: 0.1, pue: 1.25}\n";
+
+TEST(PlanCli, ContractAndSums) {
+  TempDir dir;
+  const std::string req = dir.Write("req.yaml", kRequirements);
+  CommandResult r = RunAifabric("plan " + req + " -j 2 --out " + dir.path() + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json plan = Json::parse(ReadFile(dir.path() + "/out/plan.json"));
+  ASSERT_EQ(plan["designs"].size(), 8u);
+  EXPECT_THAT(plan["recommendation"].get<std::string>(),
+              HasSubstr("Buy " + plan["designs"][0]["name"].get<std::string>()));
+  EXPECT_THAT(r.out, HasSubstr(plan["recommendation"].get<std::string>()));
+  double previous = 1e300;
+  for (const Json& d : plan["designs"]) {
+    SCOPED_TRACE(d["name"].get<std::string>());
+    for (const char* key : {"name", "fabric_kind", "link_gbps", "topology", "oversubscription", "switches", "cables",
+                            "cost_usd", "power_w", "tco_usd", "useful_gpu_hours_per_usd", "error_bar", "workloads"}) {
+      EXPECT_TRUE(d.contains(key)) << key;
+    }
+    // The bill of materials adds up: switches and cables are its counts,
+    // cost and power its sums.
+    int64_t switches = 0, cables = 0;
+    double cost = 0, power = 0;
+    for (const Json& line : d["bill_of_materials"]) {
+      const int64_t n = line["count"].get<int64_t>();
+      if (line["category"] == "switch") switches += n;
+      if (line["category"] == "link") cables += n;
+      if (line["category"] == "nic") {
+        EXPECT_EQ(n, 32);  // a NIC per GPU
+      }
+      EXPECT_NEAR(line["price_usd"].get<double>(), n * line["unit_price_usd"].get<double>(), 1e-6);
+      cost += line["price_usd"].get<double>();
+      power += line["power_w"].get<double>();
+    }
+    EXPECT_EQ(d["switches"].get<int64_t>(), switches);
+    EXPECT_EQ(d["cables"].get<int64_t>(), cables);
+    EXPECT_NEAR(d["cost_usd"].get<double>(), cost, 1e-3);
+    EXPECT_NEAR(d["power_w"].get<double>(), power, 1e-6);
+    // TCO = capex + power x PUE x 8,766 h x 4 years x $0.10/kWh.
+    // (plan.json rounds to 9 significant digits.)
+    const double tco = cost + power / 1000 * 1.25 * 8766 * 4 * 0.1;
+    EXPECT_NEAR(d["tco_usd"].get<double>(), tco, 1e-8 * tco);
+    // 32 GPUs x 8,766 h x 4 years x utilization over the cluster's TCO.
+    const double util = d["effective_gpu_utilization"].get<double>();
+    const double per_usd = 32 * 8766.0 * 4 * util / d["cluster_tco_usd"].get<double>();
+    EXPECT_NEAR(d["useful_gpu_hours_per_usd"].get<double>(), per_usd, 1e-8 * per_usd);
+    ASSERT_EQ(d["workloads"].size(), 1u);
+    const Json& w = d["workloads"][0];
+    EXPECT_EQ(w["name"], "llama3-8b");
+    EXPECT_EQ(w["fits"], true);
+    EXPECT_EQ(w["parallelism"], "tp8 pp1 dp4");
+    EXPECT_GT(w["step_time_s"].get<double>(), 0);
+    EXPECT_NEAR(util, w["effective_gpu_utilization"].get<double>(), 1e-12);  // one job on every GPU
+    // Best first.
+    EXPECT_LE(d["useful_gpu_hours_per_usd"].get<double>(), previous);
+    previous = d["useful_gpu_hours_per_usd"].get<double>();
+  }
+  // A design's scenario, run alone, gives the step the plan reports.
+  const Json& best = plan["designs"][0];
+  CommandResult alone = RunAifabric("run " + dir.path() + "/out/" + best["scenario"].get<std::string>() +
+                                    " --out " + dir.path() + "/alone");
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  const Json summary = Json::parse(ReadFile(dir.path() + "/alone/summary.json"));
+  EXPECT_NEAR(summary["training"][0]["step_time_s"].get<double>(), best["workloads"][0]["step_time_s"].get<double>(),
+              1e-6 * best["workloads"][0]["step_time_s"].get<double>());
+}
+
+TEST(PlanCli, SameFilesOnOneThreadOrTwo) {
+  TempDir dir;
+  const std::string req = dir.Write("req.yaml", kRequirements);
+  ASSERT_EQ(RunAifabric("plan " + req + " -q -j 1 --out " + dir.path() + "/one").exit_code, 0);
+  ASSERT_EQ(RunAifabric("plan " + req + " -q -j 2 --out " + dir.path() + "/two").exit_code, 0);
+  for (const char* f : {"plan.json", "plan.csv"}) {
+    EXPECT_EQ(ReadFile(dir.path() + "/one/" + f), ReadFile(dir.path() + "/two/" + f)) << f;
+  }
+}
+
+TEST(PlanCli, ConfigOfTheChosenDesign) {
+  TempDir dir;
+  const std::string req =
+      dir.Write("req.yaml", std::string(kRequirements) + "constraints: {ecosystem: roce}\n");
+  CommandResult r = RunAifabric("plan " + req + " -q --out " + dir.path() + "/out --config " + dir.path() + "/cfg");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json plan = Json::parse(ReadFile(dir.path() + "/out/plan.json"));
+  EXPECT_EQ(plan["designs"][0]["fabric_kind"], "roce");
+  EXPECT_TRUE(Exists(dir.path() + "/cfg/leaf0/config_db.json"));
+  // cabling.csv: one row per cable of the bill, each of the medium the
+  // bill counts for its tier.
+  const std::string csv = ReadFile(dir.path() + "/cfg/cabling.csv");
+  const int64_t rows = std::count(csv.begin(), csv.end(), '\n') - 1;
+  EXPECT_EQ(rows, plan["designs"][0]["cables"].get<int64_t>());
+  for (const Json& line : plan["designs"][0]["bill_of_materials"]) {
+    if (line["category"] == "link") {
+      const std::string part = line["part"].get<std::string>();
+      EXPECT_NE(csv.find(part), std::string::npos) << part;
+    }
+  }
+}
+
+TEST(PlanCli, RefusesAPlanThatDoesNotFit) {
+  TempDir dir;
+  // GPT-3 175B with no model parallelism: 175 B parameters x 16 bytes of
+  // weights, gradients and Adam state per GPU, far over 80 GB.
+  const std::string req = dir.Write("req.yaml",
+                                    "cluster: {gpus: 32, gpu: H100}\n"
+                                    "workloads:\n"
+                                    "  - training: {model: gpt3-175b, global_batch: 32}\n");
+  CommandResult r = RunAifabric("plan " + req + " --out " + dir.path() + "/out");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("workloads.0 (gpt3-175b) does not fit in GPU memory"));
+  EXPECT_THAT(r.err, HasSubstr("GiB"));
+  EXPECT_FALSE(Exists(dir.path() + "/out"));
+}
+
+TEST(PlanCli, BadInputNamesTheField) {
+  TempDir dir;
+  const std::string req = dir.Write("req.yaml", std::string(kRequirements) + "design_space2: {}\n");
+  CommandResult r = RunAifabric("plan " + req + " --out " + dir.path() + "/out");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("req.yaml:10:"));
+  EXPECT_THAT(r.err, HasSubstr("design_space2"));
+  EXPECT_FALSE(Exists(dir.path() + "/out"));
+}
+
+}  // namespace
+}  // namespace aifabric::testing
