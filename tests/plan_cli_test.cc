@@ -127,6 +127,53 @@ TEST(PlanCli, ConfigOfTheChosenDesign) {
   }
 }
 
+// A training job on half the GPUs and an inference service: the design's
+// utilization is the training job's share of the cluster's GPU time (its
+// utilization x 16 / 32), and the service reports goodput and latencies.
+TEST(PlanCli, TrainingAndInference) {
+  TempDir dir;
+  const std::string req = dir.Write("req.yaml",
+                                    "cluster: {gpus: 32, gpu: H100}\n"
+                                    "workloads:\n"
+                                    "  - training: {model: llama3-8b, tp: 8, dp: 2, global_batch: 16}\n"
+                                    "  - name: chat\n"
+                                    "    inference: {model: llama3-8b, tp: 8, replicas: 2, rate: 20, requests: 40,\n"
+                                    "                input_tokens: {min: 256, max: 512}, output_tokens: {min: 16, max: 32}}\n"
+                                    "design_space: {fabric_kind: roce, topology: fat_tree, switches: [64x400G]}\n");
+  CommandResult r = RunAifabric("plan " + req + " -q --out " + dir.path() + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json plan = Json::parse(ReadFile(dir.path() + "/out/plan.json"));
+  ASSERT_EQ(plan["designs"].size(), 1u);
+  const Json& d = plan["designs"][0];
+  ASSERT_EQ(d["workloads"].size(), 2u);
+  const Json& training = d["workloads"][0];
+  EXPECT_EQ(training["gpus"], 16);
+  EXPECT_NEAR(d["effective_gpu_utilization"].get<double>(),
+              training["effective_gpu_utilization"].get<double>() * 16 / 32, 1e-8);
+  const Json& chat = d["workloads"][1];
+  EXPECT_EQ(chat["name"], "chat");
+  EXPECT_EQ(chat["kind"], "inference");
+  EXPECT_GT(chat["goodput_per_s"].get<double>(), 0);
+  EXPECT_GT(chat["ttft_p50_s"].get<double>(), 0);
+  EXPECT_GT(chat["tpot_p50_s"].get<double>(), 0);
+}
+
+// The examples' design spaces, counted by hand from the catalog: at 400G
+// two InfiniBand switches (QM9700, QM9790) and two Ethernet (128x400G,
+// 64x400G); at 800G one InfiniBand (Q3400) and two Ethernet (64x800G,
+// Arista-7060X6-64PE). 7 switch choices x 2 topologies x 2 ratios = 28 for
+// 1,024 GPUs; x 3 ratios = 42 for 16,384. (Simulating them is the
+// benchmark's job: docs/performance.md.)
+TEST(PlanCli, ExamplesDesignSpaces) {
+  for (const auto& [file, designs] : {std::pair{"cluster_1024gpu.yaml", 28}, std::pair{"cluster_16384gpu.yaml", 42}}) {
+    CommandResult r = RunAifabric(std::string("plan ") + AIFABRIC_SOURCE_DIR + "/examples/plan/" + file + " --dry-run");
+    ASSERT_EQ(r.exit_code, 0) << file << ": " << r.err;
+    EXPECT_THAT(r.out, HasSubstr(std::to_string(designs) + " designs to evaluate, 0 rejected")) << file;
+    EXPECT_THAT(r.out, HasSubstr("ib-800g-rail_optimized-1to1-Q3400"));
+    EXPECT_THAT(r.out, HasSubstr("roce-400g-fat_tree-2to1-64x400G"));
+  }
+}
+
 TEST(PlanCli, RefusesAPlanThatDoesNotFit) {
   TempDir dir;
   // GPT-3 175B with no model parallelism: 175 B parameters x 16 bytes of

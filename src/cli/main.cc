@@ -132,6 +132,8 @@ int main(int argc, char** argv) {
   plan_cmd->add_option("--config", plan.config_dir,
                        "Write the chosen design's switch configuration into DIR (docs/switch_config.md)");
   plan_cmd->add_option("--rows", plan.rows, "Designs shown in the terminal table (default 20)");
+  plan_cmd->add_flag("--dry-run", plan.dry_run,
+                     "List the designs and the rejected ones, check each design's scenario; simulate and write nothing");
   plan_cmd->add_flag("--quiet,-q", plan.quiet, "Print nothing but errors");
 
   try {

@@ -17,6 +17,15 @@ int PlanCommand(const PlanCommandOptions& options) {
   if (!requirements) return ReportBadInput(requirements.error());
   Result<Catalog> catalog = PlanCatalog(*requirements);
   if (!catalog) return ReportBadInput(catalog.error());
+  if (options.dry_run) {
+    Result<DesignSweep> sweep = CheckDesigns(*requirements, *catalog);
+    if (!sweep) return ReportBadInput(sweep.error());
+    std::printf("plan %s: %zu designs to evaluate, %zu rejected\n", requirements->name.c_str(),
+                sweep->designs.size(), sweep->rejected.size());
+    for (const Design& d : sweep->designs) std::printf("  %s\n", d.name.c_str());
+    for (const RejectedDesign& d : sweep->rejected) std::printf("  rejected %s: %s\n", d.name.c_str(), d.reason.c_str());
+    return kExitOk;
+  }
   PlanRunOptions run;
   run.jobs = options.jobs;
   if (!options.quiet) {

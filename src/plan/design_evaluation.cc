@@ -98,19 +98,20 @@ Result<DesignOutcome> EvaluateDesign(const PlanRequirements& r, const Design& de
   if (!runs) return Error{"design " + design.name + ": " + runs.error().message};
   size_t training = 0, inference = 0;
   double weighted = 0;
-  int training_gpus = 0;
   for (const PlanWorkload& w : r.workloads) {
     if (w.kind == "training") {
       const WorkloadOutcome o = TrainingOutcome(w, runs->training[training]);
       ++training;
       weighted += o.effective_gpu_utilization * o.gpus;
-      training_gpus += o.gpus;
       out.workloads.push_back(o);
     } else {
       out.workloads.push_back(InferenceOutcome(w, runs->inference[inference++]));
     }
   }
-  out.effective_gpu_utilization = training_gpus > 0 ? weighted / training_gpus : 0;
+  // Each training workload is a job the cluster is bought for, judged on its
+  // own: the share of the cluster's GPU time it makes useful (its
+  // utilization x the share of the GPUs it runs on), averaged over them.
+  out.effective_gpu_utilization = training > 0 ? weighted / (static_cast<double>(training) * r.gpus) : 0;
   out.useful_gpu_hours = r.gpus * kHoursPerYear * r.costs.years * out.effective_gpu_utilization;
   const double tco = out.cost.cluster_tco_usd();
   out.useful_gpu_hours_per_usd = tco > 0 ? out.useful_gpu_hours / tco : 0;

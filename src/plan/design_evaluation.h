@@ -50,8 +50,9 @@ struct DesignOutcome {
   BillOfMaterials bill;
   CostOfOwnership cost;
   std::vector<WorkloadOutcome> workloads;
-  // GPU-weighted mean of the training workloads' effective utilization,
-  // and the useful GPU-hours it buys over the plan's years.
+  // The mean over the training workloads of each one's share of the
+  // cluster's GPU time made useful (its effective utilization x its GPUs /
+  // the cluster's), and the useful GPU-hours that buys over the plan's years.
   double effective_gpu_utilization = 0;
   double useful_gpu_hours = 0;
   double useful_gpu_hours_per_usd = 0;  // over the cluster's TCO

@@ -8,6 +8,9 @@
 
 #include "core/text_file.h"
 #include "plan/design_evaluation.h"
+#include "plan/design_scenario.h"
+#include "plan/design_sizing.h"
+#include "scenario/scenario_loader.h"
 #include "plan/design_space.h"
 
 namespace aifabric {
@@ -17,6 +20,18 @@ Result<Catalog> PlanCatalog(const PlanRequirements& r) {
   Result<std::string> text = ReadTextFile(r.costs.prices_file);
   if (!text) return Error{"costs.prices: " + text.error().message};
   return Catalog::BuiltIn().WithOverrides(*text, r.costs.prices_file);
+}
+
+Result<DesignSweep> CheckDesigns(const PlanRequirements& r, const Catalog& catalog) {
+  DesignSweep sweep = EnumerateDesigns(r, catalog);
+  for (const Design& d : sweep.designs) {
+    const SwitchSpec* sw = catalog.FindSwitch(d.switch_name);
+    const NicSpec* nic = catalog.FindNic(d.nic_name);
+    const std::string yaml = DesignScenarioYaml(r, d, SizeTwoTier(r, d, *sw, nic->rate));
+    Result<Scenario> s = LoadScenarioText(yaml, r.name + "/designs/" + d.name + ".yaml", r.base_dir, {}, catalog);
+    if (!s) return Error{"design " + d.name + ": " + s.error().message};
+  }
+  return sweep;
 }
 
 Result<RankedPlan> RunPlan(const PlanRequirements& r, const Catalog& catalog, const PlanRunOptions& options) {

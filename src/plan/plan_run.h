@@ -11,6 +11,7 @@
 
 #include "core/result.h"
 #include "fabric/catalog.h"
+#include "plan/design_space.h"
 #include "plan/plan_ranking.h"
 #include "plan/plan_requirements.h"
 
@@ -24,6 +25,10 @@ struct PlanRunOptions {
 
 // The built-in catalog with the requirements' price file over it.
 Result<Catalog> PlanCatalog(const PlanRequirements& requirements);
+
+// The designs the plan would evaluate, each design's scenario loaded (so
+// every input error shows) but nothing built or simulated: --dry-run.
+Result<DesignSweep> CheckDesigns(const PlanRequirements& requirements, const Catalog& catalog);
 
 Result<RankedPlan> RunPlan(const PlanRequirements& requirements, const Catalog& catalog,
                            const PlanRunOptions& options);
