@@ -187,6 +187,10 @@ TEST(PlanCli, RefusesAPlanThatDoesNotFit) {
   EXPECT_THAT(r.err, HasSubstr("workloads.0 (gpt3-175b) does not fit in GPU memory"));
   EXPECT_THAT(r.err, HasSubstr("GiB"));
   EXPECT_FALSE(Exists(dir.path() + "/out"));
+  // --dry-run checks memory too.
+  CommandResult dry = RunAifabric("plan " + req + " --dry-run");
+  EXPECT_EQ(dry.exit_code, 2);
+  EXPECT_THAT(dry.err, HasSubstr("does not fit in GPU memory"));
 }
 
 TEST(PlanCli, BadInputNamesTheField) {

@@ -59,6 +59,19 @@ WorkloadOutcome InferenceOutcome(const PlanWorkload& w, const InferenceRunResult
 
 }  // namespace
 
+Status CheckTrainingMemory(const PlanRequirements& r, const Scenario& scenario) {
+  Result<std::vector<std::string>> memory = TrainingMemoryWarnings(scenario);
+  if (!memory) return Error{r.source_file + ": " + memory.error().message};
+  for (size_t i = 0; i < memory->size(); ++i) {
+    if ((*memory)[i].empty()) continue;
+    std::string why = (*memory)[i];
+    if (why.rfind("warning: ", 0) == 0) why = why.substr(9);
+    return Error{r.source_file + ": " + TrainingPath(r, i) + " does not fit in GPU memory: " + why +
+                 "; give it more model parallelism (tp, pp), ZeRO (zero: 1-3), recompute, or parallelism: auto"};
+  }
+  return Status::Ok();
+}
+
 Result<DesignOutcome> EvaluateDesign(const PlanRequirements& r, const Design& design, const Catalog& catalog) {
   const auto start = std::chrono::steady_clock::now();
   DesignOutcome out;
@@ -70,17 +83,7 @@ Result<DesignOutcome> EvaluateDesign(const PlanRequirements& r, const Design& de
   const std::string origin = r.name + "/designs/" + design.name + ".yaml";
   Result<Scenario> scenario = LoadScenarioText(out.scenario_yaml, origin, r.base_dir, {}, catalog);
   if (!scenario) return Error{"design " + design.name + ": " + scenario.error().message};
-  // Memory does not depend on the fabric: a workload that does not fit is
-  // the requirements' fault, refused with the numbers.
-  Result<std::vector<std::string>> memory = TrainingMemoryWarnings(*scenario);
-  if (!memory) return Error{r.source_file + ": " + memory.error().message};
-  for (size_t i = 0; i < memory->size(); ++i) {
-    if ((*memory)[i].empty()) continue;
-    std::string why = (*memory)[i];
-    if (why.rfind("warning: ", 0) == 0) why = why.substr(9);
-    return Error{r.source_file + ": " + TrainingPath(r, i) + " does not fit in GPU memory: " + why +
-                 "; give it more model parallelism (tp, pp), ZeRO (zero: 1-3), recompute, or parallelism: auto"};
-  }
+  if (Status fits = CheckTrainingMemory(r, *scenario); !fits) return fits.error();
   Result<BuiltFabric> fabric = BuildFabric(*scenario);
   if (!fabric) {
     out.rejected = fabric.error().message;

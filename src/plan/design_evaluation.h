@@ -20,6 +20,7 @@
 #include "plan/cost_of_ownership.h"
 #include "plan/design_space.h"
 #include "plan/plan_requirements.h"
+#include "scenario/scenario.h"
 
 namespace aifabric {
 
@@ -58,6 +59,11 @@ struct DesignOutcome {
   double useful_gpu_hours_per_usd = 0;  // over the cluster's TCO
   double wall_s = 0;                    // the evaluation's wall time
 };
+
+// The memory check alone: an error naming the first training workload
+// that does not fit in GPU memory, with its numbers. Memory does not depend
+// on the fabric, so any design's scenario answers for all.
+Status CheckTrainingMemory(const PlanRequirements& requirements, const Scenario& scenario);
 
 Result<DesignOutcome> EvaluateDesign(const PlanRequirements& requirements, const Design& design,
                                      const Catalog& catalog);

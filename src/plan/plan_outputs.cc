@@ -154,14 +154,14 @@ std::string PlanText(const PlanRequirements& r, const RankedPlan& plan, size_t r
       << plan.rejected.size() << " rejected\n\n";
   out << plan.recommendation << "\n\n";
   char line[512];
-  std::snprintf(line, sizeof line, "%4s  %-44s %10s %9s %9s %8s %12s\n", "rank", "design", "network", "power",
+  std::snprintf(line, sizeof line, "%4s  %-50s %10s %9s %9s %8s %12s\n", "rank", "design", "network", "power",
                 "switches", "eff.util", "GPU-h/$");
   out << line;
   const size_t shown = std::min(rows, plan.designs.size());
   for (size_t i = 0; i < shown; ++i) {
     const RankedDesign& d = plan.designs[i];
     const DesignOutcome& o = d.outcome;
-    std::snprintf(line, sizeof line, "%4zu%c %-44s %10s %7.1fkW %9lld %7.1f%% %12.4f%s\n", i + 1,
+    std::snprintf(line, sizeof line, "%4zu%c %-50s %10s %7.1fkW %9lld %7.1f%% %12.4f%s\n", i + 1,
                   d.pareto ? '*' : ' ', o.design.name.c_str(), FormatUsd(o.cost.network_capex_usd).c_str(),
                   o.cost.network_power_w / 1000, static_cast<long long>(o.bill.switches),
                   100 * o.effective_gpu_utilization, o.useful_gpu_hours_per_usd,

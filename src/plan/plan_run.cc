@@ -30,6 +30,9 @@ Result<DesignSweep> CheckDesigns(const PlanRequirements& r, const Catalog& catal
     const std::string yaml = DesignScenarioYaml(r, d, SizeTwoTier(r, d, *sw, nic->rate));
     Result<Scenario> s = LoadScenarioText(yaml, r.name + "/designs/" + d.name + ".yaml", r.base_dir, {}, catalog);
     if (!s) return Error{"design " + d.name + ": " + s.error().message};
+    if (&d == &sweep.designs.front()) {
+      if (Status fits = CheckTrainingMemory(r, *s); !fits) return fits.error();
+    }
   }
   return sweep;
 }

@@ -26,8 +26,9 @@ struct PlanRunOptions {
 // The built-in catalog with the requirements' price file over it.
 Result<Catalog> PlanCatalog(const PlanRequirements& requirements);
 
-// The designs the plan would evaluate, each design's scenario loaded (so
-// every input error shows) but nothing built or simulated: --dry-run.
+// The designs the plan would evaluate, each design's scenario loaded and
+// the training workloads' memory checked (so every input error shows), but
+// nothing built or simulated: --dry-run.
 Result<DesignSweep> CheckDesigns(const PlanRequirements& requirements, const Catalog& catalog);
 
 Result<RankedPlan> RunPlan(const PlanRequirements& requirements, const Catalog& catalog,
