@@ -174,6 +174,61 @@ TEST(PlanCli, ExamplesDesignSpaces) {
   }
 }
 
+// --existing: a small cluster with one 100G NIC per 8-GPU server. A model
+// that fits runs on it and reports its split; one that cannot fit (GPT-3
+// 175B with no model parallelism) says so with the numbers; below the
+// threshold the upgrade, when there is one, reaches it.
+TEST(PlanCli, ExistingClusterAndNextModels) {
+  TempDir dir;
+  const std::string cluster = dir.Write("cluster.yaml",
+                                        "name: small_existing\n"
+                                        "cluster: {servers: 4, gpus_per_server: 8, gpu: H100,\n"
+                                        "          nic: {rate: 100Gbps, per_gpu: 0.125}}\n"
+                                        "fabric: {kind: roce, topology: {type: leaf_spine}, switch: 32x100G}\n"
+                                        "workload:\n"
+                                        "  - training: {model: llama3-8b, tp: 8, dp: 4, global_batch: 16}\n");
+  const std::string models = dir.Write("models.yaml",
+                                       "threshold: 0.6\n"
+                                       "models:\n"
+                                       "  - training: {model: llama3-8b, tp: 8, dp: 4, global_batch: 32}\n"
+                                       "  - training: {model: gpt3-175b, global_batch: 32}\n"
+                                       "design_space: {fabric_kind: roce, topology: rail_optimized}\n");
+  CommandResult r =
+      RunAifabric("plan --existing " + cluster + " --models " + models + " -q --out " + dir.path() + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json plan = Json::parse(ReadFile(dir.path() + "/out/plan.json"));
+  EXPECT_EQ(plan["existing"], "small_existing");
+  EXPECT_EQ(plan["threshold"], 0.6);
+  ASSERT_EQ(plan["models"].size(), 2u);
+  const Json& small = plan["models"][0];
+  EXPECT_EQ(small["fits"], true);
+  EXPECT_EQ(small["parallelism"], "tp8 pp1 dp4");
+  const double util = small["effective_gpu_utilization"].get<double>();
+  EXPECT_GT(util, 0);
+  EXPECT_LT(util, 1);
+  if (util < 0.6 && !small["upgrade"].is_null()) {
+    EXPECT_GE(small["upgrade_effective_gpu_utilization"].get<double>(), 0.6);
+    EXPECT_THAT(plan["recommendation"].get<std::string>(),
+                HasSubstr("cheapest upgrade that brings it to 60.0% is " + small["upgrade"].get<std::string>()));
+  } else if (util < 0.6) {
+    EXPECT_FALSE(small["upgrade_note"].is_null());
+  } else {
+    EXPECT_TRUE(small["upgrade"].is_null());
+  }
+  const Json& big = plan["models"][1];
+  EXPECT_EQ(big["fits"], false);
+  EXPECT_THAT(big["note"].get<std::string>(), HasSubstr("MiB per GPU"));
+  EXPECT_TRUE(big["step_time_s"].is_null());
+  EXPECT_THAT(plan["recommendation"].get<std::string>(), HasSubstr("gpt3-175b does not fit"));
+
+  // The threshold is required, and named with its place.
+  const std::string bad = dir.Write("bad.yaml", "models:\n  - training: {model: llama3-8b, tp: 8, global_batch: 8}\n");
+  CommandResult e = RunAifabric("plan --existing " + cluster + " --models " + bad + " --out " + dir.path() + "/bad");
+  EXPECT_EQ(e.exit_code, 2);
+  EXPECT_THAT(e.err, HasSubstr("threshold: required, missing"));
+  EXPECT_FALSE(Exists(dir.path() + "/bad"));
+}
+
 TEST(PlanCli, RefusesAPlanThatDoesNotFit) {
   TempDir dir;
   // GPT-3 175B with no model parallelism: 175 B parameters x 16 bytes of

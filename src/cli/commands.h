@@ -123,9 +123,13 @@ struct TraceCommandOptions {
 int TraceCommand(const TraceCommandOptions& options);
 
 // `aifabric plan REQUIREMENTS [--out DIR] [-j N]`: sweeps, prices and
-// simulates fabric designs and says which to buy (docs/plan.md).
+// simulates fabric designs and says which to buy; `aifabric plan --existing
+// SCENARIO --models FILE`: the next models on the network one has, and the
+// cheapest upgrade (docs/plan.md).
 struct PlanCommandOptions {
-  std::string requirements;  // the requirements file
+  std::string requirements;  // the requirements file ("" with --existing)
+  std::string existing;      // --existing: the scenario of the cluster one has
+  std::string models;        // --models: the future models to judge on it
   std::string out_dir;       // "" -> out/<plan name>-plan
   std::string config_dir;    // --config: the chosen design's switch configuration ("" -> none)
   int jobs = 1;              // -j: designs simulated at once (threads)

@@ -125,7 +125,12 @@ int main(int argc, char** argv) {
   PlanCommandOptions plan;
   CLI::App* plan_cmd = app.add_subcommand(
       "plan", "Size, price and simulate fabric designs for a cluster and say which to buy (docs/plan.md)");
-  plan_cmd->add_option("requirements", plan.requirements, "Requirements file (YAML or JSON)")->required();
+  plan_cmd->add_option("requirements", plan.requirements, "Requirements file (YAML or JSON)");
+  CLI::Option* existing_opt = plan_cmd->add_option(
+      "--existing", plan.existing, "The scenario of the cluster one has: judge the --models on it instead");
+  plan_cmd->add_option("--models", plan.models, "With --existing: the future models (docs/plan.md)")
+      ->needs(existing_opt);
+  existing_opt->excludes(plan_cmd->get_option("requirements"));
   plan_cmd->add_option("--out", plan.out_dir, "Output folder (default: out/<plan name>-plan)");
   plan_cmd->add_option("-j,--jobs", plan.jobs, "Designs simulated at once, one thread each (default 1)")
       ->check(CLI::Range(1, 256));

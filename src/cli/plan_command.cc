@@ -6,13 +6,46 @@
 
 #include "cli/commands.h"
 #include "plan/chosen_design_config.h"
+#include "plan/existing_cluster.h"
+#include "plan/existing_outputs.h"
 #include "plan/plan_outputs.h"
 #include "plan/plan_run.h"
 #include "report/output_folder.h"
 
 namespace aifabric {
 
+namespace {
+
+int ExistingCommand(const PlanCommandOptions& options) {
+  if (options.models.empty()) return ReportBadInput(Error{"--existing needs --models FILE (the future models)"});
+  Result<ExistingCluster> cluster = ExistingClusterOf(options.existing);
+  if (!cluster) return ReportBadInput(cluster.error());
+  Result<FutureModels> models = ReadFutureModelsFile(options.models, *cluster);
+  if (!models) return ReportBadInput(models.error());
+  Result<std::string> existing_text = ReadInputFile(options.existing, "scenario file");
+  if (!existing_text) return ReportBadInput(existing_text.error());
+  Result<Catalog> catalog = PlanCatalog(models->requirements);
+  if (!catalog) return ReportBadInput(catalog.error());
+  PlanRunOptions run;
+  run.jobs = options.jobs;
+  Result<ExistingPlan> plan = PlanExisting(options.existing, *existing_text, *models, *catalog, run);
+  if (!plan) return ReportBadInput(plan.error());
+  OutputFolder out(options.out_dir.empty() ? "out/" + plan->existing + "-existing" : options.out_dir);
+  if (Status s = WriteExistingPlanFiles(*plan, out); !s) return ReportBadInput(s.error());
+  if (Status s = out.Commit(); !s) return ReportBadInput(s.error());
+  if (options.quiet) return kExitOk;
+  std::fputs(ExistingPlanText(*plan).c_str(), stdout);
+  std::printf("\n  outputs     %s/ (plan.json)\n", out.dir().c_str());
+  return kExitOk;
+}
+
+}  // namespace
+
 int PlanCommand(const PlanCommandOptions& options) {
+  if (!options.existing.empty()) return ExistingCommand(options);
+  if (options.requirements.empty()) {
+    return ReportBadInput(Error{"plan: give a requirements file, or --existing SCENARIO --models FILE"});
+  }
   Result<PlanRequirements> requirements = ReadPlanRequirementsFile(options.requirements);
   if (!requirements) return ReportBadInput(requirements.error());
   Result<Catalog> catalog = PlanCatalog(*requirements);

@@ -99,18 +99,19 @@ void FillDataParallel(const PlanRequirements& r, const MapReader& t, YAML::Node 
   entry["dp"] = r.gpus / (tp_v * pp_v);
 }
 
-void ReadWorkloads(const MapReader& top, PlanRequirements& r) {
-  std::optional<YAML::Node> list = top.Get("workloads");
+// `key`: "workloads" (a plan) or "models" (--existing).
+void ReadWorkloads(const MapReader& top, const std::string& key, PlanRequirements& r) {
+  std::optional<YAML::Node> list = top.Get(key);
   if (!list) {
-    top.Fail("workloads", "required, missing (the training or inference workloads the designs are judged on)");
+    top.Fail(key, "required, missing (the training or inference workloads the designs are judged on)");
     return;
   }
   if (!list->IsSequence() || list->size() == 0) {
-    top.FailAt("workloads", "expected a list of workload items ({training: {...}} or {inference: {...}})");
+    top.FailAt(key, "expected a list of workload items ({training: {...}} or {inference: {...}})");
     return;
   }
   for (size_t i = 0; i < list->size(); ++i) {
-    const std::string path = "workloads." + std::to_string(i);
+    const std::string path = key + "." + std::to_string(i);
     const MapReader item(top.diagnostics(), (*list)[i], path);
     item.AllowOnly({"name", "training", "inference"});
     const bool training = item.Has("training"), inference = item.Has("inference");
@@ -230,7 +231,7 @@ Result<PlanRequirements> ReadPlanRequirements(const std::string& text, const std
     r.seed = top.Unsigned("seed", 1);
     if (!top.Has("cluster")) top.Fail("cluster", "required, missing ({gpus, gpu, gpus_per_server})");
     ReadCluster(top.Map("cluster"), Catalog::BuiltIn(), r);
-    if (d.ok()) ReadWorkloads(top, r);
+    if (d.ok()) ReadWorkloads(top, "workloads", r);
     ReadDesignSpace(top.Map("design_space"), r);
     ReadConstraints(top.Map("constraints"), r);
     ReadCosts(top.Map("costs"), base_dir, r);
@@ -241,15 +242,81 @@ Result<PlanRequirements> ReadPlanRequirements(const std::string& text, const std
   }
 }
 
-Result<PlanRequirements> ReadPlanRequirementsFile(const std::string& path) {
+Result<FutureModels> ReadFutureModels(const std::string& text, const std::string& origin,
+                                      const std::string& base_dir, const ExistingCluster& cluster) {
+  try {
+    Diagnostics d(origin, {});
+    YAML::Node root;
+    try {
+      root = YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+      d.FailAt(e.mark, "invalid YAML: " + e.msg);
+      return d.error();
+    }
+    if (!root.IsMap()) return Error{origin + ": expected a map (models, threshold, design_space, ...)"};
+    FutureModels f;
+    PlanRequirements& r = f.requirements;
+    r.base_dir = base_dir;
+    r.name = cluster.name;
+    r.seed = cluster.seed;
+    r.gpus = cluster.gpus;
+    r.gpu = cluster.gpu;
+    r.gpus_per_server = cluster.gpus_per_server;
+    const MapReader top(d, root, "");
+    top.AllowOnly({"models", "threshold", "nics_per_gpu", "design_space", "constraints", "costs"});
+    // An upgrade is a new fabric: a NIC per GPU unless the file says otherwise.
+    r.nics_per_gpu = top.Number("nics_per_gpu", 1.0, IsPositive, "a number > 0 (NICs per GPU of the upgrade designs)");
+    if (!top.Has("threshold")) {
+      top.Fail("threshold", "required, missing (the effective GPU utilization below which an upgrade is sought)");
+    }
+    f.threshold = top.Number("threshold", f.threshold, [](double v) { return v > 0 && v <= 1; },
+                             "an effective GPU utilization in (0, 1]");
+    f.upgrades = top.Has("design_space");
+    ReadWorkloads(top, "models", r);
+    for (const PlanWorkload& w : r.workloads) {
+      if (w.kind != "training") top.Fail("models", w.path + ": --existing judges training models only");
+    }
+    ReadDesignSpace(top.Map("design_space"), r);
+    ReadConstraints(top.Map("constraints"), r);
+    ReadCosts(top.Map("costs"), base_dir, r);
+    if (!d.ok()) return d.error();
+    return f;
+  } catch (const std::exception& e) {
+    return Error{origin + ": internal error while reading the models: " + e.what()};
+  }
+}
+
+Result<std::string> ReadInputFile(const std::string& path, const char* what) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return Error{path + ": cannot read the " + std::string(what) + " (not a regular file)"};
+  // A requirements or models file is a page of YAML; refuse what cannot be one.
+  if (fs::file_size(path, ec) > (16u << 20)) return Error{path + ": the " + std::string(what) + " is over 16 MiB"};
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path + ": cannot read the requirements file (" + std::strerror(errno) + ")"};
+  if (!in) return Error{path + ": cannot read the " + std::string(what) + " (" + std::strerror(errno) + ")"};
   std::ostringstream text;
   text << in.rdbuf();
+  return text.str();
+}
+
+std::string BaseDir(const std::string& path) {
   const std::string base = fs::path(path).parent_path().string();
-  Result<PlanRequirements> r = ReadPlanRequirements(text.str(), path, base.empty() ? "." : base);
+  return base.empty() ? "." : base;
+}
+
+Result<PlanRequirements> ReadPlanRequirementsFile(const std::string& path) {
+  Result<std::string> text = ReadInputFile(path, "requirements file");
+  if (!text) return text.error();
+  Result<PlanRequirements> r = ReadPlanRequirements(*text, path, BaseDir(path));
   if (r) r->source_file = path;
   return r;
+}
+
+Result<FutureModels> ReadFutureModelsFile(const std::string& path, const ExistingCluster& cluster) {
+  Result<std::string> text = ReadInputFile(path, "models file");
+  if (!text) return text.error();
+  Result<FutureModels> f = ReadFutureModels(*text, path, BaseDir(path), cluster);
+  if (f) f->requirements.source_file = path;
+  return f;
 }
 
 }  // namespace aifabric

@@ -89,4 +89,34 @@ Result<PlanRequirements> ReadPlanRequirementsFile(const std::string& path);
 Result<PlanRequirements> ReadPlanRequirements(const std::string& text, const std::string& origin,
                                               const std::string& base_dir);
 
+// `aifabric plan --existing SCENARIO --models FILE`: the cluster one has
+// (from the scenario) and the future models to judge on it, in a file of
+// `models` (training items, as a plan's workloads), `threshold` (the
+// effective GPU utilization to keep) and, for upgrades, a `design_space`
+// (with constraints and costs) as a requirements file has, and
+// `nics_per_gpu` of the upgrade designs (default 1, whatever the cluster
+// has now).
+struct ExistingCluster {
+  std::string name;
+  uint64_t seed = 1;
+  int gpus = 0;
+  std::string gpu;
+  int gpus_per_server = 8;
+  double nics_per_gpu = 1.0;  // the cluster's now (the upgrade designs take the models file's)
+};
+
+struct FutureModels {
+  PlanRequirements requirements;  // the cluster's, with `models` as the workloads
+  double threshold = 0;           // required: an upgrade is sought below this effective utilization
+  bool upgrades = false;          // a design_space was given
+};
+
+Result<FutureModels> ReadFutureModels(const std::string& text, const std::string& origin,
+                                      const std::string& base_dir, const ExistingCluster& cluster);
+Result<FutureModels> ReadFutureModelsFile(const std::string& path, const ExistingCluster& cluster);
+
+// A whole input file (at most 16 MiB, a regular file); `what` names it in
+// errors ("requirements file").
+Result<std::string> ReadInputFile(const std::string& path, const char* what);
+
 }  // namespace aifabric
