@@ -12,11 +12,11 @@
 // columns, not 16,384 searches and 18,432 x 16,384 entries. Port lists are
 // stored once per distinct list. InfiniBand tables (FromForwardingTables)
 // route each destination on its own: the table keeps the forwarding
-// tables' own entries, two bytes per (switch, host) — the place of the one
+// tables' own entries, a byte per (switch, host) — the place of the one
 // output port in the switch's port list — with the entries that do not
 // deliver cleared; a host's next hop is its first link, and a distance is
-// counted along the entries (a few hops). So 16,384 hosts under 1,280
-// switches take 42 MB, where a row per node of 8-byte entries and a port
+// counted along the entries (a few hops). So 16,384 hosts under 2,048
+// switches take 32 MiB, where a row per node of 8-byte entries and a port
 // list per entry took 3.4 GB.
 #pragma once
 
