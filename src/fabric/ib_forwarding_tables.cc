@@ -2,15 +2,19 @@
 
 #include <algorithm>
 #include <cassert>
-#include <deque>
 #include <optional>
+#include <span>
 #include <unordered_map>
 
 #include "core/text_file.h"
+#include "fabric/ib_forwarding_candidates.h"
 #include "fabric/host_distance.h"
 
 namespace aifabric {
 namespace {
+
+using ib_engines::CandidateCache;
+using ib_engines::SwitchGraph;
 
 bool IsSwitch(const Topology& t, NodeId n) { return t.node(n).kind == NodeKind::kSwitch; }
 
@@ -21,62 +25,6 @@ NodeId AttachedSwitch(const Topology& t, NodeId host) {
   if (h.ports.empty()) return kNoNode;
   const NodeId peer = t.port(h.ports[0]).peer;
   return IsSwitch(t, peer) ? peer : kNoNode;
-}
-
-// Hop counts from every switch to switch `root` over switch-to-switch links
-// (CAs never forward); -1 for hosts and unreachable switches.
-std::vector<int> SwitchHopsTo(const Topology& t, NodeId root) {
-  std::vector<int> dist(t.num_nodes(), -1);
-  std::deque<NodeId> queue{root};
-  dist[root] = 0;
-  while (!queue.empty()) {
-    const NodeId n = queue.front();
-    queue.pop_front();
-    for (PortId p : t.node(n).ports) {
-      const NodeId m = t.port(p).peer;
-      if (IsSwitch(t, m) && dist[m] < 0) {
-        dist[m] = dist[n] + 1;
-        queue.push_back(m);
-      }
-    }
-  }
-  return dist;
-}
-
-// Per destination host: its switch and the hop table toward that switch,
-// computed once per switch.
-class HopCache {
- public:
-  explicit HopCache(const Topology& t) : t_(t) {}
-  const std::vector<int>& To(NodeId sw) {
-    auto it = cache_.find(sw);
-    if (it == cache_.end()) it = cache_.emplace(sw, SwitchHopsTo(t_, sw)).first;
-    return it->second;
-  }
-
- private:
-  const Topology& t_;
-  std::unordered_map<NodeId, std::vector<int>> cache_;
-};
-
-// The least-hop output ports of switch `sw` toward host `dst` (whose switch
-// is `leaf`, with hop table `hops`), in IB port-number order. The host's own
-// link when sw == leaf.
-std::vector<PortId> LeastHopPorts(const Topology& t, const IbLidMap& map, NodeId sw, NodeId dst, NodeId leaf,
-                                  const std::vector<int>& hops) {
-  std::vector<PortId> out;
-  if (sw == leaf) {
-    out.push_back(t.port(t.node(dst).ports[0]).reverse());
-    return out;
-  }
-  if (hops[sw] < 0) return out;
-  for (int ib = 1; ib <= map.MaxIbPort(sw); ++ib) {
-    const PortId p = map.PortAt(sw, ib);
-    if (p == kNoPort) continue;
-    const NodeId m = t.port(p).peer;
-    if (IsSwitch(t, m) && hops[m] == hops[sw] - 1) out.push_back(p);
-  }
-  return out;
 }
 
 // Switches in node-GUID order.
@@ -117,13 +65,52 @@ std::string Name(const Topology& t, NodeId n) { return t.node(n).name; }
 ForwardingTables::ForwardingTables(const Topology& topology)
     : num_hosts_(topology.hosts().size()),
       switch_index_(topology.num_nodes(), -1),
-      host_index_(topology.num_nodes(), -1) {
+      host_index_(topology.num_nodes(), -1),
+      slot_(topology.ports().size(), kNoSlot) {
   int switches = 0;
   for (const Node& n : topology.nodes()) {
-    if (n.kind == NodeKind::kSwitch) switch_index_[n.id] = switches++;
-    else host_index_[n.id] = topology.host_index(n.id);
+    for (size_t i = 0; i < n.ports.size(); ++i) slot_[n.ports[i]] = static_cast<uint16_t>(i);
+    if (n.kind != NodeKind::kSwitch) {
+      host_index_[n.id] = topology.host_index(n.id);
+      continue;
+    }
+    assert(n.ports.size() < kNoSlot);
+    wide_ = wide_ || n.ports.size() >= 0xFF;
+    switch_index_[n.id] = switches++;
+    port_start_.push_back(static_cast<uint32_t>(ports_.size()));
+    ports_.insert(ports_.end(), n.ports.begin(), n.ports.end());
   }
-  out_.assign(static_cast<size_t>(switches) * num_hosts_, kNoPort);
+  peer_.reserve(ports_.size());
+  for (PortId p : ports_) {
+    const NodeId m = topology.port(p).peer;
+    peer_.push_back(switch_index_[m] >= 0 ? switch_index_[m] : -2 - host_index_[m]);
+  }
+  out_.assign(static_cast<size_t>(switches) * num_hosts_ * (wide_ ? 2 : 1), 0xFF);
+}
+
+void ForwardingTables::SetSlot(size_t i, uint32_t slot) {
+  if (!wide_) {
+    out_[i] = slot == kNoSlot ? 0xFF : static_cast<uint8_t>(slot);
+    return;
+  }
+  out_[2 * i] = static_cast<uint8_t>(slot & 0xFF);
+  out_[2 * i + 1] = static_cast<uint8_t>(slot >> 8);
+}
+
+void ForwardingTables::Set(NodeId sw, NodeId dst, PortId port) {
+  least_hop_ = false;
+  uint32_t slot = kNoSlot;
+  if (port != kNoPort) {
+    slot = slot_[port];
+    assert(ports_[port_start_[switch_index_[sw]] + slot] == port);  // it leaves sw
+  }
+  SetSlot(Index(sw, dst), slot);
+}
+
+size_t ForwardingTables::bytes() const {
+  return out_.size() + ports_.size() * (sizeof(PortId) + sizeof(int)) +
+         slot_.size() * sizeof(uint16_t) +
+         port_start_.size() * sizeof(uint32_t) + (switch_index_.size() + host_index_.size()) * sizeof(int);
 }
 
 size_t ForwardingTables::Index(NodeId sw, NodeId dst) const {
@@ -153,21 +140,67 @@ ForwardingTables ComputeMinHop(const Topology& topology, const IbLidMap& map) {
   for (NodeId sw : by_load) order.insert(order.end(), below[sw].begin(), below[sw].end());
   AppendRemainingHosts(topology, order);
 
-  HopCache hops(topology);
+  // The candidates toward a host depend only on the switch it hangs off
+  // (its hop count is that switch's plus one): found once per (switch,
+  // destination switch). Hosts come in runs with the same candidates (a
+  // switch's hosts are consecutive in the order, and a leaf's up-ports
+  // serve every remote leaf), and a run is assigned at once: giving each
+  // destination in turn the candidate with the fewest destinations, ties to
+  // the lowest port number, hands out the "slots" (count, position) of the
+  // candidates in increasing order — at level v, every candidate whose
+  // count is at most v, in port order — so a run of R destinations over C
+  // candidates costs R + C x (levels), not R x C.
+  SwitchGraph graph(topology, map);
+  CandidateCache candidates(graph);
+  std::vector<NodeId> leaf_of(order.size());
+  for (size_t i = 0; i < order.size(); ++i) leaf_of[i] = AttachedSwitch(topology, order[i]);
+  std::vector<int> count;  // scratch: a run's candidates' destinations so far
   for (NodeId sw : switches) {
+    candidates.Reset(sw);
     std::vector<int> paths(map.MaxIbPort(sw) + 1, 0);  // destinations per IB port
-    for (NodeId dst : order) {
-      const NodeId leaf = AttachedSwitch(topology, dst);
-      if (leaf == kNoNode) continue;
-      PortId best = kNoPort;
-      for (PortId p : LeastHopPorts(topology, map, sw, dst, leaf, hops.To(leaf))) {
-        if (best == kNoPort || paths[map.IbPort(p)] < paths[map.IbPort(best)]) best = p;
+    size_t i = 0;
+    while (i < order.size()) {
+      const NodeId leaf = leaf_of[i];
+      if (leaf == kNoNode) {
+        ++i;
+        continue;
       }
-      if (best == kNoPort) continue;
-      tables.Set(sw, dst, best);
-      ++paths[map.IbPort(best)];
+      if (sw == leaf) {  // its own link
+        const NodeId dst = order[i++];
+        const PortId own = topology.port(topology.node(dst).ports[0]).reverse();
+        tables.Set(sw, dst, own);
+        ++paths[map.IbPort(own)];
+        continue;
+      }
+      const int list = candidates.Toward(leaf);
+      size_t end = i + 1;  // the run: the next hosts with the same candidates
+      while (end < order.size() && leaf_of[end] != kNoNode && leaf_of[end] != sw &&
+             candidates.Toward(leaf_of[end]) == list) {
+        ++end;
+      }
+      const std::span<const PortId> c = candidates.List(list);
+      if (c.empty()) {
+        i = end;
+        continue;
+      }
+      count.resize(c.size());
+      int level = paths[map.IbPort(c[0])];
+      for (size_t k = 0; k < c.size(); ++k) {
+        count[k] = paths[map.IbPort(c[k])];
+        level = std::min(level, count[k]);
+      }
+      while (i < end) {
+        for (size_t k = 0; k < c.size() && i < end; ++k) {
+          if (count[k] > level) continue;
+          tables.Set(sw, order[i++], c[k]);
+          ++count[k];
+        }
+        ++level;
+      }
+      for (size_t k = 0; k < c.size(); ++k) paths[map.IbPort(c[k])] = count[k];
     }
   }
+  tables.least_hop_ = true;  // every entry is a least-hop port (or its host's link)
   return tables;
 }
 
@@ -217,25 +250,39 @@ ForwardingTables ComputeFtree(const Topology& topology, const IbLidMap& map) {
   std::vector<int64_t> divisor(max_tier + 2, 1);
   for (int t = 2; t <= max_tier + 1; ++t) divisor[t] = divisor[t - 1] * up_degree[t - 1];
 
-  HopCache hops(topology);
-  for (size_t g = 0; g < order.size(); ++g) {
-    const NodeId dst = order[g];
-    const NodeId leaf = AttachedSwitch(topology, dst);
-    if (leaf == kNoNode) continue;
-    const std::vector<int>& to_leaf = hops.To(leaf);
-    for (NodeId sw : switches) {
-      const std::vector<PortId> candidates = LeastHopPorts(topology, map, sw, dst, leaf, to_leaf);
-      if (candidates.empty()) continue;
-      std::vector<PortId> down;
-      for (PortId p : candidates) {
-        const NodeId m = topology.port(p).peer;
-        if (!IsSwitch(topology, m) || tier[m] < tier[sw]) down.push_back(p);
+  // Each switch on its own (the choice of one switch does not depend on
+  // another's), its candidates toward each destination switch found once.
+  SwitchGraph graph(topology, map);
+  CandidateCache candidates(graph);
+  std::vector<PortId> down;
+  for (NodeId sw : switches) {
+    candidates.Reset(sw);
+    const int64_t d = divisor[std::clamp(tier[sw], 1, max_tier + 1)];
+    NodeId cached_leaf = kNoNode;
+    std::span<const PortId> all;
+    for (size_t g = 0; g < order.size(); ++g) {
+      const NodeId dst = order[g];
+      const NodeId leaf = AttachedSwitch(topology, dst);
+      if (leaf == kNoNode) continue;
+      if (sw == leaf) {  // its own link: the one candidate, and it leads down
+        tables.Set(sw, dst, topology.port(topology.node(dst).ports[0]).reverse());
+        continue;
       }
-      const std::vector<PortId>& pick = down.empty() ? candidates : down;
-      const int64_t d = divisor[std::clamp(tier[sw], 1, max_tier + 1)];
+      if (leaf != cached_leaf) {
+        cached_leaf = leaf;
+        all = candidates.List(candidates.Toward(leaf));
+        down.clear();
+        for (PortId p : all) {
+          const NodeId m = topology.port(p).peer;
+          if (!IsSwitch(topology, m) || tier[m] < tier[sw]) down.push_back(p);
+        }
+      }
+      if (all.empty()) continue;
+      const std::span<const PortId> pick = down.empty() ? all : std::span<const PortId>(down);
       tables.Set(sw, dst, pick[(static_cast<int64_t>(g) / d) % static_cast<int64_t>(pick.size())]);
     }
   }
+  tables.least_hop_ = true;  // every entry is a least-hop port (or its host's link)
   return tables;
 }
 
@@ -350,38 +397,72 @@ Result<ForwardingTables> ReadIbroute(std::string_view text, const std::string& o
 // ---------------------------------------------------------------------------
 // Walks along the tables
 
-std::vector<int> HopsAlongTables(const Topology& topology, const ForwardingTables& tables, NodeId dst) {
+void ForwardingTables::SwitchHops(size_t first, size_t count, std::vector<int>& hops) const {
   constexpr int kUnknown = -2, kOnStack = -3;
-  std::vector<int> hops(topology.num_nodes(), kUnknown);
-  hops[dst] = 0;
-  std::vector<NodeId> stack;
-  for (NodeId start : topology.switches()) {
-    NodeId at = start;
-    int base = -1;
-    while (true) {
-      if (hops[at] != kUnknown) {
-        base = hops[at] == kOnStack ? -1 : hops[at];  // a loop, or a known answer
-        break;
-      }
-      if (!IsSwitch(topology, at)) {
-        base = -1;  // another host
-        break;
-      }
-      hops[at] = kOnStack;
-      stack.push_back(at);
-      const PortId p = tables.Get(at, dst);
-      if (p == kNoPort) {
-        base = -1;
-        break;
-      }
-      at = topology.port(p).peer;
+  const size_t switches = port_start_.size();
+  assert(first + count <= num_hosts_);
+  // The block's entries, each switch's side by side (one or two cache lines
+  // per switch, which stay in cache while the block's walks read them). The
+  // rows are 2 x hosts bytes apart, a stride the hardware does not
+  // prefetch: ask for a few rows ahead.
+  const size_t width = wide_ ? 2 : 1;
+  std::vector<uint8_t> block(count * switches * width);
+  constexpr size_t kAhead = 8;
+  for (size_t sw = 0; sw < switches; ++sw) {
+    const uint8_t* row = out_.data() + (sw * num_hosts_ + first) * width;
+    if (sw + kAhead < switches) {
+      for (size_t b = 0; b < count * width; b += 64) __builtin_prefetch(row + kAhead * num_hosts_ * width + b);
     }
-    while (!stack.empty()) {
-      base = base < 0 ? -1 : base + 1;
-      hops[stack.back()] = base;
-      stack.pop_back();
+    std::copy(row, row + count * width, block.data() + sw * count * width);
+  }
+  const int* peer = peer_.data();
+  const uint32_t* port_start = port_start_.data();
+  hops.assign(count * switches, kUnknown);
+  std::vector<int> stack;
+  for (size_t j = 0; j < count; ++j) {
+    const int target = -2 - static_cast<int>(first + j);  // the destination as a peer code
+    const uint8_t* entry = block.data() + j * width;  // switch sw's at sw * count
+    int* h = hops.data() + j * switches;
+    for (size_t start = 0; start < switches; ++start) {
+      int at = static_cast<int>(start);
+      int base = -1;
+      while (true) {
+        if (at == target) {
+          base = 0;
+          break;
+        }
+        if (at < 0) {
+          base = -1;  // another host
+          break;
+        }
+        if (h[at] != kUnknown) {
+          base = h[at] == kOnStack ? -1 : h[at];  // a loop, or a known answer
+          break;
+        }
+        h[at] = kOnStack;
+        stack.push_back(at);
+        const uint32_t slot = ReadSlot(entry, static_cast<size_t>(at) * count, wide_);
+        if (slot == kNoSlot) {
+          base = -1;
+          break;
+        }
+        at = peer[port_start[at] + slot];
+      }
+      while (!stack.empty()) {
+        base = base < 0 ? -1 : base + 1;
+        h[stack.back()] = base;
+        stack.pop_back();
+      }
     }
   }
+}
+
+std::vector<int> HopsAlongTables(const Topology& topology, const ForwardingTables& tables, NodeId dst) {
+  std::vector<int> hops(topology.num_nodes(), -1);
+  std::vector<int> by_switch;
+  tables.SwitchHops(static_cast<size_t>(topology.host_index(dst)), 1, by_switch);
+  for (NodeId sw : topology.switches()) hops[sw] = by_switch[tables.switch_index(sw)];
+  hops[dst] = 0;
   for (NodeId h : topology.hosts()) {
     if (h == dst) continue;
     const Node& n = topology.node(h);

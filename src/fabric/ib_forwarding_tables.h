@@ -12,6 +12,7 @@
 // Routes to switch LIDs carry management traffic only and are dropped.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,22 +28,76 @@ class ForwardingTables {
  public:
   ForwardingTables() = default;
   // Tables for every switch of `topology`, all entries kNoPort.
+  // REQUIRES: no switch has 65,535 ports or more.
   explicit ForwardingTables(const Topology& topology);
 
   // The output port of switch `sw` toward host `dst`; kNoPort if none.
   // REQUIRES: sw is a switch and dst a host of the topology.
-  PortId Get(NodeId sw, NodeId dst) const { return out_[Index(sw, dst)]; }
+  PortId Get(NodeId sw, NodeId dst) const {
+    const uint32_t slot = SlotAt(Index(sw, dst));
+    return slot == kNoSlot ? kNoPort : ports_[port_start_[switch_index_[sw]] + slot];
+  }
   // REQUIRES: port is kNoPort or leaves `sw`.
-  void Set(NodeId sw, NodeId dst, PortId port) { out_[Index(sw, dst)] = port; }
+  void Set(NodeId sw, NodeId dst, PortId port);
+  // Whether every entry is known to deliver: true when ComputeMinHop or
+  // ComputeFtree made the tables (each entry leads one hop closer to the
+  // destination's switch, so every walk ends there) and nothing was Set
+  // since; RoutingTable::FromForwardingTables then need not walk them.
+  bool delivers_by_construction() const { return least_hop_; }
 
-  bool operator==(const ForwardingTables&) const = default;
+  // Bytes the tables hold: 1 per (switch, host) entry (2 when a switch has
+  // 255 ports or more), plus the switches' port lists and the per-node and
+  // per-port indices.
+  size_t bytes() const;
+
+  // A switch's index (switches in node-id order, as topology.switches()),
+  // -1 for a host.
+  int switch_index(NodeId node) const { return switch_index_[node]; }
+  size_t num_switches() const { return port_start_.size(); }
+  // Hops from every switch to the hosts with host indices [first, first +
+  // count) along the tables when hosts send on their first link, into
+  // hops[j * num_switches() + switch index] for the j-th of them: -1 where
+  // the walk meets a missing entry, a loop or another host. O(switches) per
+  // destination over the tables' own arrays; a block of kHopBlock
+  // consecutive hosts reads each switch's entries for them at once (they
+  // sit side by side), where one host at a time reads a cache line per
+  // switch per host. REQUIRES: the range is within the hosts.
+  static constexpr size_t kHopBlock = 64;
+  void SwitchHops(size_t first, size_t count, std::vector<int>& hops) const;
+
+  // Equal entries (however they were made).
+  bool operator==(const ForwardingTables& o) const {
+    return num_hosts_ == o.num_hosts_ && switch_index_ == o.switch_index_ && host_index_ == o.host_index_ &&
+           ports_ == o.ports_ && wide_ == o.wide_ && out_ == o.out_;
+  }
 
  private:
+  friend class RoutingTable;  // takes the entries over (FromForwardingTables)
+  friend ForwardingTables ComputeMinHop(const Topology&, const IbLidMap&);
+  friend ForwardingTables ComputeFtree(const Topology&, const IbLidMap&);
+  static constexpr uint32_t kNoSlot = 0xFFFF;
   size_t Index(NodeId sw, NodeId dst) const;
+  // Entry i of out_ (kNoSlot for none), one byte (0xFF: none) or two.
+  static uint32_t ReadSlot(const uint8_t* entries, size_t i, bool wide) {
+    if (!wide) return entries[i] == 0xFF ? kNoSlot : entries[i];
+    return static_cast<uint32_t>(entries[2 * i]) | static_cast<uint32_t>(entries[2 * i + 1]) << 8;
+  }
+  uint32_t SlotAt(size_t i) const { return ReadSlot(out_.data(), i, wide_); }
+  void SetSlot(size_t i, uint32_t slot);
   size_t num_hosts_ = 0;
-  std::vector<int> switch_index_;  // by NodeId; -1 for hosts
-  std::vector<int> host_index_;    // by NodeId; -1 for switches
-  std::vector<PortId> out_;        // [switch index * hosts + host index]
+  std::vector<int> switch_index_;       // by NodeId; -1 for hosts
+  std::vector<int> host_index_;         // by NodeId; -1 for switches
+  std::vector<uint32_t> port_start_;    // by switch index: its ports' offset in ports_
+  std::vector<PortId> ports_;           // every switch's ports, in its `ports` order
+  std::vector<int> peer_;               // beside ports_: the peer's switch index, or -2 - its host index
+  std::vector<uint16_t> slot_;          // by PortId: its place in its node's `ports`
+  // [switch index * hosts + host index]: the place of the output port in
+  // the switch's `ports`, or none. One byte an entry while every switch has
+  // fewer than 255 ports (two bytes, little-endian, if not: wide_), so the
+  // tables of 16,384 hosts under 2,048 switches take 32 MiB, not 128.
+  std::vector<uint8_t> out_;
+  bool wide_ = false;
+  bool least_hop_ = false;  // see delivers_by_construction()
 };
 
 // OpenSM's default "minhop" engine (opensm/osm_ucast_mgr.c and
@@ -128,7 +183,6 @@ Result<ForwardingTables> ReadIbroute(std::string_view text, const std::string& o
 // (IB port 1) and switches follow `tables`: 0 at dst, -1 where the walk
 // meets a missing entry, a loop, or another host.
 std::vector<int> HopsAlongTables(const Topology& topology, const ForwardingTables& tables, NodeId dst);
-
 // How many destination hosts each port of switch `sw` carries, by position
 // in the node's `ports` list.
 std::vector<int> RoutesPerPort(const Topology& topology, const ForwardingTables& tables, NodeId sw);

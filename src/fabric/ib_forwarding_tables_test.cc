@@ -291,5 +291,70 @@ TEST(IbLftReaders, ErrorsNameTheLine) {
   EXPECT_THAT(err(head + head), HasSubstr("d:2: switch s2 has a second table"));
 }
 
+// The routing table of min-hop tables keeps one byte per (switch, host)
+// and a few indices per node and port: on a k = 16 fat-tree (1024 hosts,
+// 320 switches of 16 ports, 3072 links), exactly
+//   S x H                      entries            327,680
+//   + 8 x switch ports         ports and peers     40,960
+//   + 2 x ports + 4 x ports    slots, peers        36,864
+//   + 4 x S + 8 x N + 4 x N    indices, uplinks    17,408   = 422,912 bytes,
+// where a row per node of 8-byte entries took 11 MB (and 3.4 GB at 16,384
+// hosts): a cheap guard against that layout coming back.
+TEST(IbRoutingTable, MinHopTablesTakeOneBytePerSwitchAndHost) {
+  TopologySpec spec = MakeSpec(TopologyType::kFatTree, "32x100G", 1024, 1, DataRate::Gbps(100));
+  spec.k = 16;
+  const Topology t = *BuildTopology(spec);
+  const size_t hosts = t.hosts().size(), switches = t.switches().size(), nodes = t.num_nodes();
+  const size_t ports = t.ports().size();
+  ASSERT_EQ(hosts, 1024u);
+  ASSERT_EQ(switches, 320u);
+  ASSERT_EQ(ports, 2u * 3072u);
+  const RoutingTable rt = RoutingTable::FromForwardingTables(t, ComputeMinHop(t));
+  EXPECT_EQ(rt.bytes(), switches * hosts + 8 * switches * 16 + 6 * ports + 4 * switches + 12 * nodes);
+  EXPECT_EQ(rt.bytes(), 422912u);
+  EXPECT_TRUE(rt.EveryHostReachesEveryHost(t));
+}
+
+// Computed tables deliver by construction, so the routing table skips the
+// walk that clears what does not: the same table as with the walk.
+TEST(IbRoutingTable, ComputedTablesNeedNoWalk) {
+  for (const Topology& t : {FatTreeK4(), Irregular()}) {
+    for (const ForwardingTables& f : {ComputeMinHop(t), ComputeFtree(t)}) {
+      ASSERT_TRUE(f.delivers_by_construction());
+      ForwardingTables walked = f;
+      const NodeId sw = t.switches()[0], dst = t.hosts()[0];
+      walked.Set(sw, dst, walked.Get(sw, dst));  // the same entry, but no longer known to deliver
+      ASSERT_FALSE(walked.delivers_by_construction());
+      const RoutingTable a = RoutingTable::FromForwardingTables(t, f);
+      const RoutingTable b = RoutingTable::FromForwardingTables(t, walked);
+      for (NodeId n = 0; n < static_cast<NodeId>(t.num_nodes()); ++n) {
+        for (NodeId h : t.hosts()) {
+          ASSERT_EQ(a.Distance(n, h), b.Distance(n, h)) << n << " " << h;
+          const auto x = a.NextHops(n, h), y = b.NextHops(n, h);
+          ASSERT_TRUE(std::equal(x.begin(), x.end(), y.begin(), y.end())) << n << " " << h;
+        }
+      }
+    }
+  }
+}
+
+// A loop in the tables: the switches on it get no next hop and distance
+// -1, and the hosts behind them do not reach the destination.
+TEST(IbRoutingTable, EntriesThatDoNotDeliverAreCleared) {
+  const Topology t = FatTreeK4();
+  ForwardingTables f = ComputeMinHop(t);
+  // leaf0 (16) sends h15 up its first port; point that agg back down to leaf0.
+  const PortId up = f.Get(16, 15);
+  const NodeId agg = t.port(up).peer;
+  f.Set(agg, 15, t.port(up).reverse());
+  const RoutingTable rt = RoutingTable::FromForwardingTables(t, f);
+  EXPECT_EQ(rt.Distance(16, 15), -1);
+  EXPECT_EQ(rt.Distance(agg, 15), -1);
+  EXPECT_TRUE(rt.NextHops(agg, 15).empty());
+  EXPECT_EQ(rt.Distance(0, 15), -1);  // h0 hangs off leaf0
+  EXPECT_FALSE(rt.EveryHostReachesEveryHost(t));
+  EXPECT_EQ(rt.Distance(0, 14), 6);   // other destinations are untouched
+}
+
 }  // namespace
 }  // namespace aifabric

@@ -160,37 +160,113 @@ RoutingTable RoutingTable::BuildShortestPaths(const Topology& topology) {
   return table;
 }
 
-RoutingTable RoutingTable::FromForwardingTables(const Topology& topology, const ForwardingTables& tables) {
+RoutingTable RoutingTable::FromForwardingTables(const Topology& topology, ForwardingTables tables) {
   RoutingTable table;
   const size_t num_nodes = topology.num_nodes();
-  const std::vector<NodeId>& hosts = topology.hosts();
-  table.num_columns_ = hosts.size();
-  table.row_.resize(num_nodes);
-  for (size_t n = 0; n < num_nodes; ++n) table.row_[n] = static_cast<int>(n);
-  table.column_.assign(num_nodes, -1);
-  for (size_t h = 0; h < hosts.size(); ++h) table.column_[hosts[h]] = static_cast<int>(h);
-  table.via_switch_.assign(num_nodes, kNoNode);
-  table.entries_.assign(num_nodes * hosts.size(), Entry{});
-  for (size_t h = 0; h < hosts.size(); ++h) {
-    const NodeId dst = hosts[h];
-    const std::vector<int> hops = HopsAlongTables(topology, tables, dst);
-    for (size_t n = 0; n < num_nodes; ++n) {
-      Entry& e = table.entries_[n * hosts.size() + h];
-      e.offset = static_cast<uint32_t>(table.ports_.size());
-      if (hops[n] < 0) continue;
-      assert(hops[n] <= std::numeric_limits<int16_t>::max());
-      e.distance = static_cast<int16_t>(hops[n]);
-      if (hops[n] == 0) continue;
-      const Node& node = topology.node(static_cast<NodeId>(n));
-      table.ports_.push_back(node.kind == NodeKind::kSwitch ? tables.Get(node.id, dst) : node.ports[0]);
-      e.count = 1;
+  table.uplink_.assign(num_nodes, kNoPort);
+  for (NodeId h : topology.hosts()) {
+    if (!topology.node(h).ports.empty()) table.uplink_[h] = topology.node(h).ports[0];
+  }
+  table.port_peer_.resize(topology.ports().size());
+  for (const Port& p : topology.ports()) table.port_peer_[p.id] = p.peer;
+  // Clear what does not deliver: a switch whose walk toward a host meets a
+  // missing entry, a loop or another host has no next hop toward it (tables
+  // of least-hop entries deliver by construction).
+  std::vector<int> hops;
+  if (tables.delivers_by_construction()) {
+    table.lft_ = std::move(tables);
+    return table;
+  }
+  const size_t switches = tables.num_switches();
+  for (size_t first = 0; first < tables.num_hosts_; first += ForwardingTables::kHopBlock) {
+    const size_t count = std::min(ForwardingTables::kHopBlock, tables.num_hosts_ - first);
+    tables.SwitchHops(first, count, hops);
+    for (size_t j = 0; j < count; ++j) {
+      for (size_t sw = 0; sw < switches; ++sw) {
+        if (hops[j * switches + sw] < 0) tables.SetSlot(sw * tables.num_hosts_ + first + j, ForwardingTables::kNoSlot);
+      }
     }
   }
-  assert(table.ports_.size() <= std::numeric_limits<uint32_t>::max());
+  table.lft_ = std::move(tables);
   return table;
 }
 
+bool RoutingTable::EveryHostReachesEveryHost(const Topology& topology) const {
+  const std::vector<NodeId>& hosts = topology.hosts();
+  if (!lft_) {
+    for (NodeId src : hosts) {
+      for (NodeId dst : hosts) {
+        if (src != dst && Distance(src, dst) < 0) return false;
+      }
+    }
+    return true;
+  }
+  // A host reaches dst when its first link does, or when that link's switch
+  // has an entry for dst (entries left in place deliver). So each switch
+  // hosts send to needs every entry but, if one host alone sends to it,
+  // that host's own.
+  const ForwardingTables& t = *lft_;
+  std::vector<int> senders(t.num_switches(), 0);
+  std::vector<NodeId> only(t.num_switches(), kNoNode);
+  for (NodeId src : hosts) {
+    if (uplink_[src] == kNoPort) return hosts.size() < 2;
+    const NodeId peer = port_peer_[uplink_[src]];
+    const int sw = t.switch_index_[peer];
+    if (sw < 0) {  // linked to a host: reaches that one only
+      if (hosts.size() > 2) return false;
+      continue;
+    }
+    ++senders[sw];
+    only[sw] = src;
+  }
+  for (size_t sw = 0; sw < senders.size(); ++sw) {
+    if (senders[sw] == 0) continue;
+    const size_t row = sw * t.num_hosts_;
+    for (size_t h = 0; h < t.num_hosts_; ++h) {
+      if (t.SlotAt(row + h) == ForwardingTables::kNoSlot && !(senders[sw] == 1 && hosts[h] == only[sw])) return false;
+    }
+  }
+  return true;
+}
+
+std::span<const PortId> RoutingTable::ForwardingNextHops(NodeId at, NodeId dst) const {
+  const ForwardingTables& t = *lft_;
+  if (at == dst) return {};
+  if (t.switch_index_[at] >= 0) {
+    const uint32_t slot = t.SlotAt(t.Index(at, dst));
+    if (slot == ForwardingTables::kNoSlot) return {};
+    return std::span<const PortId>(&t.ports_[t.port_start_[t.switch_index_[at]] + slot], 1);
+  }
+  if (ForwardingDistance(at, dst) < 0) return {};
+  return std::span<const PortId>(&uplink_[at], 1);
+}
+
+int RoutingTable::ForwardingDistance(NodeId from, NodeId dst) const {
+  const ForwardingTables& t = *lft_;
+  assert(t.host_index_[dst] >= 0);
+  if (from == dst) return 0;
+  NodeId at = from;
+  int hops = 0;
+  if (t.switch_index_[at] < 0) {  // a host: its first link, then its switch's entries
+    if (uplink_[at] == kNoPort) return -1;
+    at = port_peer_[uplink_[at]];
+    hops = 1;
+    if (at == dst) return 1;
+    if (t.switch_index_[at] < 0) return -1;  // another host
+  }
+  // Entries left in place deliver, so this walk ends at dst.
+  while (at != dst) {
+    const PortId p = t.Get(at, dst);
+    if (p == kNoPort) return -1;
+    at = port_peer_[p];
+    ++hops;
+    assert(at == dst || t.switch_index_[at] >= 0);
+  }
+  return hops;
+}
+
 std::span<const PortId> RoutingTable::NextHops(NodeId at, NodeId dst) const {
+  if (lft_) return ForwardingNextHops(at, dst);
   assert(column_[dst] >= 0);
   if (at == dst) return {};
   if (row_[at] < 0) {
@@ -204,6 +280,7 @@ std::span<const PortId> RoutingTable::NextHops(NodeId at, NodeId dst) const {
 }
 
 int RoutingTable::Distance(NodeId from, NodeId dst) const {
+  if (lft_) return ForwardingDistance(from, dst);
   assert(column_[dst] >= 0);
   if (from == dst) return 0;
   if (row_[from] < 0) {
@@ -215,7 +292,8 @@ int RoutingTable::Distance(NodeId from, NodeId dst) const {
 }
 
 size_t RoutingTable::bytes() const {
-  return entries_.size() * sizeof(Entry) + ports_.size() * sizeof(PortId) +
+  return (lft_ ? lft_->bytes() : 0) + port_peer_.size() * sizeof(NodeId) + entries_.size() * sizeof(Entry) +
+         ports_.size() * sizeof(PortId) +
          (row_.size() + column_.size() + via_switch_.size() + to_host_.size() + uplink_.size()) * sizeof(int);
 }
 

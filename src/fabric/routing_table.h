@@ -11,19 +11,25 @@
 // under 512 leaves costs 512 searches and 2,048 switch rows by 512
 // columns, not 16,384 searches and 18,432 x 16,384 entries. Port lists are
 // stored once per distinct list. InfiniBand tables (FromForwardingTables)
-// route each destination on its own: one column per host, a row per node.
+// route each destination on its own: the table keeps the forwarding
+// tables' own entries, a byte per (switch, host) — the place of the one
+// output port in the switch's port list — with the entries that do not
+// deliver cleared; a host's next hop is its first link, and a distance is
+// counted along the entries (a few hops). So 16,384 hosts under 2,048
+// switches take 32 MiB, where a row per node of 8-byte entries and a port
+// list per entry took 3.4 GB.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "core/ids.h"
+#include "fabric/ib_forwarding_tables.h"
 #include "fabric/topology.h"
 
 namespace aifabric {
-
-class ForwardingTables;
 
 class RoutingTable {
  public:
@@ -37,15 +43,23 @@ class RoutingTable {
   // missing entry, a loop or the wrong host gets Distance -1 and no next
   // hop, so broken tables drop packets instead of looping them;
   // CheckForwardingTables (ib_forwarding_check.h) says why. REQUIRES: `tables` built for `topology`.
-  static RoutingTable FromForwardingTables(const Topology& topology, const ForwardingTables& tables);
+  // Takes the tables over (pass a copy to keep them).
+  static RoutingTable FromForwardingTables(const Topology& topology, ForwardingTables tables);
 
   // Ports out of `at` on a shortest path toward host `dst`, in port-id order.
   // Empty when at == dst or dst is unreachable.
   std::span<const PortId> NextHops(NodeId at, NodeId dst) const;
   // Hops from `from` to host `dst`; -1 if unreachable.
   int Distance(NodeId from, NodeId dst) const;
-  // Memory the table holds, in bytes (entries and port lists).
+  // Memory the table holds, in bytes (entries, port lists and indices).
   size_t bytes() const;
+  // Whether every host of `topology` reaches every other host (Distance
+  // >= 0). For forwarding tables, a pass over the rows of the switches hosts
+  // send to; for shortest paths, over every pair. REQUIRES: built for
+  // `topology`.
+  bool EveryHostReachesEveryHost(const Topology& topology) const;
+  // Whether it holds InfiniBand forwarding tables (FromForwardingTables).
+  bool forwarding() const { return lft_.has_value(); }
 
  private:
   struct Entry {
@@ -65,6 +79,13 @@ class RoutingTable {
   std::vector<PortId> uplink_;      // by NodeId (hosts without a row): their one port
   std::vector<Entry> entries_;      // [row * num_columns + column]
   std::vector<PortId> ports_;
+
+  // InfiniBand tables (FromForwardingTables) instead of the above, with
+  // uplink_ (every host's first link, kNoPort if none).
+  std::span<const PortId> ForwardingNextHops(NodeId at, NodeId dst) const;
+  int ForwardingDistance(NodeId from, NodeId dst) const;
+  std::optional<ForwardingTables> lft_;  // the entries that do not deliver cleared
+  std::vector<NodeId> port_peer_;         // by PortId
 };
 
 }  // namespace aifabric

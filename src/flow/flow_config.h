@@ -13,6 +13,14 @@
 
 namespace aifabric {
 
+// How the flow level spreads a transfer over its equal-cost paths
+// (fabric.load_balancing; docs/models.md, "Load balancing at flow level").
+enum class FlowBalancing {
+  kEcmp,      // one path per queue pair, by the packet model's 5-tuple hash
+  kSpray,     // every shortest path, split equally at every node (per-packet spraying)
+  kAdaptive,  // every shortest path, split at every node to even out the load on its next hops
+};
+
 struct FlowConfig {
   // Payload bytes per packet and the bytes each packet adds on the wire
   // (RoCEv2: 82, InfiniBand: 26 — see packet/packet_config.h). A link of
@@ -25,6 +33,9 @@ struct FlowConfig {
   // Queue pairs a transfer is split over, each its own 5-tuple and path
   // (PacketConfig::qps_per_transfer).
   uint32_t qps_per_transfer = 1;
+  // Path choice. Flowlets (packet level) become kEcmp: a fluid never pauses,
+  // so it never starts a new flowlet.
+  FlowBalancing balancing = FlowBalancing::kEcmp;
   // Weight of each traffic class (TransferRequest::priority) in weighted
   // max-min sharing: on a shared bottleneck, flows get rates in proportion
   // to their weights (the packet model's DWRR weights). Strict priority is

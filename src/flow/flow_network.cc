@@ -21,7 +21,8 @@ FlowNetwork::FlowNetwork(Simulator& sim, const Topology& topology, const Routing
           return;
         }
         OnQueuePairDone(static_cast<uint32_t>(index), at);
-      }) {
+      }),
+      splitter_(topology, routes) {
   assert(config.mtu_bytes > 0 && config.qps_per_transfer >= 1);
   hop_latency_.reserve(topology.ports().size());
   full_packet_time_.reserve(topology.ports().size());
@@ -35,6 +36,7 @@ FlowNetwork::FlowNetwork(Simulator& sim, const Topology& topology, const Routing
                                                : Time::Zero()));
     full_packet_time_.push_back(port.rate.TransmitTime(config.mtu_bytes + config.wire_overhead_bytes));
   }
+  if (config.balancing == FlowBalancing::kAdaptive) offered_.assign(topology.ports().size(), 0.0);
 }
 
 double FlowNetwork::payload_capacity_bps(PortId port) const {
@@ -84,6 +86,10 @@ void FlowNetwork::StartQueuePair(const TransferRequest& request, uint32_t transf
   // A connection (src, dst, 5-tuple hash) seen before reuses its path in the arena.
   const uint32_t hash = FlowHash(request);
   qp.hash = hash;
+  if (spread()) {
+    StartSpreadQueuePair(qp);
+    return;
+  }
   if (const auto known = KnownPath(request, hash)) {
     qp.path_offset = static_cast<uint32_t>(known->data() - path_arena_.data());
     qp.path_length = static_cast<uint32_t>(known->size());
@@ -100,6 +106,52 @@ void FlowNetwork::StartQueuePair(const TransferRequest& request, uint32_t transf
   flows_.push_back(qp);
   resources_.assign(ports.begin(), ports.end());
   fluid_.Start(index, request.bytes, resources_, qp.latency, config_.priority_weight[request.priority & 7]);
+}
+
+void FlowNetwork::StartSpreadQueuePair(QueuePair& qp) {
+  const TransferRequest& request = qp.request;
+  // Sprayed, a pair (src, dst) always splits the same way: its ports are
+  // kept once, under the key of hash 0. Adaptive splits by the load now.
+  const bool spray = config_.balancing == FlowBalancing::kSpray;
+  std::optional<uint32_t> known;
+  if (spray) known = paths_.Find(ConnectionKey(request, 0));
+  if (known && (flows_[*known].request.src != request.src || flows_[*known].request.dst != request.dst)) {
+    known.reset();
+  }
+  if (known) {
+    qp.path_offset = flows_[*known].path_offset;
+    qp.path_length = flows_[*known].path_length;
+  } else {
+    qp.path_offset = static_cast<uint32_t>(path_arena_.size());
+    split_.clear();
+    splitter_.Split(request.src, request.dst, spray ? std::span<const double>() : offered_, split_);
+    for (const PortShare& share : split_) {
+      path_arena_.push_back(share.port);
+      share_arena_.push_back(share.fraction);
+    }
+    qp.path_length = static_cast<uint32_t>(path_arena_.size() - qp.path_offset);
+    if (spray) paths_.Set(ConnectionKey(request, 0), static_cast<uint32_t>(flows_.size()));
+  }
+  const std::span<const PortId> ports(path_arena_.data() + qp.path_offset, qp.path_length);
+  const std::span<const double> fractions(share_arena_.data() + qp.path_offset, qp.path_length);
+  if (!spray) {
+    for (size_t k = 0; k < ports.size(); ++k) offered_[static_cast<size_t>(ports[k])] += fractions[k];
+  }
+  ecmp_scratch_.clear();
+  AppendEcmpPath(topology_, routes_, salts_, request.src, request.dst, qp.hash, ecmp_scratch_);
+  qp.latency = PathLatency(ecmp_scratch_, request.bytes);
+  qp.start = sim_.Now();
+  const uint32_t index = static_cast<uint32_t>(flows_.size());
+  flows_.push_back(qp);
+  resources_.assign(ports.begin(), ports.end());
+  fluid_.Start(index, request.bytes, resources_, fractions, qp.latency, config_.priority_weight[request.priority & 7]);
+}
+
+std::vector<double> FlowNetwork::path_fractions(uint32_t flow_index) const {
+  const QueuePair& qp = flows_[flow_index];
+  if (!spread()) return std::vector<double>(qp.path_length, 1.0);
+  return std::vector<double>(share_arena_.begin() + qp.path_offset,
+                             share_arena_.begin() + qp.path_offset + qp.path_length);
 }
 
 namespace {
@@ -132,6 +184,10 @@ const FlowNetwork::RoutedCoflow& FlowNetwork::Route(const CoflowRequest& request
   r.edges = request.edges;
   r.priority = request.priority;
   for (const CoflowEdge& e : request.edges) r.reference = std::max(r.reference, e.bytes);
+  if (spread()) {
+    RouteSpread(request, r);
+    return r;
+  }
   std::vector<std::pair<int, double>> merged;
   for (const CoflowEdge& e : request.edges) {
     assert(e.src != e.dst && routes_.Distance(e.src, e.dst) > 0);
@@ -154,6 +210,39 @@ const FlowNetwork::RoutedCoflow& FlowNetwork::Route(const CoflowRequest& request
   return r;
 }
 
+void FlowNetwork::RouteSpread(const CoflowRequest& request, RoutedCoflow& r) {
+  // Every edge's split, summed per port in a dense array (a coflow of
+  // thousands of edges over paths of thousands of ports would otherwise
+  // sort millions of pairs). Adaptive: each edge evens out the load the
+  // coflow's earlier edges put on its next hops, in bytes per reference byte.
+  const bool adaptive = config_.balancing == FlowBalancing::kAdaptive;
+  coflow_dense_.resize(topology_.ports().size(), 0.0);
+  if (adaptive) coflow_load_.resize(topology_.ports().size(), 0.0);
+  coflow_touched_.clear();
+  for (const CoflowEdge& e : request.edges) {
+    assert(e.src != e.dst && routes_.Distance(e.src, e.dst) > 0);
+    const std::vector<PortId> ports = RoutePath(EdgeAsTransfer(e, request.priority));
+    r.path_chain_ps += e.latency_weight * static_cast<double>(PathLatency(ports, std::max<uint64_t>(e.bytes, 1)).ps());
+    if (e.bytes == 0) continue;
+    const double coefficient = static_cast<double>(e.bytes) / static_cast<double>(r.reference);
+    split_.clear();
+    splitter_.Split(e.src, e.dst, adaptive ? std::span<const double>(coflow_load_) : std::span<const double>(), split_);
+    for (const PortShare& share : split_) {
+      const size_t p = static_cast<size_t>(share.port);
+      if (coflow_dense_[p] == 0) coflow_touched_.push_back(share.port);
+      coflow_dense_[p] += coefficient * share.fraction;
+      if (adaptive) coflow_load_[p] += coefficient * share.fraction;
+    }
+  }
+  std::sort(coflow_touched_.begin(), coflow_touched_.end());
+  for (PortId p : coflow_touched_) {
+    r.resources.push_back(p);
+    r.coefficients.push_back(coflow_dense_[static_cast<size_t>(p)]);
+    coflow_dense_[static_cast<size_t>(p)] = 0;
+    if (adaptive) coflow_load_[static_cast<size_t>(p)] = 0;
+  }
+}
+
 Status FlowNetwork::StartCoflow(const CoflowRequest& request) {
   const RoutedCoflow& r = Route(request);
   const uint64_t index = coflows_.size();
@@ -168,6 +257,11 @@ Status FlowNetwork::StartCoflow(const CoflowRequest& request) {
 void FlowNetwork::OnQueuePairDone(uint32_t flow_index, Time finish) {
   QueuePair& qp = flows_[flow_index];
   qp.finish = finish;
+  if (!offered_.empty()) {  // adaptive: its load leaves the ports
+    for (uint32_t k = 0; k < qp.path_length; ++k) {
+      offered_[static_cast<size_t>(path_arena_[qp.path_offset + k])] -= share_arena_[qp.path_offset + k];
+    }
+  }
   Transfer& t = transfers_[qp.transfer];
   if (--t.open_queue_pairs > 0) return;
   payload_.delivered += t.bytes;
@@ -239,7 +333,36 @@ Time FlowNetwork::PayloadTime(std::span<const PortId> path, uint64_t bytes) cons
   return Time::FromPs(static_cast<int64_t>((num + den - 1) / den));
 }
 
+Time FlowNetwork::SpreadPayloadTime(const TransferRequest& request) const {
+  // Alone on the idle fabric the split is the spray one (adaptive, with no
+  // load anywhere: in proportion to the rates, the spray split when they are
+  // equal), and the fluid runs at min over its ports of capacity / fraction.
+  // When that is a port the whole transfer crosses (a host's link), the
+  // closed form in whole picoseconds, as on one path.
+  split_.clear();
+  const std::vector<double> idle(config_.balancing == FlowBalancing::kAdaptive ? topology_.ports().size() : 0, 0.0);
+  splitter_.Split(request.src, request.dst, idle, split_);
+  double rate = 0;
+  PortId at = kNoPort;
+  double at_fraction = 0;
+  for (const PortShare& s : split_) {
+    const double r = payload_capacity_bps(s.port) / s.fraction;
+    if (at == kNoPort || r < rate) {
+      rate = r;
+      at = s.port;
+      at_fraction = s.fraction;
+    }
+  }
+  if (at_fraction == 1.0) return PayloadTime(std::span<const PortId>(&at, 1), request.bytes);
+  return Time::FromPs(static_cast<int64_t>(std::ceil(static_cast<double>(request.bytes) * 8 / rate * 1e12)));
+}
+
 Time FlowNetwork::IdealFct(const TransferRequest& request) const {
+  if (spread()) {
+    const TransferRequest r = WithSourcePort(request);
+    const std::vector<PortId> ports = RoutePath(request);
+    return PathLatency(ports, request.bytes) + SpreadPayloadTime(r);
+  }
   const TransferRequest r = WithSourcePort(request);
   if (const auto known = KnownPath(r, FlowHash(r))) {
     return PathLatency(*known, request.bytes) + PayloadTime(*known, request.bytes);

@@ -16,7 +16,10 @@
 //
 // Paths are the packet model's (fabric/ecmp_path.h): same 5-tuple hash,
 // per-switch salt and queue-pair split, so both models route every flow
-// identically. No queues, no drops, no PFC/ECN/congestion control: see
+// identically. With FlowConfig::balancing spray or adaptive, a queue pair
+// is one fluid over every port of its shortest paths instead, each at the
+// fraction of it that crosses there (PathSplitter, flow/path_split.h), its
+// latency that of the path its hash selects. No queues, no drops, no PFC/ECN/congestion control: see
 // docs/models.md. Owns the fluid state; lives inside one Simulator; not
 // thread-safe.
 #pragma once
@@ -35,6 +38,7 @@
 #include "flow/connection_table.h"
 #include "flow/flow_config.h"
 #include "flow/fluid_network.h"
+#include "flow/path_split.h"
 
 namespace aifabric {
 
@@ -77,8 +81,12 @@ class FlowNetwork final : public FabricNetwork {
   // Results, valid during and after the run, one entry per queue pair in
   // start order (as PacketNetwork::flows()).
   const std::vector<QueuePair>& flows() const { return flows_; }
-  // The ports a queue pair crosses, source to destination.
+  // The ports a queue pair crosses, source to destination (spread over
+  // several paths: every port of them, nearest the source first).
   std::span<const PortId> path(uint32_t flow_index) const;
+  // The fraction of the queue pair crossing each port of path(): all 1 but
+  // for spray and adaptive.
+  std::vector<double> path_fractions(uint32_t flow_index) const;
   // Current payload rate of an unfinished queue pair in bit/s (0 once done).
   // Solves first if starts at this instant are pending.
   double rate_bps(uint32_t flow_index) { return fluid_.rate_bps(flow_index); }
@@ -112,6 +120,12 @@ class FlowNetwork final : public FabricNetwork {
 
  private:
   void StartQueuePair(const TransferRequest& request, uint32_t transfer);
+  // StartQueuePair for spray and adaptive: the ports of every shortest
+  // path, with fractions (share_arena_ beside path_arena_).
+  void StartSpreadQueuePair(QueuePair& qp);
+  bool spread() const { return config_.balancing != FlowBalancing::kEcmp; }
+  // The ideal payload time of a spread transfer (its split on the idle fabric).
+  Time SpreadPayloadTime(const TransferRequest& request) const;
   // The path of a connection (`request` with its source port, `hash` its
   // FlowHash) some queue pair already took, if any.
   std::optional<std::span<const PortId>> KnownPath(const TransferRequest& request, uint32_t hash) const;
@@ -144,6 +158,16 @@ class FlowNetwork final : public FabricNetwork {
   std::vector<PortId> path_arena_;  // every distinct connection's path, back to back
   ConnectionTable paths_;           // connection key -> a queue pair that has its path
   std::vector<int> resources_;      // scratch: a path as resource ids
+  // Spray and adaptive (spread()): the fractions beside path_arena_, the
+  // load each port carries in queue pairs (adaptive: what the split evens
+  // out), and scratch.
+  mutable PathSplitter splitter_;
+  std::vector<double> share_arena_;
+  std::vector<double> offered_;
+  mutable std::vector<PortShare> split_;
+  std::vector<PortId> ecmp_scratch_;
+  std::vector<double> coflow_dense_, coflow_load_;
+  std::vector<PortId> coflow_touched_;
   std::vector<FlowId> coflows_;     // by coflow index: the caller's id
   // A coflow's edges and priority, routed: its ports with coefficients,
   // reference bytes and chain latency from its paths.
@@ -156,6 +180,9 @@ class FlowNetwork final : public FabricNetwork {
     double path_chain_ps = 0;
   };
   const RoutedCoflow& Route(const CoflowRequest& request);
+  // Route's ports and coefficients when spread: every edge's split, the
+  // adaptive one evening out the load of the coflow's own edges.
+  void RouteSpread(const CoflowRequest& request, RoutedCoflow& r);
   std::unordered_map<uint64_t, RoutedCoflow> routed_;  // by a hash of the edges
   TransferObserver* observer_ = nullptr;
 };

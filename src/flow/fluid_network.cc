@@ -58,6 +58,17 @@ void FluidNetwork::Start(uint64_t id, uint64_t bytes, std::span<const int> resou
   Add(solver_.AddFlow(resources, weight), id, bytes, timing);
 }
 
+void FluidNetwork::Start(uint64_t id, uint64_t bytes, std::span<const int> resources,
+                         std::span<const double> coefficients, Time latency, double weight) {
+  if (bytes == 0) {
+    completions_.Schedule(id, sim_.Now() + latency);
+    return;
+  }
+  CoflowTiming timing;
+  timing.latency = latency;
+  Add(solver_.AddFlow(resources, coefficients, weight), id, bytes, timing);
+}
+
 void FluidNetwork::StartCoflow(uint64_t id, uint64_t bytes, std::span<const int> resources,
                                std::span<const double> coefficients, const CoflowTiming& timing, double weight) {
   if (bytes == 0) {

@@ -52,6 +52,11 @@ class FluidNetwork final : public EventHandler {
   // Starts `bytes` now over `resources` (each an AddResource id; non-empty).
   // A zero-byte transfer completes after `latency` alone.
   void Start(uint64_t id, uint64_t bytes, std::span<const int> resources, Time latency, double weight = 1.0);
+  // The same for a transfer that crosses resources[i] with a fraction
+  // coefficients[i] of its bytes (a transfer spread over several paths).
+  // REQUIRES: same lengths, coefficients > 0.
+  void Start(uint64_t id, uint64_t bytes, std::span<const int> resources, std::span<const double> coefficients,
+             Time latency, double weight = 1.0);
   // Starts a coflow: `bytes` of a reference edge, crossing resources[i] with
   // coefficients[i] bytes per reference byte (a resource listed twice
   // carries the sum). With D the time its reference bytes take to drain,

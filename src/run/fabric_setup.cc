@@ -31,6 +31,18 @@ FlowConfig FlowConfigFor(const Scenario& scenario) {
   c.wire_overhead_bytes = scenario.packet.wire_overhead_bytes;
   c.ecmp_seed = scenario.packet.ecmp_seed;
   c.qps_per_transfer = scenario.packet.qps_per_transfer;
+  switch (scenario.packet.load_balancing) {
+    case LoadBalancing::kSpray:
+      c.balancing = FlowBalancing::kSpray;
+      break;
+    case LoadBalancing::kAdaptive:
+      c.balancing = FlowBalancing::kAdaptive;
+      break;
+    case LoadBalancing::kEcmp:
+    case LoadBalancing::kFlowlet:  // a fluid never idles, so one flowlet: one path (docs/models.md)
+      c.balancing = FlowBalancing::kEcmp;
+      break;
+  }
   for (int p = 0; p < kNumPriorities; ++p) c.priority_weight[p] = scenario.packet.queues[p].dwrr_weight;
   return c;
 }

@@ -1,5 +1,7 @@
 #include "run/ib_routes.h"
 
+#include <utility>
+
 #include "core/text_file.h"
 #include "fabric/ib_forwarding_check.h"
 #include "fabric/ib_forwarding_tables.h"
@@ -14,31 +16,40 @@ Result<RoutingTable> BuildIbRoutes(const Scenario& scenario, const Topology& top
   if (scenario.packet.load_balancing != LoadBalancing::kEcmp || routing.engine == IbRouting::kShortestPaths) {
     return RoutingTable::BuildShortestPaths(topology);
   }
-  Result<ForwardingTables> tables = ForwardingTables();
-  switch (routing.engine) {
-    case IbRouting::kMinHop:
-      tables = ComputeMinHop(topology);
-      break;
-    case IbRouting::kFtree:
-      tables = ComputeFtree(topology);
-      break;
-    case IbRouting::kOpensmDump:
-    case IbRouting::kIbroute: {
-      Result<std::string> text = ReadTextFile(routing.file);
-      if (!text.ok()) return Error{"fabric.ib.routing.file: " + text.error().message};
-      const IbLidMap map = IbLidMap::ForTopology(topology);
-      tables = routing.engine == IbRouting::kOpensmDump ? ReadOpensmLftDump(*text, routing.file, map, topology)
+  const auto compute = [&]() -> Result<ForwardingTables> {
+    switch (routing.engine) {
+      case IbRouting::kMinHop:
+        return ComputeMinHop(topology);
+      case IbRouting::kFtree:
+        return ComputeFtree(topology);
+      case IbRouting::kOpensmDump:
+      case IbRouting::kIbroute: {
+        Result<std::string> text = ReadTextFile(routing.file);
+        if (!text.ok()) return Error{"fabric.ib.routing.file: " + text.error().message};
+        const IbLidMap map = IbLidMap::ForTopology(topology);
+        return routing.engine == IbRouting::kOpensmDump ? ReadOpensmLftDump(*text, routing.file, map, topology)
                                                         : ReadIbroute(*text, routing.file, map, topology);
-      break;
+      }
+      case IbRouting::kShortestPaths:
+        break;
     }
-    case IbRouting::kShortestPaths:
-      break;
+    return ForwardingTables();
+  };
+  Result<ForwardingTables> tables = compute();
+  if (!tables.ok()) {
+    const std::string& m = tables.error().message;
+    return Error{m.rfind("fabric.ib.routing", 0) == 0 ? m : "fabric.ib.routing: " + m};
   }
+  // The routing table walks the tables once (it clears what does not
+  // deliver); only tables that fail are computed again, for the check to
+  // name the first pair that fails and why.
+  RoutingTable routes = RoutingTable::FromForwardingTables(topology, std::move(*tables));
+  if (routes.EveryHostReachesEveryHost(topology)) return routes;
+  tables = compute();
   if (!tables.ok()) return Error{"fabric.ib.routing: " + tables.error().message};
-  if (Status ok = CheckForwardingTables(topology, *tables, PathRule::kDelivers); !ok) {
-    return Error{"fabric.ib.routing: the forwarding tables do not deliver: " + ok.error().message};
-  }
-  return RoutingTable::FromForwardingTables(topology, *tables);
+  Status ok = CheckForwardingTables(topology, *tables, PathRule::kDelivers);
+  return Error{"fabric.ib.routing: the forwarding tables do not deliver: " +
+               (ok ? std::string("a host does not reach another") : ok.error().message)};
 }
 
 }  // namespace aifabric
