@@ -78,7 +78,7 @@ int PlanCommand(const PlanCommandOptions& options) {
   }
   if (options.quiet) return kExitOk;
   std::fputs(PlanText(*requirements, *plan, options.rows).c_str(), stdout);
-  std::printf("\n  outputs     %s/ (plan.json, plan.csv, designs/)\n", out.dir().c_str());
+  std::printf("\n  outputs     %s/ (plan.json, plan.csv, plan.html, designs/)\n", out.dir().c_str());
   if (!options.config_dir.empty()) {
     std::printf("  config      %s/ (switch configuration of %s; docs/switch_config.md)\n", options.config_dir.c_str(),
                 plan->designs.front().outcome.design.name.c_str());

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "plan/design_space.h"
+#include "plan/plan_html.h"
 
 namespace aifabric {
 namespace {
@@ -174,8 +175,12 @@ std::string PlanText(const PlanRequirements& r, const RankedPlan& plan, size_t r
 }
 
 Status WritePlanFiles(const PlanRequirements& r, const RankedPlan& plan, OutputFolder& out) {
-  if (Status s = out.Write("plan.json", PlanJson(r, plan).dump(2) + "\n"); !s) return s;
+  const Json plan_json = PlanJson(r, plan);
+  if (Status s = out.Write("plan.json", plan_json.dump(2) + "\n"); !s) return s;
   if (Status s = out.Write("plan.csv", PlanCsv(r, plan)); !s) return s;
+  Status html = Status::Ok();
+  if (Status s = out.Stream("plan.html", [&](TextSink& sink) { html = WritePlanHtml(plan_json, sink); }); !s) return s;
+  if (!html) return html;
   for (const RankedDesign& d : plan.designs) {
     if (Status s = out.Write("designs/" + d.outcome.design.name + ".yaml", d.outcome.scenario_yaml); !s) return s;
   }

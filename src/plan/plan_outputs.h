@@ -1,8 +1,8 @@
 // The files and the terminal summary of a plan: plan.json (the contract in
 // docs/plan.md: designs best first with their costs and workloads, the
-// recommendation), plan.csv (a row per design), designs/<name>.yaml (each
-// design's scenario, to re-run alone) and the ranked table printed on the
-// terminal. Pure functions of the ranked plan, so the same plan gives the
+// recommendation), plan.csv (a row per design), plan.html (plan_html.h),
+// designs/<name>.yaml (each design's scenario, to re-run alone) and the
+// ranked table printed on the terminal. Pure functions of the ranked plan, so the same plan gives the
 // same bytes; nothing measured on the wall clock goes in a file.
 #pragma once
 
@@ -22,7 +22,8 @@ std::string PlanCsv(const PlanRequirements& requirements, const RankedPlan& plan
 // The recommendation and a table, at most `rows` designs (the rest counted).
 std::string PlanText(const PlanRequirements& requirements, const RankedPlan& plan, size_t rows);
 
-// Writes plan.json, plan.csv and designs/*.yaml into `out` (not committed).
+// Writes plan.json, plan.csv, plan.html (plan_html.h) and designs/*.yaml into
+// `out` (not committed).
 Status WritePlanFiles(const PlanRequirements& requirements, const RankedPlan& plan, OutputFolder& out);
 
 }  // namespace aifabric
