@@ -3,18 +3,13 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "plan/json_numbers.h"
 #include "plan/plan_ranking.h"
 
 namespace aifabric {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-double Round(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return std::strtod(buf, nullptr);
-}
 
 Json OrNull(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
 
@@ -34,15 +29,15 @@ Json ExistingPlanJson(const ExistingPlan& p) {
     o["note"] = OrNull(m.note);
     o["parallelism"] = OrNull(m.parallelism);
     o["memory_per_gpu_bytes"] = m.fits ? Json(m.memory_per_gpu_bytes) : Json(nullptr);
-    o["step_time_s"] = m.fits ? Json(Round(m.step_time_s)) : Json(nullptr);
-    o["mfu"] = m.fits ? Json(Round(m.mfu)) : Json(nullptr);
-    o["effective_gpu_utilization"] = m.fits ? Json(Round(m.effective_gpu_utilization)) : Json(nullptr);
+    o["step_time_s"] = m.fits ? Json(RoundForFiles(m.step_time_s)) : Json(nullptr);
+    o["mfu"] = m.fits ? Json(RoundForFiles(m.mfu)) : Json(nullptr);
+    o["effective_gpu_utilization"] = m.fits ? Json(RoundForFiles(m.effective_gpu_utilization)) : Json(nullptr);
     o["bottleneck"] = OrNull(m.bottleneck);
-    o["exposed_comm_s"] = m.fits ? Json(Round(m.exposed_comm_s)) : Json(nullptr);
+    o["exposed_comm_s"] = m.fits ? Json(RoundForFiles(m.exposed_comm_s)) : Json(nullptr);
     o["upgrade"] = m.upgrade ? Json(m.upgrade->design.name) : Json(nullptr);
-    o["upgrade_cost_usd"] = m.upgrade ? Json(Round(m.upgrade->cost.network_capex_usd)) : Json(nullptr);
+    o["upgrade_cost_usd"] = m.upgrade ? Json(RoundForFiles(m.upgrade->cost.network_capex_usd)) : Json(nullptr);
     o["upgrade_effective_gpu_utilization"] =
-        m.upgrade ? Json(Round(m.upgrade->workloads.front().effective_gpu_utilization)) : Json(nullptr);
+        m.upgrade ? Json(RoundForFiles(m.upgrade->workloads.front().effective_gpu_utilization)) : Json(nullptr);
     o["upgrade_note"] = OrNull(m.upgrade_note);
     models.push_back(o);
   }

@@ -4,20 +4,13 @@
 #include <sstream>
 
 #include "plan/design_space.h"
+#include "plan/json_numbers.h"
 #include "plan/plan_html.h"
 
 namespace aifabric {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// Rounds to 9 significant digits, so a figure reads the same whatever the
-// last bits of the floating-point sum were.
-double Round(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return std::strtod(buf, nullptr);
-}
 
 Json WorkloadJson(const WorkloadOutcome& w) {
   Json j;
@@ -28,17 +21,17 @@ Json WorkloadJson(const WorkloadOutcome& w) {
     j["parallelism"] = w.parallelism;
     j["gpus"] = w.gpus;
     j["memory_per_gpu_bytes"] = w.memory_per_gpu_bytes;
-    j["step_time_s"] = Round(w.step_time_s);
-    j["mfu"] = Round(w.mfu);
-    j["effective_gpu_utilization"] = Round(w.effective_gpu_utilization);
-    j["tokens_per_s"] = Round(w.tokens_per_s);
+    j["step_time_s"] = RoundForFiles(w.step_time_s);
+    j["mfu"] = RoundForFiles(w.mfu);
+    j["effective_gpu_utilization"] = RoundForFiles(w.effective_gpu_utilization);
+    j["tokens_per_s"] = RoundForFiles(w.tokens_per_s);
     j["bottleneck"] = w.bottleneck.empty() ? Json(nullptr) : Json(w.bottleneck);
-    j["exposed_comm_s"] = Round(w.exposed_comm_s);
+    j["exposed_comm_s"] = RoundForFiles(w.exposed_comm_s);
   } else {
     j["parallelism"] = nullptr;
-    j["goodput_per_s"] = Round(w.goodput_per_s);
-    j["ttft_p50_s"] = Round(w.ttft_p50_s);
-    j["tpot_p50_s"] = Round(w.tpot_p50_s);
+    j["goodput_per_s"] = RoundForFiles(w.goodput_per_s);
+    j["ttft_p50_s"] = RoundForFiles(w.ttft_p50_s);
+    j["tpot_p50_s"] = RoundForFiles(w.tpot_p50_s);
   }
   return j;
 }
@@ -50,10 +43,10 @@ Json BillJson(const BillOfMaterials& bill) {
                      {"part", l.part},
                      {"where", l.where},
                      {"count", l.count},
-                     {"unit_price_usd", Round(l.unit_price_usd)},
-                     {"unit_power_w", Round(l.unit_power_w)},
-                     {"price_usd", Round(l.price_usd())},
-                     {"power_w", Round(l.power_w())},
+                     {"unit_price_usd", RoundForFiles(l.unit_price_usd)},
+                     {"unit_power_w", RoundForFiles(l.unit_power_w)},
+                     {"price_usd", RoundForFiles(l.price_usd())},
+                     {"power_w", RoundForFiles(l.power_w())},
                      {"price_assumed", l.price_assumed}});
   }
   return lines;
@@ -75,13 +68,13 @@ Json DesignJson(const RankedDesign& d, int rank) {
   j["tiers"] = o.bill.tiers;
   j["switches"] = o.bill.switches;
   j["cables"] = o.bill.links;
-  j["cost_usd"] = Round(o.cost.network_capex_usd);
-  j["power_w"] = Round(o.cost.network_power_w);
-  j["tco_usd"] = Round(o.cost.network_tco_usd);
-  j["cluster_tco_usd"] = Round(o.cost.cluster_tco_usd());
-  j["effective_gpu_utilization"] = Round(o.effective_gpu_utilization);
-  j["useful_gpu_hours"] = Round(o.useful_gpu_hours);
-  j["useful_gpu_hours_per_usd"] = Round(o.useful_gpu_hours_per_usd);
+  j["cost_usd"] = RoundForFiles(o.cost.network_capex_usd);
+  j["power_w"] = RoundForFiles(o.cost.network_power_w);
+  j["tco_usd"] = RoundForFiles(o.cost.network_tco_usd);
+  j["cluster_tco_usd"] = RoundForFiles(o.cost.cluster_tco_usd());
+  j["effective_gpu_utilization"] = RoundForFiles(o.effective_gpu_utilization);
+  j["useful_gpu_hours"] = RoundForFiles(o.useful_gpu_hours);
+  j["useful_gpu_hours_per_usd"] = RoundForFiles(o.useful_gpu_hours_per_usd);
   j["error_bar"] = nullptr;
   j["pareto"] = d.pareto;
   j["within_constraints"] = d.within_constraints;

@@ -209,23 +209,30 @@ void ReadCosts(const MapReader& m, const std::string& base_dir, PlanRequirements
   c.cable.spine_m = cable.Number("spine", c.cable.spine_m, length, "a length in meters in (0, 10000]");
 }
 
+// The text as a YAML map; `what` says what the map should hold.
+Result<YAML::Node> ParseMap(const std::string& text, Diagnostics& d, const std::string& what) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    d.FailAt(e.mark, "invalid YAML: " + e.msg);
+    return d.error();
+  }
+  if (!root.IsMap()) return Error{d.origin() + ": expected a map of " + what};
+  return root;
+}
+
 }  // namespace
 
 Result<PlanRequirements> ReadPlanRequirements(const std::string& text, const std::string& origin,
                                               const std::string& base_dir) {
   try {
     Diagnostics d(origin, {});
-    YAML::Node root;
-    try {
-      root = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-      d.FailAt(e.mark, "invalid YAML: " + e.msg);
-      return d.error();
-    }
-    if (!root.IsMap()) return Error{origin + ": expected a map of requirements (cluster, workloads, design_space, ...)"};
+    Result<YAML::Node> root = ParseMap(text, d, "requirements (cluster, workloads, design_space, ...)");
+    if (!root) return root.error();
     PlanRequirements r;
     r.base_dir = base_dir;
-    const MapReader top(d, root, "");
+    const MapReader top(d, *root, "");
     top.AllowOnly({"name", "seed", "cluster", "workloads", "design_space", "constraints", "costs"});
     r.name = top.String("name", fs::path(origin).stem().string());
     r.seed = top.Unsigned("seed", 1);
@@ -246,14 +253,8 @@ Result<FutureModels> ReadFutureModels(const std::string& text, const std::string
                                       const std::string& base_dir, const ExistingCluster& cluster) {
   try {
     Diagnostics d(origin, {});
-    YAML::Node root;
-    try {
-      root = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-      d.FailAt(e.mark, "invalid YAML: " + e.msg);
-      return d.error();
-    }
-    if (!root.IsMap()) return Error{origin + ": expected a map (models, threshold, design_space, ...)"};
+    Result<YAML::Node> root = ParseMap(text, d, "future models (threshold, models, design_space, ...)");
+    if (!root) return root.error();
     FutureModels f;
     PlanRequirements& r = f.requirements;
     r.base_dir = base_dir;
@@ -262,7 +263,7 @@ Result<FutureModels> ReadFutureModels(const std::string& text, const std::string
     r.gpus = cluster.gpus;
     r.gpu = cluster.gpu;
     r.gpus_per_server = cluster.gpus_per_server;
-    const MapReader top(d, root, "");
+    const MapReader top(d, *root, "");
     top.AllowOnly({"models", "threshold", "nics_per_gpu", "design_space", "constraints", "costs"});
     // An upgrade is a new fabric: a NIC per GPU unless the file says otherwise.
     r.nics_per_gpu = top.Number("nics_per_gpu", 1.0, IsPositive, "a number > 0 (NICs per GPU of the upgrade designs)");
