@@ -1,5 +1,6 @@
 #include "plan/design_space.h"
 
+#include <cctype>
 #include <cstdio>
 
 namespace aifabric {
@@ -14,6 +15,11 @@ std::string DesignName(const Design& d, bool name_balancing) {
                      TopologyTypeName(d.topology) + "-" + OversubscriptionName(d.oversubscription) + "-" +
                      d.switch_name;
   if (name_balancing) name += std::string("-") + LoadBalancingName(d.load_balancing);
+  // The name is also a file name (designs/<name>.yaml): a catalog or price
+  // file name with other characters cannot reach outside the folder.
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+  }
   return name;
 }
 

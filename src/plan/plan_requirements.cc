@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -132,6 +133,13 @@ void ReadWorkloads(const MapReader& top, const std::string& key, PlanRequirement
     const YAML::Node model = copy["model"];
     w.model = model && model.IsScalar() ? model.Scalar() : (model && model["name"] ? model["name"].Scalar() : "");
     w.name = item.String("name", w.model.empty() ? w.kind + "-" + std::to_string(i) : w.model);
+    // Names head columns of plan.csv: letters, digits, '.', '-', '_'.
+    for (char c : w.name) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') {
+        item.FailAt("name", "'" + w.name + "': use letters, digits, '.', '-' and '_' only");
+        return;
+      }
+    }
     for (const PlanWorkload& other : r.workloads) {
       if (other.name == w.name) item.FailAt("name", "'" + w.name + "' names two workloads; give each a name");
     }

@@ -83,6 +83,8 @@ TEST(PlanRequirements, ErrorsNameTheField) {
   EXPECT_THAT(Err(std::string(kMinimal) + "costs: {prices: nowhere.yaml}\n"),
               HasSubstr("costs.prices: no such file: ./nowhere.yaml"));
   EXPECT_THAT(Err(std::string(kMinimal) + "colour: blue\n"), HasSubstr("colour"));
+  EXPECT_THAT(Err("cluster: {gpus: 8}\nworkloads: [{name: 'a,b', training: {model: llama3-8b, global_batch: 8}}]\n"),
+              HasSubstr("workloads.0.name: 'a,b': use letters, digits"));
   // tp x pp must divide the cluster when dp is left to the planner.
   EXPECT_THAT(Err("cluster: {gpus: 24}\nworkloads: [{training: {model: llama3-8b, tp: 8, pp: 2, global_batch: 8}}]\n"),
               HasSubstr("workloads.0.training.dp: without dp the job fills the cluster"));
