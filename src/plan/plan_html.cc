@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "plan/plan_html_assets.h"
+#include "telemetry/html_page.h"
 #include "telemetry/report_assets.h"
 
 namespace aifabric {
@@ -123,78 +124,11 @@ Json CapChecked(const Json& plan, const PlanHtmlLimits& limits) {
 
 // ---- The page (the same rules as report.html's, telemetry/html_report.cc). ----
 
-// Writes `json_text` made safe inside <script>: "</" becomes "<\/" (the
-// same string to JSON.parse) so no value can close the element, and "<!--"
-// becomes "\u003c!--" so none can switch the HTML parser into its
-// script-escaped states. Both occur only inside JSON strings.
-void AppendEscapedForScript(TextSink& out, std::string_view json_text) {
-  while (true) {
-    const size_t open = json_text.find('<');
-    out.Append(json_text.substr(0, open));
-    if (open == std::string_view::npos) return;
-    const std::string_view rest = json_text.substr(open);
-    if (rest.starts_with("</")) {
-      out.Append("<\\/");
-      json_text.remove_prefix(open + 2);
-    } else if (rest.starts_with("<!--")) {
-      out.Append("\\u003c");
-      json_text.remove_prefix(open + 1);
-    } else {
-      out.Append('<');
-      json_text.remove_prefix(open + 1);
-    }
-  }
-}
-
-void AppendVerbatim(TextSink& out, std::string_view text) { out.Append(text); }
-
-std::string EscapeHtml(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string LimitsSentence(const PlanHtmlLimits& limits) {
   const auto n = [](size_t v) { return std::to_string(v); };
   return "What this file may hold: " + n(limits.max_designs) + " designs, each with " + n(limits.max_bill_lines) +
          " bill-of-materials lines and " + n(limits.max_workloads) + " workloads; " + n(limits.max_rejected) +
          " rejected designs. A larger plan is reduced as the page says at its top.";
-}
-
-// What a {{NAME}} marker of the template is replaced by: `text`, as
-// `write` puts it.
-struct TemplateValue {
-  std::string_view name;
-  std::string_view text;
-  void (*write)(TextSink&, std::string_view) = AppendVerbatim;
-};
-
-// Writes `page` with every {{NAME}} marker replaced by its value; the
-// values are not scanned for markers.
-void FillTemplate(TextSink& out, std::string_view page, std::span<const TemplateValue> values) {
-  size_t at = 0;
-  while (true) {
-    const size_t open = page.find("{{", at);
-    if (open == std::string_view::npos) break;
-    const size_t close = page.find("}}", open);
-    if (close == std::string_view::npos) break;
-    const std::string_view name = page.substr(open + 2, close - open - 2);
-    const auto it = std::find_if(values.begin(), values.end(), [&](const TemplateValue& v) { return v.name == name; });
-    assert(it != values.end() && "plan.template.html holds an unknown marker");
-    out.Append(page.substr(at, open - at));
-    if (it != values.end()) it->write(out, it->text);
-    at = close + 2;
-  }
-  out.Append(page.substr(at));
 }
 
 }  // namespace

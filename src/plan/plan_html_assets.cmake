@@ -8,7 +8,7 @@ add_custom_command(
   OUTPUT ${plan_html_assets_cc}
   COMMAND ${CMAKE_COMMAND} -DWEB_DIR=${plan_web_dir} -DOUT=${plan_html_assets_cc}
           -P ${CMAKE_CURRENT_SOURCE_DIR}/embed_plan_html_assets.cmake
-  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/embed_plan_html_assets.cmake
+  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/embed_plan_html_assets.cmake ${PROJECT_SOURCE_DIR}/src/telemetry/embed_byte_array.cmake
           ${plan_web_dir}/plan.template.html ${plan_web_dir}/plan.css ${plan_web_dir}/plan.js
   COMMENT "Embedding plan.html assets"
   VERBATIM)

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "telemetry/html_page.h"
 #include "telemetry/report_assets.h"
 
 namespace aifabric {
@@ -339,46 +340,6 @@ Json CapChecked(const Json& data, const HtmlReportLimits& limits) {
 
 // ---- The page. ----
 
-// Writes `json_text` made safe inside <script>: "</" becomes "<\/" (the
-// same string to JSON.parse) so no value can close the element, and "<!--"
-// becomes "\u003c!--" so none can switch the HTML parser into its
-// script-escaped states. Both occur only inside JSON strings.
-void AppendEscapedForScript(TextSink& out, std::string_view json_text) {
-  while (true) {
-    const size_t open = json_text.find('<');
-    out.Append(json_text.substr(0, open));
-    if (open == std::string_view::npos) return;
-    const std::string_view rest = json_text.substr(open);
-    if (rest.starts_with("</")) {
-      out.Append("<\\/");
-      json_text.remove_prefix(open + 2);
-    } else if (rest.starts_with("<!--")) {
-      out.Append("\\u003c");
-      json_text.remove_prefix(open + 1);
-    } else {
-      out.Append('<');
-      json_text.remove_prefix(open + 1);
-    }
-  }
-}
-
-void AppendVerbatim(TextSink& out, std::string_view text) { out.Append(text); }
-
-std::string EscapeHtml(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string LimitsSentence(const HtmlReportLimits& limits) {
   const auto n = [](size_t v) { return std::to_string(v); };
   return "What this file may hold: " + n(limits.max_heatmaps) + " heat maps of at most " + n(limits.max_heatmap_links) +
@@ -386,33 +347,6 @@ std::string LimitsSentence(const HtmlReportLimits& limits) {
          n(limits.max_lines) + " lines × " + n(limits.max_points) + " points; an FCT CDF of " +
          n(limits.max_cdf_points) + " points; " + n(limits.max_findings) + " findings; " +
          n(limits.max_summary_rows) + " summary entries. Larger data is reduced as the page says at its top.";
-}
-
-// What a {{NAME}} marker of the template is replaced by: `text`, as
-// `write` puts it.
-struct TemplateValue {
-  std::string_view name;
-  std::string_view text;
-  void (*write)(TextSink&, std::string_view) = AppendVerbatim;
-};
-
-// Writes `page` with every {{NAME}} marker replaced by its value; the
-// values are not scanned for markers.
-void FillTemplate(TextSink& out, std::string_view page, std::span<const TemplateValue> values) {
-  size_t at = 0;
-  while (true) {
-    const size_t open = page.find("{{", at);
-    if (open == std::string_view::npos) break;
-    const size_t close = page.find("}}", open);
-    if (close == std::string_view::npos) break;
-    const std::string_view name = page.substr(open + 2, close - open - 2);
-    const auto it = std::find_if(values.begin(), values.end(), [&](const TemplateValue& v) { return v.name == name; });
-    assert(it != values.end() && "report.template.html holds an unknown marker");
-    out.Append(page.substr(at, open - at));
-    if (it != values.end()) it->write(out, it->text);
-    at = close + 2;
-  }
-  out.Append(page.substr(at));
 }
 
 }  // namespace

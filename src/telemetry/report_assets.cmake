@@ -26,7 +26,7 @@ add_custom_command(
   OUTPUT ${report_assets_cc}
   COMMAND ${CMAKE_COMMAND} -DWEB_DIR=${report_web_dir} -DECHARTS_VERSION=${report_installed_echarts}
           -DOUT=${report_assets_cc} -P ${CMAKE_CURRENT_SOURCE_DIR}/embed_report_assets.cmake
-  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/embed_report_assets.cmake
+  DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/embed_report_assets.cmake ${CMAKE_CURRENT_SOURCE_DIR}/embed_byte_array.cmake
           ${report_echarts_dir}/dist/echarts.min.js
           ${report_web_dir}/report.template.html ${report_web_dir}/report.css ${report_web_dir}/report.js
   COMMENT "Embedding report.html assets (ECharts ${report_installed_echarts})"

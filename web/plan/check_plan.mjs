@@ -10,14 +10,8 @@
 // design's bill of materials or bottlenecks, or the rejected designs, do
 // not have one line per item of the data. Prints one line per file
 // ("ok ..." or "FAIL <file>: <why>") and exits 1 on any failure.
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { OpenCheckedPage, RunPageChecks } from '../report/page_check.mjs';
 
-const { chromium } = createRequire(new URL('../report/package.json', import.meta.url))('playwright-core');
-
-const kChromium = '/usr/bin/chromium';
-const kTimeoutMs = 60000;
 // A pixel belongs to a drawn point or line when it is opaque enough and
 // saturated (axes, grid lines and labels are grey).
 const kMinAlpha = 128;
@@ -25,18 +19,6 @@ const kMinSaturation = 48;
 // A point is a disc of 11 px: a coloured pixel within this many CSS pixels
 // of its centre shows it drew.
 const kPointRadiusPx = 2;
-
-const files = process.argv.slice(2);
-if (files.length === 0) {
-  console.error('usage: node check_plan.mjs PLAN.html...');
-  process.exit(2);
-}
-
-const watchdog = setTimeout(() => {
-  console.error(`FAIL: no verdict after ${(2 * kTimeoutMs) / 1000} s (Chromium hung?)`);
-  process.exit(1);
-}, 2 * kTimeoutMs + files.length * kTimeoutMs);
-watchdog.unref();
 
 // Runs in the page: what the scatter chart drew. `saturated` counts the
 // coloured pixels of its plot area; `points` is the number of data items of
@@ -94,21 +76,7 @@ function ReadPage() {
 
 async function Check(browser, file) {
   const problems = [];
-  const page = await browser.newPage({viewport: {width: 1280, height: 900}});
-  page.setDefaultTimeout(kTimeoutMs);
-  page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
-  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
-  page.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith('file:') && !url.startsWith('data:')) problems.push('network request: ' + url);
-  });
-  await page.route(/^(?!file:|data:)/, (route) => route.abort());
-  await page.goto(pathToFileURL(path.resolve(file)).href, {waitUntil: 'load'});
-  try {
-    await page.waitForFunction(() => document.body.dataset.ready === 'true', null, {timeout: kTimeoutMs});
-  } catch (e) {
-    problems.push(`chart not ready after ${kTimeoutMs / 1000} s`);
-  }
+  const page = await OpenCheckedPage(browser, file, problems, 'chart');
   const scatter = await page.evaluate(MeasureScatter,
                                       {minAlpha: kMinAlpha, minSaturation: kMinSaturation, radius: kPointRadiusPx});
   const shown = await page.evaluate(ReadPage);
@@ -172,27 +140,4 @@ async function Check(browser, file) {
   return true;
 }
 
-let browser;
-try {
-  browser = await chromium.launch({
-    executablePath: kChromium,
-    headless: true,
-    timeout: kTimeoutMs,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync'],
-  });
-} catch (e) {
-  console.log(`FAIL: could not start ${kChromium}: ${e.message}`);
-  process.exit(1);
-}
-let ok = true;
-for (const file of files) {
-  try {
-    ok = (await Check(browser, file)) && ok;
-  } catch (e) {
-    console.log(`FAIL ${file}: ${e.message}`);
-    ok = false;
-  }
-}
-await browser.close();
-process.exit(ok ? 0 : 1);
+await RunPageChecks('usage: node check_plan.mjs PLAN.html...', Check);

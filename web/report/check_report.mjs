@@ -6,12 +6,8 @@
 // area; when a section without data lacks its note; or when the diagnosis
 // table does not list the findings, most severe first. Prints one line per
 // file ("ok ..." or "FAIL <file>: <why>") and exits 1 on any failure.
-import { chromium } from 'playwright-core';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { OpenCheckedPage, RunPageChecks } from './page_check.mjs';
 
-const kChromium = '/usr/bin/chromium';
-const kTimeoutMs = 60000;
 // A pixel belongs to a drawn series when it is opaque enough and saturated
 // (axes, grid lines and labels are grey).
 const kMinAlpha = 128;
@@ -19,18 +15,6 @@ const kMinSaturation = 48;
 // A heat map fills its plot area with cells; a line leaves a trail of pixels.
 const kMinHeatmapFill = 0.5;
 const kMinLinePixels = 100;
-
-const files = process.argv.slice(2);
-if (files.length === 0) {
-  console.error('usage: node check_report.mjs REPORT.html...');
-  process.exit(2);
-}
-
-const watchdog = setTimeout(() => {
-  console.error(`FAIL: no verdict after ${(2 * kTimeoutMs) / 1000} s (Chromium hung?)`);
-  process.exit(1);
-}, 2 * kTimeoutMs + files.length * kTimeoutMs);
-watchdog.unref();
 
 // What the page must show, derived from its data: charts by name, notes
 // for empty sections, findings most severe first.
@@ -84,21 +68,7 @@ function MeasureCharts({minAlpha, minSaturation}) {
 
 async function Check(browser, file) {
   const problems = [];
-  const page = await browser.newPage({viewport: {width: 1280, height: 900}});
-  page.setDefaultTimeout(kTimeoutMs);
-  page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
-  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
-  page.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith('file:') && !url.startsWith('data:')) problems.push('network request: ' + url);
-  });
-  await page.route(/^(?!file:|data:)/, (route) => route.abort());
-  await page.goto(pathToFileURL(path.resolve(file)).href, {waitUntil: 'load'});
-  try {
-    await page.waitForFunction(() => document.body.dataset.ready === 'true', null, {timeout: kTimeoutMs});
-  } catch (e) {
-    problems.push(`charts not ready after ${kTimeoutMs / 1000} s`);
-  }
+  const page = await OpenCheckedPage(browser, file, problems, 'charts');
   const charts = await page.evaluate(MeasureCharts, {minAlpha: kMinAlpha, minSaturation: kMinSaturation});
   const dataText = await page.evaluate(() => document.getElementById('report-data').textContent);
   const notes = await page.evaluate(() => [...document.querySelectorAll('.note')].map((n) => n.textContent));
@@ -141,27 +111,4 @@ async function Check(browser, file) {
   return true;
 }
 
-let browser;
-try {
-  browser = await chromium.launch({
-    executablePath: kChromium,
-    headless: true,
-    timeout: kTimeoutMs,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync'],
-  });
-} catch (e) {
-  console.log(`FAIL: could not start ${kChromium}: ${e.message}`);
-  process.exit(1);
-}
-let ok = true;
-for (const file of files) {
-  try {
-    ok = (await Check(browser, file)) && ok;
-  } catch (e) {
-    console.log(`FAIL ${file}: ${e.message}`);
-    ok = false;
-  }
-}
-await browser.close();
-process.exit(ok ? 0 : 1);
+await RunPageChecks('usage: node check_report.mjs REPORT.html...', Check);
