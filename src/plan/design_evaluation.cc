@@ -11,39 +11,12 @@
 namespace aifabric {
 namespace {
 
-std::string Parallelism(const ParallelismSpec& p) {
-  std::string s = "tp" + std::to_string(p.tp) + " pp" + std::to_string(p.pp) + " dp" + std::to_string(p.dp);
-  if (p.ep > 1) s += " ep" + std::to_string(p.ep);
-  return s;
-}
-
 // "workloads.N" of the i-th training workload.
 std::string TrainingPath(const PlanRequirements& r, size_t i) {
   for (const PlanWorkload& w : r.workloads) {
     if (w.kind == "training" && i-- == 0) return w.path + " (" + w.name + ")";
   }
   return "workloads";
-}
-
-WorkloadOutcome TrainingOutcome(const PlanWorkload& w, const TrainingRunResult& r) {
-  WorkloadOutcome o;
-  o.name = w.name;
-  o.kind = "training";
-  o.parallelism = Parallelism(r.parallelism);
-  o.fits = r.memory.fits();
-  o.memory_per_gpu_bytes = r.memory.worst().total_bytes();
-  o.gpus = r.gpus;
-  o.step_time_s = r.step_time.seconds();
-  o.mfu = r.mfu;
-  o.effective_gpu_utilization = r.metrics.effective_utilization;
-  o.tokens_per_s = r.tokens_per_s;
-  for (size_t d = 0; d < kCommDimensionCount; ++d) {
-    if (r.metrics.exposed_s[d] > o.exposed_comm_s) {
-      o.exposed_comm_s = r.metrics.exposed_s[d];
-      o.bottleneck = std::string(CommDimensionName(static_cast<CommDimension>(d)));
-    }
-  }
-  return o;
 }
 
 WorkloadOutcome InferenceOutcome(const PlanWorkload& w, const InferenceRunResult& r) {
@@ -58,6 +31,34 @@ WorkloadOutcome InferenceOutcome(const PlanWorkload& w, const InferenceRunResult
 }
 
 }  // namespace
+
+std::string ParallelismName(const ParallelismSpec& p) {
+  std::string s = "tp" + std::to_string(p.tp) + " pp" + std::to_string(p.pp) + " dp" + std::to_string(p.dp);
+  if (p.ep > 1) s += " ep" + std::to_string(p.ep);
+  return s;
+}
+
+WorkloadOutcome TrainingOutcome(const PlanWorkload& w, const TrainingRunResult& r) {
+  WorkloadOutcome o;
+  o.name = w.name;
+  o.kind = "training";
+  o.parallelism = ParallelismName(r.parallelism);
+  o.fits = r.memory.fits();
+  o.memory_per_gpu_bytes = r.memory.worst().total_bytes();
+  o.gpus = r.gpus;
+  o.step_time_s = r.step_time.seconds();
+  o.mfu = r.mfu;
+  o.effective_gpu_utilization = r.metrics.effective_utilization;
+  o.tokens_per_s = r.tokens_per_s;
+  for (size_t d = 0; d < kCommDimensionCount; ++d) {
+    if (r.metrics.exposed_s[d] > o.exposed_comm_s) {
+      o.exposed_comm_s = r.metrics.exposed_s[d];
+      o.bottleneck_dimension = static_cast<CommDimension>(d);
+      o.bottleneck = std::string(CommDimensionName(o.bottleneck_dimension));
+    }
+  }
+  return o;
+}
 
 Status CheckTrainingMemory(const PlanRequirements& r, const Scenario& scenario) {
   Result<std::vector<std::string>> memory = TrainingMemoryWarnings(scenario);

@@ -20,7 +20,9 @@
 #include "plan/cost_of_ownership.h"
 #include "plan/design_space.h"
 #include "plan/plan_requirements.h"
+#include "run/training_run.h"
 #include "scenario/scenario.h"
+#include "workload/job_graph.h"
 
 namespace aifabric {
 
@@ -37,6 +39,7 @@ struct WorkloadOutcome {
   double effective_gpu_utilization = 0;
   double tokens_per_s = 0;
   std::string bottleneck;   // the parallelism dimension with the most exposed communication ("" if none)
+  CommDimension bottleneck_dimension = CommDimension::kNone;
   double exposed_comm_s = 0;
   // inference
   double goodput_per_s = 0;
@@ -59,6 +62,12 @@ struct DesignOutcome {
   double useful_gpu_hours_per_usd = 0;  // over the cluster's TCO
   double wall_s = 0;                    // the evaluation's wall time
 };
+
+// "tp8 pp4 dp32" (" ep8" when ep > 1): a split as plan.json names it.
+std::string ParallelismName(const ParallelismSpec& p);
+
+// A training workload's figures from its run.
+WorkloadOutcome TrainingOutcome(const PlanWorkload& workload, const TrainingRunResult& run);
 
 // The memory check alone: an error naming the first training workload
 // that does not fit in GPU memory, with its numbers. Memory does not depend

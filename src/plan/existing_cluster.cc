@@ -135,20 +135,15 @@ Result<ExistingPlan> PlanExisting(const std::string& scenario_file, const std::s
     Result<JobRuns> runs = RunJobs(*scenario);
     if (!runs) return Error{models.requirements.source_file + ": " + w.path + ": " + runs.error().message};
     const TrainingRunResult& t = runs->training.front();
-    m.parallelism = "tp" + std::to_string(t.parallelism.tp) + " pp" + std::to_string(t.parallelism.pp) + " dp" +
-                    std::to_string(t.parallelism.dp) + (t.parallelism.ep > 1 ? " ep" + std::to_string(t.parallelism.ep) : "");
-    m.memory_per_gpu_bytes = t.memory.worst().total_bytes();
-    m.step_time_s = t.step_time.seconds();
-    m.mfu = t.mfu;
+    const WorkloadOutcome o = TrainingOutcome(w, t);
+    m.parallelism = o.parallelism;
+    m.memory_per_gpu_bytes = o.memory_per_gpu_bytes;
+    m.step_time_s = o.step_time_s;
+    m.mfu = o.mfu;
     // The job's own GPUs: does this model run well on this network.
-    m.effective_gpu_utilization = t.metrics.effective_utilization;
-    for (size_t d = 0; d < kCommDimensionCount; ++d) {
-      if (t.metrics.exposed_s[d] > m.exposed_comm_s) {
-        m.exposed_comm_s = t.metrics.exposed_s[d];
-        m.bottleneck = Words(static_cast<CommDimension>(d));
-      }
-    }
-    if (m.bottleneck.empty()) m.bottleneck = "compute (no communication exposed)";
+    m.effective_gpu_utilization = o.effective_gpu_utilization;
+    m.exposed_comm_s = o.exposed_comm_s;
+    m.bottleneck = o.bottleneck.empty() ? "compute (no communication exposed)" : Words(o.bottleneck_dimension);
     if (m.effective_gpu_utilization < models.threshold) {
       if (!models.upgrades) {
         m.upgrade_note = "the models file has no design_space to look for an upgrade in";
