@@ -2,7 +2,8 @@
 # scripts/setup.sh [run|test]: installs what aifabric needs on Debian 12,
 # only what is missing, so on a warm machine it checks and returns.
 #   run   what `make run` needs: the compiler, CMake and the libraries the
-#         aifabric binary builds against; Node.js and npm, to fetch the
+#         aifabric binary builds against (OpenMPI among them, with its
+#         mpirun: `mpirun -np N aifabric plan`); Node.js and npm, to fetch the
 #         ECharts that report.html bundles at build time; Graphviz, for the
 #         README's `dot -Tsvg`.
 #   test  (the default) run's set, plus what the tests and benchmarks need:
@@ -25,6 +26,7 @@ RUN_PACKAGES=(
   build-essential cmake pkg-config
   libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libfmt-dev
   libprotobuf-dev protobuf-compiler libcpp-httplib-dev
+  libopenmpi-dev openmpi-bin
   graphviz
 )
 TEST_PACKAGES=(

@@ -37,16 +37,27 @@ std::string ReadFile(const std::string& path) {
 
 bool Exists(const std::string& path) { return std::filesystem::exists(path); }
 
-CommandResult RunAifabric(const std::string& args) {
+namespace {
+
+CommandResult RunShell(const std::string& command_line) {
   TempDir capture;
   const std::string out = capture.path() + "/stdout", err = capture.path() + "/stderr";
-  const std::string command = std::string(AIFABRIC_BINARY) + " " + args + " >" + out + " 2>" + err + " </dev/null";
+  const std::string command = command_line + " >" + out + " 2>" + err + " </dev/null";
   const int status = std::system(command.c_str());
   CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = ReadFile(out);
   r.err = ReadFile(err);
   return r;
+}
+
+}  // namespace
+
+CommandResult RunAifabric(const std::string& args) { return RunShell(std::string(AIFABRIC_BINARY) + " " + args); }
+
+CommandResult RunAifabricUnderMpirun(int processes, const std::string& args) {
+  return RunShell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 mpirun -np " +
+                  std::to_string(processes) + " --oversubscribe " + AIFABRIC_BINARY + " " + args);
 }
 
 }  // namespace aifabric::testing

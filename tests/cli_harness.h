@@ -30,6 +30,11 @@ class TempDir {
 // Runs `aifabric <args>` (args are passed to the shell as written).
 CommandResult RunAifabric(const std::string& args);
 
+// Runs `mpirun -np <processes> aifabric <args>` with OpenMPI's mpirun on
+// this machine (allowed as root, more processes than cores allowed),
+// given at most two minutes.
+CommandResult RunAifabricUnderMpirun(int processes, const std::string& args);
+
 std::string ReadFile(const std::string& path);
 bool Exists(const std::string& path);
 

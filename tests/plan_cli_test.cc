@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_harness.h"
@@ -103,6 +105,42 @@ TEST(PlanCli, SameFilesOnOneThreadOrTwo) {
   for (const char* f : {"plan.json", "plan.csv"}) {
     EXPECT_EQ(ReadFile(dir.path() + "/one/" + f), ReadFile(dir.path() + "/two/" + f)) << f;
   }
+}
+
+// mpirun's processes share the 8 designs (4 and 4; 3, 3 and 2) and rank 0
+// writes: every file is the one a single process writes.
+TEST(PlanCli, SameFilesUnderMpirunAsOneProcess) {
+  TempDir dir;
+  const std::string req = dir.Write("req.yaml", kRequirements);
+  ASSERT_EQ(RunAifabric("plan " + req + " -q -j 1 --out " + dir.path() + "/one").exit_code, 0);
+  CommandResult two = RunAifabricUnderMpirun(2, "plan " + req + " -q --out " + dir.path() + "/two");
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  CommandResult three = RunAifabricUnderMpirun(3, "plan " + req + " -q --out " + dir.path() + "/three");
+  ASSERT_EQ(three.exit_code, 0) << three.err;
+  const Json plan = Json::parse(ReadFile(dir.path() + "/one/plan.json"));
+  ASSERT_EQ(plan["designs"].size(), 8u);
+  std::vector<std::string> files = {"plan.json", "plan.csv", "plan.html"};
+  for (const Json& d : plan["designs"]) files.push_back("designs/" + d["name"].get<std::string>() + ".yaml");
+  for (const std::string& f : files) {
+    const std::string one = ReadFile(dir.path() + "/one/" + f);
+    ASSERT_FALSE(one.empty()) << f;
+    EXPECT_EQ(one, ReadFile(dir.path() + "/two/" + f)) << f;
+    EXPECT_EQ(one, ReadFile(dir.path() + "/three/" + f)) << f;
+  }
+}
+
+// Every process reads the same bad file; the error is printed once (by
+// rank 0), the exit code is 2 and nothing is written.
+TEST(PlanCli, BadInputUnderMpirunReportedOnce) {
+  TempDir dir;
+  const std::string req = dir.Write("req.yaml", "name: bad\ncluster: {gpus: 32, gpu: H100}\nworkloads: []\n");
+  CommandResult r = RunAifabricUnderMpirun(2, "plan " + req + " --out " + dir.path() + "/out");
+  EXPECT_EQ(r.exit_code, 2);
+  const std::string message = "req.yaml:3:12: workloads: expected a list";
+  const size_t first = r.err.find(message);
+  ASSERT_NE(first, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(message, first + 1), std::string::npos) << r.err;
+  EXPECT_FALSE(Exists(dir.path() + "/out"));
 }
 
 TEST(PlanCli, ConfigOfTheChosenDesign) {

@@ -1,6 +1,10 @@
 // `aifabric plan`: reads a requirements file, evaluates every design of its
 // design space (plan/plan_run.h), writes plan.json, plan.csv and the
 // designs' scenarios, and prints the recommendation and the ranked table.
+// Under `mpirun -np N` every process reads the inputs and evaluates its
+// share of the designs (plan/plan_processes.h); the processes agree on the
+// first input error so that all stop together, and only rank 0 reports,
+// writes and prints.
 #include <cstdio>
 #include <string>
 
@@ -9,6 +13,7 @@
 #include "plan/existing_cluster.h"
 #include "plan/existing_outputs.h"
 #include "plan/plan_outputs.h"
+#include "plan/plan_processes.h"
 #include "plan/plan_run.h"
 #include "report/output_folder.h"
 
@@ -16,20 +21,57 @@ namespace aifabric {
 
 namespace {
 
-int ExistingCommand(const PlanCommandOptions& options) {
-  if (options.models.empty()) return ReportBadInput(Error{"--existing needs --models FILE (the future models)"});
+// What each process of a plan does with an error: rank 0 reports it; the
+// others only stop (with the same exit code), so it is printed once.
+int Fail(const PlanProcesses& processes, const Error& error) {
+  return processes.root() ? ReportBadInput(error) : kExitBadInput;
+}
+
+// Every process's input status, agreed: the first error by rank, or none.
+// Each process reads its inputs itself (on many machines, from its own
+// disk), so one may fail where the others do not.
+Status Agree(const PlanProcesses& processes, const Status& mine) {
+  if (processes.size() == 1) return mine;
+  Result<std::vector<std::string>> all = processes.AllGather(mine ? std::string() : mine.error().message);
+  if (!all) return all.error();
+  for (size_t rank = 0; rank < all->size(); ++rank) {
+    if ((*all)[rank].empty()) continue;
+    return Error{rank == 0 ? (*all)[rank] : "process " + std::to_string(rank) + " of mpirun: " + (*all)[rank]};
+  }
+  return Status{};
+}
+
+struct ExistingInputs {
+  ExistingCluster cluster;
+  FutureModels models;
+  std::string existing_text;
+  Catalog catalog;
+};
+
+Result<ExistingInputs> ReadExistingInputs(const PlanCommandOptions& options) {
+  if (options.models.empty()) return Error{"--existing needs --models FILE (the future models)"};
   Result<ExistingCluster> cluster = ExistingClusterOf(options.existing);
-  if (!cluster) return ReportBadInput(cluster.error());
+  if (!cluster) return cluster.error();
   Result<FutureModels> models = ReadFutureModelsFile(options.models, *cluster);
-  if (!models) return ReportBadInput(models.error());
+  if (!models) return models.error();
   Result<std::string> existing_text = ReadInputFile(options.existing, "scenario file");
-  if (!existing_text) return ReportBadInput(existing_text.error());
+  if (!existing_text) return existing_text.error();
   Result<Catalog> catalog = PlanCatalog(models->requirements);
-  if (!catalog) return ReportBadInput(catalog.error());
+  if (!catalog) return catalog.error();
+  return ExistingInputs{std::move(*cluster), std::move(*models), std::move(*existing_text), std::move(*catalog)};
+}
+
+int ExistingCommand(const PlanCommandOptions& options, const PlanProcesses& processes) {
+  Result<ExistingInputs> in = ReadExistingInputs(options);
+  if (Status agreed = Agree(processes, in ? Status{} : Status{in.error()}); !agreed) {
+    return Fail(processes, agreed.error());
+  }
   PlanRunOptions run;
   run.jobs = options.jobs;
-  Result<ExistingPlan> plan = PlanExisting(options.existing, *existing_text, *models, *catalog, run);
-  if (!plan) return ReportBadInput(plan.error());
+  run.processes = &processes;
+  Result<ExistingPlan> plan = PlanExisting(options.existing, in->existing_text, in->models, in->catalog, run);
+  if (!plan) return Fail(processes, plan.error());
+  if (!processes.root()) return kExitOk;
   OutputFolder out(options.out_dir.empty() ? "out/" + plan->existing + "-existing" : options.out_dir);
   if (Status s = WriteExistingPlanFiles(*plan, out); !s) return ReportBadInput(s.error());
   if (Status s = out.Commit(); !s) return ReportBadInput(s.error());
@@ -42,15 +84,20 @@ int ExistingCommand(const PlanCommandOptions& options) {
 }  // namespace
 
 int PlanCommand(const PlanCommandOptions& options) {
-  if (!options.existing.empty()) return ExistingCommand(options);
+  Result<std::unique_ptr<PlanProcesses>> started = PlanProcesses::Start();
+  if (!started) return ReportBadInput(started.error());
+  const PlanProcesses& processes = **started;
+  if (!options.existing.empty()) return ExistingCommand(options, processes);
   if (options.requirements.empty()) {
-    return ReportBadInput(Error{"plan: give a requirements file, or --existing SCENARIO --models FILE"});
+    return Fail(processes, Error{"plan: give a requirements file, or --existing SCENARIO --models FILE"});
   }
   Result<PlanRequirements> requirements = ReadPlanRequirementsFile(options.requirements);
-  if (!requirements) return ReportBadInput(requirements.error());
-  Result<Catalog> catalog = PlanCatalog(*requirements);
-  if (!catalog) return ReportBadInput(catalog.error());
+  Result<Catalog> catalog = requirements ? PlanCatalog(*requirements) : Result<Catalog>(requirements.error());
+  if (Status agreed = Agree(processes, catalog ? Status{} : Status{catalog.error()}); !agreed) {
+    return Fail(processes, agreed.error());
+  }
   if (options.dry_run) {
+    if (!processes.root()) return kExitOk;
     Result<DesignSweep> sweep = CheckDesigns(*requirements, *catalog);
     if (!sweep) return ReportBadInput(sweep.error());
     std::printf("plan %s: %zu designs to evaluate, %zu rejected\n", requirements->name.c_str(),
@@ -61,6 +108,7 @@ int PlanCommand(const PlanCommandOptions& options) {
   }
   PlanRunOptions run;
   run.jobs = options.jobs;
+  run.processes = &processes;
   if (!options.quiet) {
     run.progress = [](size_t index, size_t count, const DesignOutcome& o) {
       std::fprintf(stderr, "aifabric: design %zu/%zu %s: %s (%.1f s)\n", index + 1, count, o.design.name.c_str(),
@@ -68,7 +116,8 @@ int PlanCommand(const PlanCommandOptions& options) {
     };
   }
   Result<RankedPlan> plan = RunPlan(*requirements, *catalog, run);
-  if (!plan) return ReportBadInput(plan.error());
+  if (!plan) return Fail(processes, plan.error());
+  if (!processes.root()) return kExitOk;
   OutputFolder out(options.out_dir.empty() ? "out/" + requirements->name + "-plan" : options.out_dir);
   if (Status s = WritePlanFiles(*requirements, *plan, out); !s) return ReportBadInput(s.error());
   if (Status s = out.Commit(); !s) return ReportBadInput(s.error());

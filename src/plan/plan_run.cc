@@ -8,6 +8,7 @@
 
 #include "core/text_file.h"
 #include "plan/design_evaluation.h"
+#include "plan/design_outcome_bytes.h"
 #include "plan/design_scenario.h"
 #include "plan/design_sizing.h"
 #include "scenario/scenario_loader.h"
@@ -40,12 +41,17 @@ Result<DesignSweep> CheckDesigns(const PlanRequirements& r, const Catalog& catal
 Result<RankedPlan> RunPlan(const PlanRequirements& r, const Catalog& catalog, const PlanRunOptions& options) {
   DesignSweep sweep = EnumerateDesigns(r, catalog);
   const size_t n = sweep.designs.size();
-  std::vector<std::optional<Result<DesignOutcome>>> results(n);
+  const size_t rank = options.processes ? static_cast<size_t>(options.processes->rank()) : 0;
+  const size_t ranks = options.processes ? static_cast<size_t>(options.processes->size()) : 1;
+  // This process's designs: rank, rank + ranks, ...
+  const size_t mine = n > rank ? (n - rank + ranks - 1) / ranks : 0;
+  DesignResults results(n);
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};  // an input error: the same on every design, so stop
   std::mutex progress_mutex;
   auto work = [&] {
-    for (size_t i = next++; i < n && !failed; i = next++) {
+    for (size_t k = next++; k < mine && !failed; k = next++) {
+      const size_t i = rank + k * ranks;
       results[i] = EvaluateDesign(r, sweep.designs[i], catalog);
       if (!results[i]->ok()) failed = true;
       if (options.progress && results[i]->ok()) {
@@ -54,19 +60,29 @@ Result<RankedPlan> RunPlan(const PlanRequirements& r, const Catalog& catalog, co
       }
     }
   };
-  const int threads = std::max(1, std::min<int>(options.jobs, static_cast<int>(n)));
+  const int threads = std::max(1, std::min<int>(options.jobs, static_cast<int>(mine)));
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (std::thread& t : pool) t.join();
+  if (ranks > 1) {
+    Result<std::vector<std::string>> shares = options.processes->AllGather(EncodeDesignResults(results));
+    if (!shares) return shares.error();
+    DesignResults all(n);
+    for (const std::string& share : *shares) {
+      if (Status s = DecodeDesignResults(share, sweep.designs, all); !s) return s.error();
+    }
+    results = std::move(all);
+  }
   std::vector<DesignOutcome> outcomes;
   outcomes.reserve(n);
   // The first error in design order, so the message does not depend on threads.
   for (const std::optional<Result<DesignOutcome>>& res : results) {
     if (res && !res->ok()) return res->error();
   }
-  for (std::optional<Result<DesignOutcome>>& res : results) {
-    outcomes.push_back(std::move(*res).value());
+  for (size_t i = 0; i < n; ++i) {
+    if (!results[i]) return Error{"design " + sweep.designs[i].name + " was evaluated by no process"};
+    outcomes.push_back(std::move(*results[i]).value());
   }
   return RankDesigns(r, std::move(outcomes), std::move(sweep.rejected));
 }

@@ -1,9 +1,13 @@
 // RunPlan evaluates every design of a plan's design space and ranks them:
 // EnumerateDesigns, then EvaluateDesign for each on `jobs` threads (each
 // design is its own simulation; results are gathered by design index, so
-// the plan is the same for any thread count), then RankDesigns. The
-// catalog is the built-in one under the requirements' price file.
-// Thread-safe; the progress callback is called from one thread at a time.
+// the plan is the same for any thread count), then RankDesigns. Under
+// mpirun the processes share the designs (design i is process i mod N's)
+// and exchange their outcomes, so every process returns the whole plan,
+// the same as one process alone. The catalog is the built-in one under the
+// requirements' price file. Thread-safe without processes; with them, call
+// from the thread that started them. The progress callback is called from
+// one thread at a time, for this process's designs.
 #pragma once
 
 #include <functional>
@@ -12,6 +16,7 @@
 #include "core/result.h"
 #include "fabric/catalog.h"
 #include "plan/design_space.h"
+#include "plan/plan_processes.h"
 #include "plan/plan_ranking.h"
 #include "plan/plan_requirements.h"
 
@@ -21,6 +26,8 @@ struct PlanRunOptions {
   int jobs = 1;  // threads
   // Told after each design: index (0-based), count, the outcome.
   std::function<void(size_t, size_t, const DesignOutcome&)> progress;
+  // The processes sharing the designs; null: this process evaluates all.
+  const PlanProcesses* processes = nullptr;
 };
 
 // The built-in catalog with the requirements' price file over it.
