@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -30,7 +31,15 @@ const char* kRequirements =
     "  fabric_kind: [ib, roce]\n"
     "  link_gbps: [400]\n"
     "  topology: [rail_optimized, fat_tree]\n"
-    "costs: {years: 4, energy_usd_per_kwh: 0.1, pue: 1.25}\n";
+    "costs: {years: 4, energy_usd_per_kwh: 0.1, pue: 1.25}\n"
+    "packet_check: {designs: 0}\n";
+
+// The same with the best design checked at packet level.
+std::string WithPacketCheck() {
+  std::string r = kRequirements;
+  r.replace(r.find("designs: 0"), 10, "designs: 1");
+  return r;
+}
 
 TEST(PlanCli, ContractAndSums) {
   TempDir dir;
@@ -107,25 +116,66 @@ TEST(PlanCli, SameFilesOnOneThreadOrTwo) {
   }
 }
 
-// mpirun's processes share the 8 designs (4 and 4; 3, 3 and 2) and rank 0
-// writes: every file is the one a single process writes.
+// mpirun's processes share the 8 designs (4 and 4; 3, 3 and 2) and the
+// packet check, and rank 0 writes: every file is the one a single process
+// writes.
 TEST(PlanCli, SameFilesUnderMpirunAsOneProcess) {
   TempDir dir;
-  const std::string req = dir.Write("req.yaml", kRequirements);
-  ASSERT_EQ(RunAifabric("plan " + req + " -q -j 1 --out " + dir.path() + "/one").exit_code, 0);
-  CommandResult two = RunAifabricUnderMpirun(2, "plan " + req + " -q --out " + dir.path() + "/two");
+  const std::string checked = dir.Write("checked.yaml", WithPacketCheck());
+  const std::string unchecked = dir.Write("req.yaml", kRequirements);
+  ASSERT_EQ(RunAifabric("plan " + checked + " -q -j 1 --out " + dir.path() + "/one").exit_code, 0);
+  ASSERT_EQ(RunAifabric("plan " + unchecked + " -q -j 1 --out " + dir.path() + "/one_unchecked").exit_code, 0);
+  CommandResult two = RunAifabricUnderMpirun(2, "plan " + checked + " -q --out " + dir.path() + "/two");
   ASSERT_EQ(two.exit_code, 0) << two.err;
-  CommandResult three = RunAifabricUnderMpirun(3, "plan " + req + " -q --out " + dir.path() + "/three");
+  CommandResult three = RunAifabricUnderMpirun(3, "plan " + unchecked + " -q --out " + dir.path() + "/three");
   ASSERT_EQ(three.exit_code, 0) << three.err;
   const Json plan = Json::parse(ReadFile(dir.path() + "/one/plan.json"));
   ASSERT_EQ(plan["designs"].size(), 8u);
+  const std::string best = plan["designs"][0]["name"].get<std::string>();
   std::vector<std::string> files = {"plan.json", "plan.csv", "plan.html"};
   for (const Json& d : plan["designs"]) files.push_back("designs/" + d["name"].get<std::string>() + ".yaml");
   for (const std::string& f : files) {
     const std::string one = ReadFile(dir.path() + "/one/" + f);
     ASSERT_FALSE(one.empty()) << f;
     EXPECT_EQ(one, ReadFile(dir.path() + "/two/" + f)) << f;
-    EXPECT_EQ(one, ReadFile(dir.path() + "/three/" + f)) << f;
+    EXPECT_EQ(ReadFile(dir.path() + "/one_unchecked/" + f), ReadFile(dir.path() + "/three/" + f)) << f;
+  }
+  const std::string copy = "packet_check/" + best + ".yaml";
+  EXPECT_EQ(ReadFile(dir.path() + "/one/" + copy), ReadFile(dir.path() + "/two/" + copy));
+}
+
+// The best design's error bar is |flow - packet| / packet of its scaled
+// copy's step, and the copy run alone with `aifabric run` (and with
+// --model packet) gives the step times plan.json reports.
+TEST(PlanCli, ErrorBarFromThePacketCheck) {
+  TempDir dir;
+  const std::string req = dir.Write("req.yaml", WithPacketCheck());
+  CommandResult r = RunAifabric("plan " + req + " -j 2 --out " + dir.path() + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json plan = Json::parse(ReadFile(dir.path() + "/out/plan.json"));
+  const Json& best = plan["designs"][0];
+  ASSERT_FALSE(best["error_bar"].is_null());
+  for (size_t i = 1; i < plan["designs"].size(); ++i) EXPECT_TRUE(plan["designs"][i]["error_bar"].is_null()) << i;
+  const Json& check = best["packet_check"];
+  // Two replicas of tp 8: 2 servers, 16 GPUs.
+  EXPECT_EQ(check["servers"], 2);
+  EXPECT_EQ(check["gpus"], 16);
+  ASSERT_EQ(check["workloads"].size(), 1u);
+  const Json& w = check["workloads"][0];
+  EXPECT_EQ(w["parallelism"], "tp8 pp1 dp2");
+  const double flow = w["flow_step_time_s"].get<double>(), packet = w["packet_step_time_s"].get<double>();
+  ASSERT_GT(packet, 0);
+  EXPECT_NEAR(best["error_bar"].get<double>(), std::abs(flow - packet) / packet, 1e-8);
+  EXPECT_THAT(r.out, HasSubstr("scaled copy (16 GPUs)"));
+  const std::string copy = dir.path() + "/out/" + check["scenario"].get<std::string>();
+  for (const char* level : {"flow", "packet"}) {
+    SCOPED_TRACE(level);
+    const std::string out = dir.path() + "/run_" + level;
+    CommandResult run = RunAifabric("run " + copy + " -q --model " + level + " --out " + out);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const Json summary = Json::parse(ReadFile(out + "/summary.json"));
+    const double step = summary["training"][0]["step_time_s"].get<double>();
+    EXPECT_NEAR(step, std::string(level) == "flow" ? flow : packet, 1e-8 * step);
   }
 }
 
@@ -178,7 +228,7 @@ TEST(PlanCli, TrainingAndInference) {
                                     "    inference: {model: llama3-8b, tp: 8, replicas: 2, rate: 20, requests: 40,\n"
                                     "                input_tokens: {min: 256, max: 512}, output_tokens: {min: 16, max: 32}}\n"
                                     "design_space: {fabric_kind: roce, topology: fat_tree, switches: [64x400G]}\n");
-  CommandResult r = RunAifabric("plan " + req + " -q --out " + dir.path() + "/out");
+  CommandResult r = RunAifabric("plan " + req + " -q --packet-check 0 --out " + dir.path() + "/out");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Json plan = Json::parse(ReadFile(dir.path() + "/out/plan.json"));
   ASSERT_EQ(plan["designs"].size(), 1u);
@@ -291,7 +341,7 @@ TEST(PlanCli, BadInputNamesTheField) {
   const std::string req = dir.Write("req.yaml", std::string(kRequirements) + "design_space2: {}\n");
   CommandResult r = RunAifabric("plan " + req + " --out " + dir.path() + "/out");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("req.yaml:10:"));
+  EXPECT_THAT(r.err, HasSubstr("req.yaml:11:"));  // kRequirements has 10 lines
   EXPECT_THAT(r.err, HasSubstr("design_space2"));
   EXPECT_FALSE(Exists(dir.path() + "/out"));
 }

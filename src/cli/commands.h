@@ -134,6 +134,7 @@ struct PlanCommandOptions {
   std::string config_dir;    // --config: the chosen design's switch configuration ("" -> none)
   int jobs = 1;              // -j: designs simulated at once (threads)
   size_t rows = 20;          // --rows: designs shown on the terminal
+  int packet_check = -1;     // --packet-check N: designs checked at packet level (-1: the file's packet_check.designs)
   bool dry_run = false;      // --dry-run: list the designs, check their scenarios, simulate nothing
   bool quiet = false;
 };

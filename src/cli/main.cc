@@ -136,6 +136,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 256));
   plan_cmd->add_option("--config", plan.config_dir,
                        "Write the chosen design's switch configuration into DIR (docs/switch_config.md)");
+  plan_cmd->add_option("--packet-check", plan.packet_check,
+                       "Best designs checked at packet level on a scaled copy, for their error bars "
+                       "(default: the file's packet_check.designs, else 3; 0: none)")
+      ->check(CLI::Range(0, 64));
   plan_cmd->add_option("--rows", plan.rows, "Designs shown in the terminal table (default 20)");
   plan_cmd->add_flag("--dry-run", plan.dry_run,
                      "List the designs and the rejected ones, check each design's scenario; simulate and write nothing");

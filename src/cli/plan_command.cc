@@ -92,6 +92,7 @@ int PlanCommand(const PlanCommandOptions& options) {
     return Fail(processes, Error{"plan: give a requirements file, or --existing SCENARIO --models FILE"});
   }
   Result<PlanRequirements> requirements = ReadPlanRequirementsFile(options.requirements);
+  if (requirements && options.packet_check >= 0) requirements->packet_check.designs = options.packet_check;
   Result<Catalog> catalog = requirements ? PlanCatalog(*requirements) : Result<Catalog>(requirements.error());
   if (Status agreed = Agree(processes, catalog ? Status{} : Status{catalog.error()}); !agreed) {
     return Fail(processes, agreed.error());
@@ -113,6 +114,10 @@ int PlanCommand(const PlanCommandOptions& options) {
     run.progress = [](size_t index, size_t count, const DesignOutcome& o) {
       std::fprintf(stderr, "aifabric: design %zu/%zu %s: %s (%.1f s)\n", index + 1, count, o.design.name.c_str(),
                    o.rejected.empty() ? "done" : "rejected", o.wall_s);
+    };
+    run.checked = [](size_t index, size_t count, const Design& d, const PacketCheck& c) {
+      std::fprintf(stderr, "aifabric: packet check %zu/%zu %s: flow within %.1f%% of packet on %d GPUs (%.1f s)\n",
+                   index + 1, count, d.name.c_str(), 100 * c.error_bar, c.gpus, c.wall_s);
     };
   }
   Result<RankedPlan> plan = RunPlan(*requirements, *catalog, run);

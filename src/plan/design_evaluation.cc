@@ -43,6 +43,10 @@ WorkloadOutcome TrainingOutcome(const PlanWorkload& w, const TrainingRunResult& 
   o.name = w.name;
   o.kind = "training";
   o.parallelism = ParallelismName(r.parallelism);
+  o.tp = r.parallelism.tp;
+  o.pp = r.parallelism.pp;
+  o.dp = r.parallelism.dp;
+  o.ep = r.parallelism.ep;
   o.fits = r.memory.fits();
   o.memory_per_gpu_bytes = r.memory.worst().total_bytes();
   o.gpus = r.gpus;

@@ -32,6 +32,7 @@ struct WorkloadOutcome {
   bool fits = true;         // the training state fits in GPU memory
   uint64_t memory_per_gpu_bytes = 0;  // training: the worst pipeline stage's
   std::string parallelism;  // "tp8 pp4 dp32" (training) or the replica layout
+  int tp = 0, pp = 0, dp = 0, ep = 0;  // training: the split that ran
   int gpus = 0;
   // training
   double step_time_s = 0;

@@ -1,68 +1,10 @@
 #include "plan/design_outcome_bytes.h"
 
-#include <bit>
-#include <cstdint>
-#include <cstring>
+#include "plan/exchange_bytes.h"
 
 namespace aifabric {
 
 namespace {
-
-class ByteWriter {
- public:
-  void U64(uint64_t v) {
-    for (int i = 0; i < 8; ++i) out_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-  }
-  void I64(int64_t v) { U64(static_cast<uint64_t>(v)); }
-  void F64(double v) { U64(std::bit_cast<uint64_t>(v)); }
-  void Bool(bool v) { out_.push_back(v ? 1 : 0); }
-  void Str(const std::string& s) {
-    U64(s.size());
-    out_ += s;
-  }
-  std::string Take() { return std::move(out_); }
-
- private:
-  std::string out_;
-};
-
-// Reads what ByteWriter wrote; a read past the end sets failed() and
-// returns zeros, so a decoder reads on and checks once.
-class ByteReader {
- public:
-  explicit ByteReader(std::string_view in) : in_(in) {}
-  uint64_t U64() {
-    if (!Have(8)) return 0;
-    uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(static_cast<unsigned char>(in_[pos_ + i])) << (8 * i);
-    pos_ += 8;
-    return v;
-  }
-  int64_t I64() { return static_cast<int64_t>(U64()); }
-  double F64() { return std::bit_cast<double>(U64()); }
-  bool Bool() {
-    if (!Have(1)) return false;
-    return in_[pos_++] != 0;
-  }
-  std::string Str() {
-    const uint64_t n = U64();
-    if (!Have(n)) return {};
-    std::string s(in_.substr(pos_, n));
-    pos_ += n;
-    return s;
-  }
-  bool failed() const { return failed_; }
-  bool at_end() const { return pos_ == in_.size(); }
-
- private:
-  bool Have(uint64_t n) {
-    if (failed_ || n > in_.size() - pos_) failed_ = true;
-    return !failed_;
-  }
-  std::string_view in_;
-  size_t pos_ = 0;
-  bool failed_ = false;
-};
 
 void PutWorkload(ByteWriter& w, const WorkloadOutcome& o) {
   w.Str(o.name);
@@ -70,6 +12,7 @@ void PutWorkload(ByteWriter& w, const WorkloadOutcome& o) {
   w.Bool(o.fits);
   w.U64(o.memory_per_gpu_bytes);
   w.Str(o.parallelism);
+  for (int v : {o.tp, o.pp, o.dp, o.ep}) w.I64(v);
   w.I64(o.gpus);
   w.F64(o.step_time_s);
   w.F64(o.mfu);
@@ -90,6 +33,7 @@ WorkloadOutcome GetWorkload(ByteReader& r) {
   o.fits = r.Bool();
   o.memory_per_gpu_bytes = r.U64();
   o.parallelism = r.Str();
+  for (int* v : {&o.tp, &o.pp, &o.dp, &o.ep}) *v = static_cast<int>(r.I64());
   o.gpus = static_cast<int>(r.I64());
   o.step_time_s = r.F64();
   o.mfu = r.F64();
@@ -177,38 +121,43 @@ Result<DesignOutcome> DecodeDesignOutcome(std::string_view bytes, const Design& 
   return o;
 }
 
-std::string EncodeDesignResults(const DesignResults& results) {
+std::string EncodePacketCheck(const PacketCheck& c) {
   ByteWriter w;
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (!results[i]) continue;
-    w.U64(i);
-    w.Bool(results[i]->ok());
-    w.Str(results[i]->ok() ? EncodeDesignOutcome(**results[i]) : results[i]->error().message);
+  w.Str(c.scenario_yaml);
+  w.I64(c.servers);
+  w.I64(c.gpus);
+  w.U64(c.workloads.size());
+  for (const PacketCheckWorkload& wl : c.workloads) {
+    w.Str(wl.name);
+    w.Str(wl.parallelism);
+    w.F64(wl.flow_step_time_s);
+    w.F64(wl.packet_step_time_s);
   }
+  w.F64(c.error_bar);
+  w.F64(c.wall_s);
   return w.Take();
 }
 
-Status DecodeDesignResults(std::string_view bytes, const std::vector<Design>& designs, DesignResults& into) {
+Result<PacketCheck> DecodePacketCheck(std::string_view bytes) {
   ByteReader r(bytes);
-  while (!r.at_end()) {
-    const uint64_t index = r.U64();
-    const bool ok = r.Bool();
-    const std::string body = r.Str();
-    if (r.failed()) return Error{"a process's design results are cut short"};
-    if (index >= designs.size() || index >= into.size()) {
-      return Error{"a process sent the result of design " + std::to_string(index) + " of " +
-                   std::to_string(designs.size())};
-    }
-    if (into[index]) return Error{"design " + designs[index].name + " came back from two processes"};
-    if (!ok) {
-      into[index] = Result<DesignOutcome>(Error{body});
-      continue;
-    }
-    Result<DesignOutcome> outcome = DecodeDesignOutcome(body, designs[index]);
-    if (!outcome) return outcome.error();
-    into[index] = std::move(outcome);
+  PacketCheck c;
+  c.scenario_yaml = r.Str();
+  c.servers = static_cast<int>(r.I64());
+  c.gpus = static_cast<int>(r.I64());
+  const uint64_t workloads = r.U64();
+  for (uint64_t i = 0; i < workloads && !r.failed(); ++i) {
+    PacketCheckWorkload wl;
+    wl.name = r.Str();
+    wl.parallelism = r.Str();
+    wl.flow_step_time_s = r.F64();
+    wl.packet_step_time_s = r.F64();
+    c.workloads.push_back(std::move(wl));
   }
-  return Status{};
+  c.error_bar = r.F64();
+  c.wall_s = r.F64();
+  if (r.failed()) return Error{"a packet check's bytes are cut short"};
+  if (!r.at_end()) return Error{"bytes left over after a packet check"};
+  return c;
 }
 
 }  // namespace aifabric

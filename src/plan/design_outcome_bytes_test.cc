@@ -24,6 +24,10 @@ DesignOutcome SampleOutcome() {
   w.fits = false;
   w.memory_per_gpu_bytes = (uint64_t{1} << 40) + 3;
   w.parallelism = "tp8 pp1 dp4";
+  w.tp = 8;
+  w.pp = 1;
+  w.dp = 4;
+  w.ep = 2;
   w.gpus = 32;
   w.step_time_s = 1.2345678901234567;
   w.mfu = std::nextafter(0.4, 1.0);
@@ -79,6 +83,10 @@ TEST(DesignOutcomeBytes, EveryFieldRoundTripsExactly) {
   EXPECT_EQ(w.fits, e.fits);
   EXPECT_EQ(w.memory_per_gpu_bytes, e.memory_per_gpu_bytes);
   EXPECT_EQ(w.parallelism, e.parallelism);
+  EXPECT_EQ(w.tp, 8);
+  EXPECT_EQ(w.pp, 1);
+  EXPECT_EQ(w.dp, 4);
+  EXPECT_EQ(w.ep, 2);
   EXPECT_EQ(w.gpus, e.gpus);
   EXPECT_EQ(w.step_time_s, e.step_time_s);
   EXPECT_EQ(w.mfu, e.mfu);
@@ -110,32 +118,31 @@ TEST(DesignOutcomeBytes, CutOrPaddedBytesAreAnError) {
   EXPECT_NE(padded.error().message.find("left over"), std::string::npos);
 }
 
-// Two processes' shares of three designs: each slot filled once, errors
-// kept as errors; a design sent twice is refused.
-TEST(DesignOutcomeBytes, SharesFillTheirSlots) {
-  std::vector<Design> designs(3);
-  designs[0].name = "a";
-  designs[1].name = "b";
-  designs[2].name = "c";
-  DesignResults first(3), second(3);
-  DesignOutcome o = SampleOutcome();
-  o.design = designs[0];
-  first[0] = o;
-  first[2] = Result<DesignOutcome>(Error{"design c: no such switch"});
-  o.design = designs[1];
-  second[1] = o;
-  DesignResults all(3);
-  ASSERT_TRUE(DecodeDesignResults(EncodeDesignResults(first), designs, all).ok());
-  ASSERT_TRUE(DecodeDesignResults(EncodeDesignResults(second), designs, all).ok());
-  ASSERT_TRUE(all[0] && all[1] && all[2]);
-  EXPECT_EQ((*all[0])->design.name, "a");
-  EXPECT_EQ((*all[1])->design.name, "b");
-  EXPECT_EQ((*all[1])->useful_gpu_hours_per_usd, 0.6163);
-  ASSERT_FALSE(all[2]->ok());
-  EXPECT_EQ(all[2]->error().message, "design c: no such switch");
-  Status twice = DecodeDesignResults(EncodeDesignResults(second), designs, all);
-  ASSERT_FALSE(twice.ok());
-  EXPECT_NE(twice.error().message.find("design b came back from two processes"), std::string::npos);
+TEST(DesignOutcomeBytes, PacketCheckRoundTripsExactly) {
+  PacketCheck c;
+  c.scenario_yaml = "name: copy\n";
+  c.servers = 16;
+  c.gpus = 128;
+  c.workloads.push_back(PacketCheckWorkload{"llama3-70b", "tp8 pp4 dp4", 0.1 + 0.2, 1.0 / 3.0});
+  c.workloads.push_back(PacketCheckWorkload{"gpt3-175b", "tp8 pp8 dp2", 2e-300, 7.0});
+  c.error_bar = std::nextafter(0.05, 1.0);
+  c.wall_s = 12.5;
+  const std::string bytes = EncodePacketCheck(c);
+  Result<PacketCheck> back = DecodePacketCheck(bytes);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->scenario_yaml, c.scenario_yaml);
+  EXPECT_EQ(back->servers, 16);
+  EXPECT_EQ(back->gpus, 128);
+  ASSERT_EQ(back->workloads.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(back->workloads[i].name, c.workloads[i].name);
+    EXPECT_EQ(back->workloads[i].parallelism, c.workloads[i].parallelism);
+    EXPECT_EQ(back->workloads[i].flow_step_time_s, c.workloads[i].flow_step_time_s);
+    EXPECT_EQ(back->workloads[i].packet_step_time_s, c.workloads[i].packet_step_time_s);
+  }
+  EXPECT_EQ(back->error_bar, c.error_bar);
+  EXPECT_EQ(back->wall_s, c.wall_s);
+  for (size_t n = 0; n < bytes.size(); ++n) EXPECT_FALSE(DecodePacketCheck(bytes.substr(0, n)).ok()) << n;
 }
 
 }  // namespace

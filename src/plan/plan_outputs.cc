@@ -52,6 +52,22 @@ Json BillJson(const BillOfMaterials& bill) {
   return lines;
 }
 
+Json PacketCheckJson(const PacketCheck& c, const Design& g) {
+  Json j;
+  j["servers"] = c.servers;
+  j["gpus"] = c.gpus;
+  j["scenario"] = "packet_check/" + g.name + ".yaml";
+  Json workloads = Json::array();
+  for (const PacketCheckWorkload& w : c.workloads) {
+    workloads.push_back({{"name", w.name},
+                         {"parallelism", w.parallelism},
+                         {"flow_step_time_s", RoundForFiles(w.flow_step_time_s)},
+                         {"packet_step_time_s", RoundForFiles(w.packet_step_time_s)}});
+  }
+  j["workloads"] = workloads;
+  return j;
+}
+
 Json DesignJson(const RankedDesign& d, int rank) {
   const DesignOutcome& o = d.outcome;
   const Design& g = o.design;
@@ -75,7 +91,8 @@ Json DesignJson(const RankedDesign& d, int rank) {
   j["effective_gpu_utilization"] = RoundForFiles(o.effective_gpu_utilization);
   j["useful_gpu_hours"] = RoundForFiles(o.useful_gpu_hours);
   j["useful_gpu_hours_per_usd"] = RoundForFiles(o.useful_gpu_hours_per_usd);
-  j["error_bar"] = nullptr;
+  j["error_bar"] = d.packet_check ? Json(RoundForFiles(d.packet_check->error_bar)) : Json(nullptr);
+  j["packet_check"] = d.packet_check ? PacketCheckJson(*d.packet_check, g) : Json(nullptr);
   j["pareto"] = d.pareto;
   j["within_constraints"] = d.within_constraints;
   j["constraint_missed"] = d.constraint_missed.empty() ? Json(nullptr) : Json(d.constraint_missed);
@@ -118,7 +135,7 @@ std::string PlanCsv(const PlanRequirements& r, const RankedPlan& plan) {
   std::ostringstream out;
   out << "rank,name,fabric_kind,link_gbps,topology,oversubscription,switch_model,load_balancing,switches,cables,"
          "cost_usd,power_w,tco_usd,cluster_tco_usd,effective_gpu_utilization,useful_gpu_hours_per_usd,pareto,"
-         "within_constraints";
+         "within_constraints,error_bar";
   for (const PlanWorkload& w : r.workloads) {
     out << "," << w.name << (w.kind == "training" ? "_step_time_s" : "_goodput_per_s");
   }
@@ -133,7 +150,8 @@ std::string PlanCsv(const PlanRequirements& r, const RankedPlan& plan) {
         << Num(o.cost.network_tco_usd, "%.2f") << "," << Num(o.cost.cluster_tco_usd(), "%.2f") << ","
         << Num(o.effective_gpu_utilization, "%.6f") << "," << Num(o.useful_gpu_hours_per_usd, "%.6g") << ","
         << (plan.designs[i].pareto ? "true" : "false") << ","
-        << (plan.designs[i].within_constraints ? "true" : "false");
+        << (plan.designs[i].within_constraints ? "true" : "false") << ","
+        << (plan.designs[i].packet_check ? Num(plan.designs[i].packet_check->error_bar, "%.6f") : "");
     for (const WorkloadOutcome& w : o.workloads) {
       out << "," << Num(w.kind == "training" ? w.step_time_s : w.goodput_per_s, "%.6g");
     }
@@ -148,22 +166,28 @@ std::string PlanText(const PlanRequirements& r, const RankedPlan& plan, size_t r
       << plan.rejected.size() << " rejected\n\n";
   out << plan.recommendation << "\n\n";
   char line[512];
-  std::snprintf(line, sizeof line, "%4s  %-50s %10s %9s %9s %8s %12s\n", "rank", "design", "network", "power",
-                "switches", "eff.util", "GPU-h/$");
+  std::snprintf(line, sizeof line, "%4s  %-50s %10s %9s %9s %8s %12s %9s\n", "rank", "design", "network", "power",
+                "switches", "eff.util", "GPU-h/$", "error");
   out << line;
   const size_t shown = std::min(rows, plan.designs.size());
   for (size_t i = 0; i < shown; ++i) {
     const RankedDesign& d = plan.designs[i];
     const DesignOutcome& o = d.outcome;
-    std::snprintf(line, sizeof line, "%4zu%c %-50s %10s %7.1fkW %9lld %7.1f%% %12.4f%s\n", i + 1,
+    const std::string error = d.packet_check ? Num(100 * d.packet_check->error_bar, "%.1f%%") : "-";
+    std::snprintf(line, sizeof line, "%4zu%c %-50s %10s %7.1fkW %9lld %7.1f%% %12.4f %9s%s\n", i + 1,
                   d.pareto ? '*' : ' ', o.design.name.c_str(), FormatUsd(o.cost.network_capex_usd).c_str(),
                   o.cost.network_power_w / 1000, static_cast<long long>(o.bill.switches),
-                  100 * o.effective_gpu_utilization, o.useful_gpu_hours_per_usd,
+                  100 * o.effective_gpu_utilization, o.useful_gpu_hours_per_usd, error.c_str(),
                   d.within_constraints ? "" : "  (over constraints)");
     out << line;
   }
   if (shown < plan.designs.size()) out << "  ... " << plan.designs.size() - shown << " more in plan.csv\n";
   out << "  * on the Pareto front of network cost and effective GPU utilization\n";
+  if (!plan.designs.empty() && plan.designs.front().packet_check) {
+    const PacketCheck& c = *plan.designs.front().packet_check;
+    out << "  error: |flow - packet| / packet step time on a scaled copy (" << c.gpus
+        << " GPUs) of the best designs (docs/plan.md, \"Error bars\")\n";
+  }
   return out.str();
 }
 
@@ -176,6 +200,9 @@ Status WritePlanFiles(const PlanRequirements& r, const RankedPlan& plan, OutputF
   if (!html) return html;
   for (const RankedDesign& d : plan.designs) {
     if (Status s = out.Write("designs/" + d.outcome.design.name + ".yaml", d.outcome.scenario_yaml); !s) return s;
+    if (!d.packet_check) continue;
+    const std::string copy = "packet_check/" + d.outcome.design.name + ".yaml";
+    if (Status s = out.Write(copy, d.packet_check->scenario_yaml); !s) return s;
   }
   return Status::Ok();
 }

@@ -8,11 +8,13 @@
 // function; thread-safe; deterministic (numbers in the text are rounded).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "plan/design_evaluation.h"
 #include "plan/design_space.h"
+#include "plan/packet_check.h"
 #include "plan/plan_requirements.h"
 
 namespace aifabric {
@@ -22,6 +24,8 @@ struct RankedDesign {
   bool within_constraints = true;
   std::string constraint_missed;  // "budget: ...", "" when within
   bool pareto = false;
+  // The packet-level check on a scaled copy (the best few designs only).
+  std::optional<PacketCheck> packet_check;
 };
 
 struct RankedPlan {

@@ -217,6 +217,15 @@ void ReadCosts(const MapReader& m, const std::string& base_dir, PlanRequirements
   c.cable.spine_m = cable.Number("spine", c.cable.spine_m, length, "a length in meters in (0, 10000]");
 }
 
+void ReadPacketCheck(const MapReader& m, PlanRequirements& r) {
+  m.AllowOnly({"designs", "servers", "layers_per_stage"});
+  PacketCheckSpec& c = r.packet_check;
+  c.designs = static_cast<int>(m.Int("designs", c.designs, 0, 64));
+  // The packet level simulates every packet: the copy stays small.
+  c.servers = static_cast<int>(m.Int("servers", c.servers, 1, 128));
+  c.layers_per_stage = static_cast<int>(m.Int("layers_per_stage", c.layers_per_stage, 1, 1024));
+}
+
 // The text as a YAML map; `what` says what the map should hold.
 Result<YAML::Node> ParseMap(const std::string& text, Diagnostics& d, const std::string& what) {
   YAML::Node root;
@@ -241,7 +250,7 @@ Result<PlanRequirements> ReadPlanRequirements(const std::string& text, const std
     PlanRequirements r;
     r.base_dir = base_dir;
     const MapReader top(d, *root, "");
-    top.AllowOnly({"name", "seed", "cluster", "workloads", "design_space", "constraints", "costs"});
+    top.AllowOnly({"name", "seed", "cluster", "workloads", "design_space", "constraints", "costs", "packet_check"});
     r.name = top.String("name", fs::path(origin).stem().string());
     r.seed = top.Unsigned("seed", 1);
     if (!top.Has("cluster")) top.Fail("cluster", "required, missing ({gpus, gpu, gpus_per_server})");
@@ -250,6 +259,7 @@ Result<PlanRequirements> ReadPlanRequirements(const std::string& text, const std
     ReadDesignSpace(top.Map("design_space"), r);
     ReadConstraints(top.Map("constraints"), r);
     ReadCosts(top.Map("costs"), base_dir, r);
+    ReadPacketCheck(top.Map("packet_check"), r);
     if (!d.ok()) return d.error();
     return r;
   } catch (const std::exception& e) {
@@ -281,6 +291,8 @@ Result<FutureModels> ReadFutureModels(const std::string& text, const std::string
     f.threshold = top.Number("threshold", f.threshold, [](double v) { return v > 0 && v <= 1; },
                              "an effective GPU utilization in (0, 1]");
     f.upgrades = top.Has("design_space");
+    // The upgrades are ranked by the flow level alone: no packet-level check.
+    r.packet_check.designs = 0;
     ReadWorkloads(top, "models", r);
     for (const PlanWorkload& w : r.workloads) {
       if (w.kind != "training") top.Fail("models", w.path + ": --existing judges training models only");

@@ -66,6 +66,15 @@ struct PlanCosts {
   CableLengths cable;
 };
 
+// The packet-level check of the best designs (packet_check.h): each is run
+// again on a scaled copy at flow and at packet level, and the difference is
+// its error bar.
+struct PacketCheckSpec {
+  int designs = 3;           // the best N designs checked; 0: none
+  int servers = 0;           // the scaled copy's servers; 0: two replicas of the largest training split
+  int layers_per_stage = 1;  // the scaled copy's layers per pipeline stage
+};
+
 struct PlanRequirements {
   std::string name = "plan";
   uint64_t seed = 1;
@@ -80,6 +89,7 @@ struct PlanRequirements {
   PlanConstraints constraints;
   DesignSpace space;
   PlanCosts costs;
+  PacketCheckSpec packet_check;
   int servers() const { return gpus / gpus_per_server; }
 };
 

@@ -1,14 +1,14 @@
 #include "plan/plan_run.h"
 
-#include <atomic>
+#include <algorithm>
 #include <mutex>
-#include <optional>
-#include <thread>
 #include <vector>
 
 #include "core/text_file.h"
 #include "plan/design_evaluation.h"
 #include "plan/design_outcome_bytes.h"
+#include "plan/packet_check.h"
+#include "plan/shared_work.h"
 #include "plan/design_scenario.h"
 #include "plan/design_sizing.h"
 #include "scenario/scenario_loader.h"
@@ -41,50 +41,45 @@ Result<DesignSweep> CheckDesigns(const PlanRequirements& r, const Catalog& catal
 Result<RankedPlan> RunPlan(const PlanRequirements& r, const Catalog& catalog, const PlanRunOptions& options) {
   DesignSweep sweep = EnumerateDesigns(r, catalog);
   const size_t n = sweep.designs.size();
-  const size_t rank = options.processes ? static_cast<size_t>(options.processes->rank()) : 0;
-  const size_t ranks = options.processes ? static_cast<size_t>(options.processes->size()) : 1;
-  // This process's designs: rank, rank + ranks, ...
-  const size_t mine = n > rank ? (n - rank + ranks - 1) / ranks : 0;
-  DesignResults results(n);
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};  // an input error: the same on every design, so stop
   std::mutex progress_mutex;
-  auto work = [&] {
-    for (size_t k = next++; k < mine && !failed; k = next++) {
-      const size_t i = rank + k * ranks;
-      results[i] = EvaluateDesign(r, sweep.designs[i], catalog);
-      if (!results[i]->ok()) failed = true;
-      if (options.progress && results[i]->ok()) {
-        std::lock_guard<std::mutex> lock(progress_mutex);
-        options.progress(i, n, **results[i]);
-      }
-    }
-  };
-  const int threads = std::max(1, std::min<int>(options.jobs, static_cast<int>(mine)));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
-  if (ranks > 1) {
-    Result<std::vector<std::string>> shares = options.processes->AllGather(EncodeDesignResults(results));
-    if (!shares) return shares.error();
-    DesignResults all(n);
-    for (const std::string& share : *shares) {
-      if (Status s = DecodeDesignResults(share, sweep.designs, all); !s) return s.error();
-    }
-    results = std::move(all);
-  }
+  Result<std::vector<std::string>> evaluated =
+      ShareWork(n, options.jobs, options.processes, [&](size_t i) -> Result<std::string> {
+        Result<DesignOutcome> outcome = EvaluateDesign(r, sweep.designs[i], catalog);
+        if (!outcome) return outcome.error();
+        if (options.progress) {
+          std::lock_guard<std::mutex> lock(progress_mutex);
+          options.progress(i, n, *outcome);
+        }
+        return EncodeDesignOutcome(*outcome);
+      });
+  if (!evaluated) return evaluated.error();
   std::vector<DesignOutcome> outcomes;
   outcomes.reserve(n);
-  // The first error in design order, so the message does not depend on threads.
-  for (const std::optional<Result<DesignOutcome>>& res : results) {
-    if (res && !res->ok()) return res->error();
-  }
   for (size_t i = 0; i < n; ++i) {
-    if (!results[i]) return Error{"design " + sweep.designs[i].name + " was evaluated by no process"};
-    outcomes.push_back(std::move(*results[i]).value());
+    Result<DesignOutcome> outcome = DecodeDesignOutcome((*evaluated)[i], sweep.designs[i]);
+    if (!outcome) return outcome.error();
+    outcomes.push_back(std::move(outcome).value());
   }
-  return RankDesigns(r, std::move(outcomes), std::move(sweep.rejected));
+  RankedPlan plan = RankDesigns(r, std::move(outcomes), std::move(sweep.rejected));
+  // The best few, again at packet level on a scaled copy: their error bars.
+  const size_t checks = std::min(plan.designs.size(), static_cast<size_t>(r.packet_check.designs));
+  Result<std::vector<std::string>> checked =
+      ShareWork(checks, options.jobs, options.processes, [&](size_t i) -> Result<std::string> {
+        Result<PacketCheck> check = CheckOnPackets(r, plan.designs[i].outcome, catalog);
+        if (!check) return check.error();
+        if (options.checked) {
+          std::lock_guard<std::mutex> lock(progress_mutex);
+          options.checked(i, checks, plan.designs[i].outcome.design, *check);
+        }
+        return EncodePacketCheck(*check);
+      });
+  if (!checked) return checked.error();
+  for (size_t i = 0; i < checks; ++i) {
+    Result<PacketCheck> check = DecodePacketCheck((*checked)[i]);
+    if (!check) return check.error();
+    plan.designs[i].packet_check = std::move(check).value();
+  }
+  return plan;
 }
 
 }  // namespace aifabric

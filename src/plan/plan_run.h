@@ -4,7 +4,9 @@
 // the plan is the same for any thread count), then RankDesigns. Under
 // mpirun the processes share the designs (design i is process i mod N's)
 // and exchange their outcomes, so every process returns the whole plan,
-// the same as one process alone. The catalog is the built-in one under the
+// the same as one process alone. Then the best PacketCheckSpec::designs
+// designs are checked at packet level (packet_check.h), shared the same
+// way: their error bars. The catalog is the built-in one under the
 // requirements' price file. Thread-safe without processes; with them, call
 // from the thread that started them. The progress callback is called from
 // one thread at a time, for this process's designs.
@@ -16,6 +18,7 @@
 #include "core/result.h"
 #include "fabric/catalog.h"
 #include "plan/design_space.h"
+#include "plan/packet_check.h"
 #include "plan/plan_processes.h"
 #include "plan/plan_ranking.h"
 #include "plan/plan_requirements.h"
@@ -26,6 +29,8 @@ struct PlanRunOptions {
   int jobs = 1;  // threads
   // Told after each design: index (0-based), count, the outcome.
   std::function<void(size_t, size_t, const DesignOutcome&)> progress;
+  // Told after each packet check: index, count, the design, the check.
+  std::function<void(size_t, size_t, const Design&, const PacketCheck&)> checked;
   // The processes sharing the designs; null: this process evaluates all.
   const PlanProcesses* processes = nullptr;
 };

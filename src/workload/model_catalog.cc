@@ -112,6 +112,34 @@ Result<ModelSpec> ReadModelSpec(const YAML::Node& node, const std::string& origi
   return m;
 }
 
+YAML::Node ModelSpecNode(const ModelSpec& m) {
+  YAML::Node n;
+  n["name"] = m.name;
+  n["layers"] = m.layers;
+  n["hidden"] = m.hidden;
+  n["heads"] = m.heads;
+  if (m.kv_heads > 0) n["kv_heads"] = m.kv_heads;
+  if (m.head_dim > 0) n["head_dim"] = m.head_dim;
+  n["ffn_hidden"] = m.ffn_hidden;
+  n["mlp"] = m.gated_mlp ? "swiglu" : "gelu";
+  n["vocab"] = m.vocab;
+  n["seq_len"] = m.seq_len;
+  n["tied_embeddings"] = m.tied_embeddings;
+  n["position_embedding"] = m.learned_positions ? "learned" : "rope";
+  n["q_lora_rank"] = m.q_lora_rank;
+  n["kv_lora_rank"] = m.kv_lora_rank;
+  n["qk_rope_head_dim"] = m.qk_rope_head_dim;
+  n["v_head_dim"] = m.v_head_dim;
+  n["experts"] = m.experts;
+  n["shared_experts"] = m.shared_experts;
+  n["top_k"] = m.top_k;
+  n["expert_ffn_hidden"] = m.expert_ffn_hidden;
+  n["first_dense_layers"] = m.first_dense_layers;
+  n["moe_layer_freq"] = m.moe_layer_freq;
+  if (!m.source.empty()) n["source"] = m.source;
+  return n;
+}
+
 Result<std::vector<ModelSpec>> ParseModelCatalog(const std::string& yaml_text, const std::string& origin) {
   std::vector<ModelSpec> models;
   try {

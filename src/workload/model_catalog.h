@@ -61,6 +61,10 @@ Status ValidateModel(const ModelSpec& model, const std::string& path);
 // "<origin>:<line>: <path>.<field>: ...".
 Result<ModelSpec> ReadModelSpec(const YAML::Node& node, const std::string& origin, const std::string& path);
 
+// The model as the map ReadModelSpec reads (every field, so the map stands
+// alone as an inline model of a scenario).
+YAML::Node ModelSpecNode(const ModelSpec& model);
+
 // Parses a whole catalog (`models:` list); names must be unique.
 Result<std::vector<ModelSpec>> ParseModelCatalog(const std::string& yaml_text, const std::string& origin);
 

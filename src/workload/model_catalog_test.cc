@@ -99,3 +99,43 @@ TEST(ModelCatalog, AnInlineModelReadsLikeACatalogEntry) {
 
 }  // namespace
 }  // namespace aifabric
+
+namespace aifabric {
+namespace {
+
+// Every built-in model written as a map reads back field for field (so a
+// written model is the same model: the planner's scaled copies use it).
+TEST(ModelCatalog, AWrittenModelReadsBackTheSame) {
+  for (const ModelSpec& m : BuiltInModels()) {
+    SCOPED_TRACE(m.name);
+    Result<ModelSpec> back = ReadModelSpec(ModelSpecNode(m), "written", "model");
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back->name, m.name);
+    EXPECT_EQ(back->layers, m.layers);
+    EXPECT_EQ(back->hidden, m.hidden);
+    EXPECT_EQ(back->heads, m.heads);
+    EXPECT_EQ(back->kv_heads, m.kv_heads);
+    EXPECT_EQ(back->head_dim, m.head_dim);
+    EXPECT_EQ(back->ffn_hidden, m.ffn_hidden);
+    EXPECT_EQ(back->gated_mlp, m.gated_mlp);
+    EXPECT_EQ(back->vocab, m.vocab);
+    EXPECT_EQ(back->seq_len, m.seq_len);
+    EXPECT_EQ(back->tied_embeddings, m.tied_embeddings);
+    EXPECT_EQ(back->learned_positions, m.learned_positions);
+    EXPECT_EQ(back->q_lora_rank, m.q_lora_rank);
+    EXPECT_EQ(back->kv_lora_rank, m.kv_lora_rank);
+    EXPECT_EQ(back->qk_rope_head_dim, m.qk_rope_head_dim);
+    EXPECT_EQ(back->v_head_dim, m.v_head_dim);
+    EXPECT_EQ(back->experts, m.experts);
+    EXPECT_EQ(back->shared_experts, m.shared_experts);
+    EXPECT_EQ(back->top_k, m.top_k);
+    EXPECT_EQ(back->expert_ffn_hidden, m.expert_ffn_hidden);
+    EXPECT_EQ(back->first_dense_layers, m.first_dense_layers);
+    EXPECT_EQ(back->moe_layer_freq, m.moe_layer_freq);
+    EXPECT_EQ(back->source, m.source);
+    EXPECT_EQ(CountParameters(*back).total, CountParameters(m).total);
+  }
+}
+
+}  // namespace
+}  // namespace aifabric
