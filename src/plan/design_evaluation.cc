@@ -38,7 +38,7 @@ std::string ParallelismName(const ParallelismSpec& p) {
   return s;
 }
 
-WorkloadOutcome TrainingOutcome(const PlanWorkload& w, const TrainingRunResult& r) {
+WorkloadOutcome TrainingOutcome(const PlanWorkload& w, const TrainingRunResult& r, const FabricBottleneck& b) {
   WorkloadOutcome o;
   o.name = w.name;
   o.kind = "training";
@@ -61,6 +61,9 @@ WorkloadOutcome TrainingOutcome(const PlanWorkload& w, const TrainingRunResult& 
       o.bottleneck = std::string(CommDimensionName(o.bottleneck_dimension));
     }
   }
+  o.bottleneck_tier = b.tier;
+  o.bottleneck_link = b.link;
+  o.bottleneck_link_busy = b.busy;
   return o;
 }
 
@@ -102,13 +105,20 @@ Result<DesignOutcome> EvaluateDesign(const PlanRequirements& r, const Design& de
   out.bill = std::move(bill).value();
   out.cost = CostOf(out.bill, r.gpus, scenario->gpu, r.costs);
 
-  Result<JobRuns> runs = RunJobs(*scenario);
+  BottleneckRecorder bottlenecks;
+  RunHooks hooks;
+  hooks.report = &bottlenecks;
+  Result<JobRuns> runs = RunJobs(*scenario, hooks);
   if (!runs) return Error{"design " + design.name + ": " + runs.error().message};
+  if (bottlenecks.jobs().size() != runs->training.size()) {
+    return Error{"design " + design.name + ": internal error: " + std::to_string(bottlenecks.jobs().size()) +
+                 " finished jobs reported for " + std::to_string(runs->training.size()) + " training workloads"};
+  }
   size_t training = 0, inference = 0;
   double weighted = 0;
   for (const PlanWorkload& w : r.workloads) {
     if (w.kind == "training") {
-      const WorkloadOutcome o = TrainingOutcome(w, runs->training[training]);
+      const WorkloadOutcome o = TrainingOutcome(w, runs->training[training], bottlenecks.jobs()[training]);
       ++training;
       weighted += o.effective_gpu_utilization * o.gpus;
       out.workloads.push_back(o);

@@ -19,6 +19,7 @@
 #include "plan/bill_of_materials.h"
 #include "plan/cost_of_ownership.h"
 #include "plan/design_space.h"
+#include "plan/fabric_bottleneck.h"
 #include "plan/plan_requirements.h"
 #include "run/training_run.h"
 #include "scenario/scenario.h"
@@ -42,6 +43,11 @@ struct WorkloadOutcome {
   std::string bottleneck;   // the parallelism dimension with the most exposed communication ("" if none)
   CommDimension bottleneck_dimension = CommDimension::kNone;
   double exposed_comm_s = 0;
+  // The busiest fabric link over the step (fabric_bottleneck.h): its tier
+  // ("leaf-spine"), name ("leaf3 -> spine1") and busy share.
+  std::string bottleneck_tier;
+  std::string bottleneck_link;
+  double bottleneck_link_busy = 0;
   // inference
   double goodput_per_s = 0;
   double ttft_p50_s = 0;
@@ -67,8 +73,9 @@ struct DesignOutcome {
 // "tp8 pp4 dp32" (" ep8" when ep > 1): a split as plan.json names it.
 std::string ParallelismName(const ParallelismSpec& p);
 
-// A training workload's figures from its run.
-WorkloadOutcome TrainingOutcome(const PlanWorkload& workload, const TrainingRunResult& run);
+// A training workload's figures from its run, and its fabric's busiest link.
+WorkloadOutcome TrainingOutcome(const PlanWorkload& workload, const TrainingRunResult& run,
+                                const FabricBottleneck& bottleneck);
 
 // The memory check alone: an error naming the first training workload
 // that does not fit in GPU memory, with its numbers. Memory does not depend

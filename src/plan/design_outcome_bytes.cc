@@ -21,6 +21,9 @@ void PutWorkload(ByteWriter& w, const WorkloadOutcome& o) {
   w.Str(o.bottleneck);
   w.I64(static_cast<int64_t>(o.bottleneck_dimension));
   w.F64(o.exposed_comm_s);
+  w.Str(o.bottleneck_tier);
+  w.Str(o.bottleneck_link);
+  w.F64(o.bottleneck_link_busy);
   w.F64(o.goodput_per_s);
   w.F64(o.ttft_p50_s);
   w.F64(o.tpot_p50_s);
@@ -42,6 +45,9 @@ WorkloadOutcome GetWorkload(ByteReader& r) {
   o.bottleneck = r.Str();
   o.bottleneck_dimension = static_cast<CommDimension>(r.I64());
   o.exposed_comm_s = r.F64();
+  o.bottleneck_tier = r.Str();
+  o.bottleneck_link = r.Str();
+  o.bottleneck_link_busy = r.F64();
   o.goodput_per_s = r.F64();
   o.ttft_p50_s = r.F64();
   o.tpot_p50_s = r.F64();

@@ -36,6 +36,9 @@ DesignOutcome SampleOutcome() {
   w.bottleneck = "data parallel";
   w.bottleneck_dimension = CommDimension::kData;
   w.exposed_comm_s = std::numeric_limits<double>::denorm_min();
+  w.bottleneck_tier = "leaf-spine";
+  w.bottleneck_link = "leaf3 -> spine1";
+  w.bottleneck_link_busy = 0.62;
   w.goodput_per_s = -0.0;
   w.ttft_p50_s = 1e-300;
   w.tpot_p50_s = 2e300;
@@ -95,6 +98,9 @@ TEST(DesignOutcomeBytes, EveryFieldRoundTripsExactly) {
   EXPECT_EQ(w.bottleneck, e.bottleneck);
   EXPECT_EQ(w.bottleneck_dimension, e.bottleneck_dimension);
   EXPECT_EQ(w.exposed_comm_s, e.exposed_comm_s);
+  EXPECT_EQ(w.bottleneck_tier, "leaf-spine");
+  EXPECT_EQ(w.bottleneck_link, "leaf3 -> spine1");
+  EXPECT_EQ(w.bottleneck_link_busy, 0.62);
   EXPECT_TRUE(std::signbit(w.goodput_per_s));
   EXPECT_EQ(w.ttft_p50_s, e.ttft_p50_s);
   EXPECT_EQ(w.tpot_p50_s, e.tpot_p50_s);

@@ -132,10 +132,14 @@ Result<ExistingPlan> PlanExisting(const std::string& scenario_file, const std::s
       plan.models.push_back(std::move(m));
       continue;
     }
-    Result<JobRuns> runs = RunJobs(*scenario);
+    BottleneckRecorder bottlenecks;
+    RunHooks hooks;
+    hooks.report = &bottlenecks;
+    Result<JobRuns> runs = RunJobs(*scenario, hooks);
     if (!runs) return Error{models.requirements.source_file + ": " + w.path + ": " + runs.error().message};
     const TrainingRunResult& t = runs->training.front();
-    const WorkloadOutcome o = TrainingOutcome(w, t);
+    const FabricBottleneck busiest = bottlenecks.jobs().empty() ? FabricBottleneck{} : bottlenecks.jobs().front();
+    const WorkloadOutcome o = TrainingOutcome(w, t, busiest);
     m.parallelism = o.parallelism;
     m.memory_per_gpu_bytes = o.memory_per_gpu_bytes;
     m.step_time_s = o.step_time_s;
@@ -144,6 +148,10 @@ Result<ExistingPlan> PlanExisting(const std::string& scenario_file, const std::s
     m.effective_gpu_utilization = o.effective_gpu_utilization;
     m.exposed_comm_s = o.exposed_comm_s;
     m.bottleneck = o.bottleneck.empty() ? "compute (no communication exposed)" : Words(o.bottleneck_dimension);
+    m.bottleneck_tier = o.bottleneck_tier;
+    m.bottleneck_link = o.bottleneck_link;
+    m.bottleneck_link_busy = o.bottleneck_link_busy;
+    if (!o.bottleneck.empty()) m.bottleneck += "; busiest links: " + BottleneckWords(busiest);
     if (m.effective_gpu_utilization < models.threshold) {
       if (!models.upgrades) {
         m.upgrade_note = "the models file has no design_space to look for an upgrade in";

@@ -29,7 +29,10 @@ struct FutureModelOutcome {
   double step_time_s = 0;
   double mfu = 0;
   double effective_gpu_utilization = 0;  // of the job's own GPUs
-  std::string bottleneck;         // "data-parallel traffic over the network", ...
+  std::string bottleneck;         // "data-parallel traffic over the network; busiest links: leaf-spine (...)"
+  std::string bottleneck_tier;    // the busiest fabric link's tier ("leaf-spine"), "" if none
+  std::string bottleneck_link;    // "leaf3 -> spine1"
+  double bottleneck_link_busy = 0;
   double exposed_comm_s = 0;
   // The cheapest design reaching the threshold, when below it and a design
   // space was given; upgrade_note says why there is none otherwise.

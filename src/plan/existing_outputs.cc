@@ -33,6 +33,9 @@ Json ExistingPlanJson(const ExistingPlan& p) {
     o["mfu"] = m.fits ? Json(RoundForFiles(m.mfu)) : Json(nullptr);
     o["effective_gpu_utilization"] = m.fits ? Json(RoundForFiles(m.effective_gpu_utilization)) : Json(nullptr);
     o["bottleneck"] = OrNull(m.bottleneck);
+    o["bottleneck_tier"] = OrNull(m.bottleneck_tier);
+    o["bottleneck_link"] = OrNull(m.bottleneck_link);
+    o["bottleneck_link_busy"] = m.bottleneck_link.empty() ? Json(nullptr) : Json(RoundForFiles(m.bottleneck_link_busy));
     o["exposed_comm_s"] = m.fits ? Json(RoundForFiles(m.exposed_comm_s)) : Json(nullptr);
     o["upgrade"] = m.upgrade ? Json(m.upgrade->design.name) : Json(nullptr);
     o["upgrade_cost_usd"] = m.upgrade ? Json(RoundForFiles(m.upgrade->cost.network_capex_usd)) : Json(nullptr);

@@ -26,6 +26,9 @@ Json WorkloadJson(const WorkloadOutcome& w) {
     j["effective_gpu_utilization"] = RoundForFiles(w.effective_gpu_utilization);
     j["tokens_per_s"] = RoundForFiles(w.tokens_per_s);
     j["bottleneck"] = w.bottleneck.empty() ? Json(nullptr) : Json(w.bottleneck);
+    j["bottleneck_tier"] = w.bottleneck_tier.empty() ? Json(nullptr) : Json(w.bottleneck_tier);
+    j["bottleneck_link"] = w.bottleneck_link.empty() ? Json(nullptr) : Json(w.bottleneck_link);
+    j["bottleneck_link_busy"] = w.bottleneck_link.empty() ? Json(nullptr) : Json(RoundForFiles(w.bottleneck_link_busy));
     j["exposed_comm_s"] = RoundForFiles(w.exposed_comm_s);
   } else {
     j["parallelism"] = nullptr;
