@@ -152,6 +152,9 @@ void ApiServer::Routes() {
     const int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
   });
+  // Headers and body go out as separate writes: without TCP_NODELAY,
+  // Nagle's algorithm holds the second until the client's delayed ACK.
+  http.set_tcp_nodelay(true);
   const int threads = options_.http_threads;
   http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   http.set_keep_alive_timeout(options_.keep_alive_timeout_s);

@@ -1,5 +1,10 @@
 #include "server/api_server.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -273,6 +278,45 @@ TEST(ApiServer, MetricsCountRequestsAndRuns) {
   EXPECT_NE(text.find("aifabric_server_requests_total{code=\"201\"} 1\n"), std::string::npos) << text;
   EXPECT_NE(text.find("aifabric_server_runs{status=\"done\"} 1\n"), std::string::npos) << text;
   EXPECT_NE(text.find("aifabric_server_queue_length 0\n"), std::string::npos) << text;
+}
+
+TEST(ApiServer, AStalledClientIsCutOff) {
+  ServeOptions options;
+  options.read_timeout_s = 1;
+  options.keep_alive_timeout_s = 1;
+  TestServer t(options);
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(t.server().port()));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  // Half a request line, then silence: the server closes the connection
+  // after its read timeout (recv returns 0), well before this test's 10 s.
+  const char partial[] = "GET /api/runs HTT";
+  ASSERT_EQ(send(fd, partial, sizeof partial - 1, 0), static_cast<ssize_t>(sizeof partial - 1));
+  timeval wait{10, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+  const auto before = std::chrono::steady_clock::now();
+  char buffer[256];
+  const ssize_t got = recv(fd, buffer, sizeof buffer, 0);
+  const auto waited = std::chrono::steady_clock::now() - before;
+  close(fd);
+  EXPECT_LE(got, 0);
+  EXPECT_LT(waited, std::chrono::seconds(5));
+  // The server still answers others.
+  httplib::Result r = t.Client().Get("/api/runs");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+}
+
+TEST(ApiServer, AFormEncodedBodyIsRefusedNotReadAsParameters) {
+  TestServer t;
+  httplib::Result r = t.Client().Post("/api/runs?kind=run", kSmallScenario, "application/x-www-form-urlencoded");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  EXPECT_NE(ErrorOf(r).find("Content-Type: application/yaml"), std::string::npos) << r->body;
 }
 
 }  // namespace
