@@ -203,8 +203,9 @@ TEST(ApiEvents, StoppingTheServerFailsTheRunsItCutsShort) {
     ASSERT_EQ(t.WaitFor(running, "running").value("status", ""), "running");
     const auto before = std::chrono::steady_clock::now();
     t.server().Stop();
-    // Stopped at the next heartbeat, not at the end of the run.
-    EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::seconds(2));
+    // Promptly: the run stops at its next heartbeat (the status below says
+    // it did not finish); the bound leaves room for a loaded machine.
+    EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::seconds(5));
   }
   Result<std::unique_ptr<RunStore>> s = RunStore::Open(store);
   ASSERT_TRUE(s.ok());

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -268,10 +269,17 @@ TEST(ApiServer, MetricsCountRequestsAndRuns) {
   httplib::Client c = t.Client();
   ASSERT_TRUE(c.Get("/api/runs/nope"));
   ASSERT_TRUE(c.Get("/api/runs/nope2"));
-  httplib::Result r = c.Get("/metrics");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 200);
-  const std::string& text = r->body;
+  // A request is counted once its answer has been sent, so the client may
+  // see the answer a moment before the count: poll (at most 2 s).
+  const std::string second_404 = "aifabric_server_requests_total{code=\"404\"} 2\n";
+  std::string text;
+  for (int i = 0; i < 200 && text.find(second_404) == std::string::npos; ++i) {
+    if (i > 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    httplib::Result r = c.Get("/metrics");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+    text = r->body;
+  }
   EXPECT_NE(text.find("# TYPE aifabric_server_requests_total counter"), std::string::npos) << text;
   // Two unknown ids, one POST.
   EXPECT_NE(text.find("aifabric_server_requests_total{code=\"404\"} 2\n"), std::string::npos) << text;

@@ -1,4 +1,5 @@
 // ServerMetrics counts what the server answers (requests by status code,
+// each counted once its answer has been sent,
 // event-stream clients connected) and renders the server's own
 // Prometheus exposition for GET /metrics, named as telemetry's writer
 // names the run's (aifabric_ prefix, counters ending in _total, base
