@@ -25,7 +25,7 @@ case "$mode" in run|test) ;; *) usage ;; esac
 RUN_PACKAGES=(
   build-essential cmake pkg-config
   libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libfmt-dev
-  libprotobuf-dev protobuf-compiler libcpp-httplib-dev
+  libprotobuf-dev protobuf-compiler libcpp-httplib-dev libsqlite3-dev
   libopenmpi-dev openmpi-bin
   graphviz
 )

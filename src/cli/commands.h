@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "report/collective_request.h"
 
 namespace aifabric {
 
@@ -62,22 +63,9 @@ struct ValidateOptions {
 int ValidateCommand(const ValidateOptions& options);
 
 // `aifabric collective`: nccl-tests' flags where they exist (-b -e -f -i -c
-// -J), sizes with its K/M/G suffixes.
-struct CollectiveCommandOptions {
+// -J; report/collective_request.h), sizes with its K/M/G suffixes.
+struct CollectiveCommandOptions : CollectiveFlags {
   std::string scenario;                // "" -> the built-in two-server H100 cluster
-  std::string op = "all_reduce";
-  std::string min_bytes = "32M";       // -b (nccl-tests' default)
-  std::string max_bytes = "32M";       // -e
-  uint64_t step_factor = 2;            // -f
-  std::string step_bytes;              // -i (used when given)
-  int gpus = 0;                        // 0 = every GPU of the cluster
-  std::string algorithm = "auto";     // the fastest of NCCL's candidates per size
-  std::string protocol = "auto";
-  int channels = 0;
-  std::string chunk_bytes;             // "" -> NCCL's (NcclChunkBytes)
-  bool no_pxn = false;
-  int root = 0;
-  int check = 0;                       // -c: print #wrong as 0 instead of N/A
   std::string json_file;               // -J
   std::vector<std::string> overrides;  // --set
   ModelOptions model;                  // --model, --collectives
@@ -139,5 +127,19 @@ struct PlanCommandOptions {
   bool quiet = false;
 };
 int PlanCommand(const PlanCommandOptions& options);
+
+// `aifabric serve`: the REST API, run store and live feed (docs/serve.md).
+struct ServeCommandOptions {
+  std::string bind = "127.0.0.1";
+  int port = 8080;
+  std::string store_dir = "aifabric-store";
+  std::string token;                   // "" -> no token needed
+  int workers = 2;
+  size_t max_body_bytes = 4 << 20;
+  int64_t max_hosts = 4096;            // 0: no limit
+  std::string max_sim_time = "1s";     // of a flows run's simulation.until; "0s": no limit
+  uint64_t max_events = 2'000'000'000; // per simulation; 0: no limit
+};
+int ServeCommand(const ServeCommandOptions& options);
 
 }  // namespace aifabric

@@ -145,6 +145,22 @@ int main(int argc, char** argv) {
                      "List the designs and the rejected ones, check each design's scenario; simulate and write nothing");
   plan_cmd->add_flag("--quiet,-q", plan.quiet, "Print nothing but errors");
 
+  ServeCommandOptions serve;
+  CLI::App* serve_cmd = app.add_subcommand(
+      "serve", "Serve the REST API: start runs, watch them live, keep them in a store (docs/serve.md)");
+  serve_cmd->add_option("--bind", serve.bind, "Address to listen on (default 127.0.0.1: this machine only)");
+  serve_cmd->add_option("--port", serve.port, "Port (default 8080; 0: any free port)")->check(CLI::Range(0, 65535));
+  serve_cmd->add_option("--store", serve.store_dir, "Folder of the run store: runs.sqlite and runs/<id>/ (default aifabric-store)");
+  serve_cmd->add_option("--token", serve.token, "Require Authorization: Bearer TOKEN on every POST and DELETE");
+  serve_cmd->add_option("--workers", serve.workers, "Runs at once; the rest wait in a queue (default 2)")
+      ->check(CLI::Range(1, 256));
+  serve_cmd->add_option("--max-body-bytes", serve.max_body_bytes, "Largest request body (default 4194304; larger: 413)");
+  serve_cmd->add_option("--max-hosts", serve.max_hosts, "Most hosts (NICs) a run's fabric may have (default 4096; 0: no limit)");
+  serve_cmd->add_option("--max-sim-time", serve.max_sim_time,
+                        "Longest simulation.until of a flows run (default 1s; 0s: no limit)");
+  serve_cmd->add_option("--max-events", serve.max_events,
+                        "Most events one simulation may process; past it the run fails (default 2e9; 0: no limit)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -160,6 +176,7 @@ int main(int argc, char** argv) {
     if (*cmp_cmd) return CompareCommand(cmp);
     if (*sched_cmd) return ScheduleCommand(sched);
     if (*plan_cmd) return PlanCommand(plan);
+    if (*serve_cmd) return ServeCommand(serve);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "aifabric: internal error: %s\n", e.what());
     return kExitInternal;

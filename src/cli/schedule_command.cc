@@ -13,6 +13,7 @@
 #include "report/output_folder.h"
 #include "report/run_outputs.h"
 #include "report/run_summary_text.h"
+#include "report/schedule_flags.h"
 #include "report/schedule_outputs.h"
 #include "report/schedule_report.h"
 #include "run/schedule_run.h"
@@ -20,27 +21,11 @@
 #include "scenario/scenario_loader.h"
 
 namespace aifabric {
-namespace {
-
-// The specs the flags ask for; "" for --policy means the scenario's.
-Result<std::vector<PolicySpec>> SpecsFromFlags(const ScheduleOptions& options, const Scenario& scenario) {
-  if (!options.compare.empty()) {
-    Result<std::vector<PolicySpec>> specs = ParsePolicySpecList(options.compare);
-    if (!specs.ok()) return Error{"--compare: " + specs.error().message};
-    return specs;
-  }
-  if (options.policy.empty()) return std::vector<PolicySpec>{scenario.scheduling.policy};
-  Result<PolicySpec> spec = ParsePolicySpec(options.policy);
-  if (!spec.ok()) return Error{"--policy: " + spec.error().message};
-  return std::vector<PolicySpec>{std::move(spec).value()};
-}
-
-}  // namespace
 
 int ScheduleCommand(const ScheduleOptions& options) {
   Result<Scenario> scenario = LoadScenarioFile(options.cluster, options.overrides);
   if (!scenario.ok()) return ReportBadInput(scenario.error());
-  Result<std::vector<PolicySpec>> specs = SpecsFromFlags(options, *scenario);
+  Result<std::vector<PolicySpec>> specs = PolicySpecsFromFlags(options.policy, options.compare, *scenario);
   if (!specs.ok()) return ReportBadInput(specs.error());
   std::optional<PacketWindow> window;
   if (!options.packet_window.empty()) {

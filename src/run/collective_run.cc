@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <memory>
 
 #include "run/fabric_setup.h"
 #include "run/fabric_simulation.h"
+#include "run/run_watch.h"
 #include "scenario/scenario_loader.h"
 #include "flow/gpu_network.h"
 #include "workload/collective_coflow.h"
@@ -33,7 +35,23 @@ std::vector<CollectiveProtocol> AutoProtocols(CollectiveAlgorithm algorithm, uin
 }
 
 // One collective's DAG in a fresh simulation; returns its duration.
-Result<Time> RunOne(const Scenario& scenario, const BuiltFabric& fabric, const CollectiveDag& dag, uint64_t& events) {
+// How a caller watches the sweep's simulations: its hooks, and the
+// fraction of the sweep done.
+struct SweepWatch {
+  const RunHooks& hooks;
+  std::function<double()> fraction;
+  // Runs `sim` under the hooks (cancel, progress callback).
+  void Run(Simulator& sim) const {
+    ProgressOptions p;
+    p.fraction = fraction;
+    RunWatch watch(sim, hooks, std::move(p));
+    sim.Run();
+    watch.Finish();
+  }
+};
+
+Result<Time> RunOne(const Scenario& scenario, const BuiltFabric& fabric, const CollectiveDag& dag, uint64_t& events,
+                    const SweepWatch& watch) {
   FabricSimulation simulation(scenario, fabric.topology, fabric.routes);
   Simulator& sim = simulation.sim();
   GpuNetwork gpus(sim, fabric.layout, simulation.network());
@@ -49,7 +67,7 @@ Result<Time> RunOne(const Scenario& scenario, const BuiltFabric& fabric, const C
   gpus.SetObserver(&executor);
   unused_local.SetObserver(&executor);
   if (Status s = executor.Start(); !s.ok()) return s.error();
-  sim.Run();  // until the fabric is quiet (transport timers lapse once all is acknowledged)
+  watch.Run(sim);  // until the fabric is quiet (transport timers lapse once all is acknowledged)
   events += sim.events_processed();
   if (!executor.done()) return Error{"the collective did not complete (the fabric stalled); see its pfc/ib settings"};
   return executor.duration();
@@ -67,7 +85,7 @@ class CoflowDone final : public TransferObserver {
 
 // One collective as a coflow in a fresh simulation; returns its duration.
 Result<Time> RunOneCoflow(const Scenario& scenario, const BuiltFabric& fabric, const CollectiveCoflow& coflow,
-                          uint64_t& events) {
+                          uint64_t& events, const SweepWatch& watch) {
   if (coflow.edges.empty()) return Time::Zero();
   FabricSimulation simulation(scenario, fabric.topology, fabric.routes);
   Simulator& sim = simulation.sim();
@@ -79,7 +97,7 @@ Result<Time> RunOneCoflow(const Scenario& scenario, const BuiltFabric& fabric, c
   if (Status s = gpus.StartCoflow(MakeCoflowRequest(coflow, endpoints, 0, 0, 3, scenario.reduce_rate())); !s.ok()) {
     return s.error();
   }
-  sim.Run();
+  watch.Run(sim);
   events += sim.events_processed();
   if (!done.finish()) return Error{"the collective did not complete"};
   return *done.finish();
@@ -87,7 +105,8 @@ Result<Time> RunOneCoflow(const Scenario& scenario, const BuiltFabric& fabric, c
 
 }  // namespace
 
-Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const CollectiveRequest& request) {
+Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const CollectiveRequest& request,
+                                                 const RunHooks& hooks) {
   const auto wall_start = std::chrono::steady_clock::now();
   Result<BuiltFabric> fabric = BuildFabric(scenario);
   if (!fabric.ok()) return fabric.error();
@@ -110,7 +129,11 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
       request.algorithm ? std::vector<CollectiveAlgorithm>{*request.algorithm}
                         : AutoAlgorithms(request.op, scenario.gpu.nvls && result.ranks_per_server > 1);
   const bool coflows = scenario.coflow_collectives();
+  const SweepWatch watch{hooks, [&result, &sizes] {
+                           return static_cast<double>(result.rows.size()) / static_cast<double>(sizes->size());
+                         }};
   for (uint64_t requested : *sizes) {
+    if (hooks.cancel != nullptr && hooks.cancel->load()) return Error{"cancelled"};
     CollectiveOptions options;
     options.op = request.op;
     options.ranks = result.ranks;
@@ -141,7 +164,7 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
             unbuilt = coflow.error();
             continue;
           }
-          time = RunOneCoflow(scenario, *fabric, *coflow, result.events);
+          time = RunOneCoflow(scenario, *fabric, *coflow, result.events, watch);
         } else {
           Result<CollectiveDag> dag = BuildCollective(options);
           if (!dag.ok()) {
@@ -149,8 +172,9 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
             unbuilt = dag.error();
             continue;
           }
-          time = RunOne(scenario, *fabric, *dag, result.events);
+          time = RunOne(scenario, *fabric, *dag, result.events, watch);
         }
+        if (hooks.cancel != nullptr && hooks.cancel->load()) return Error{"cancelled"};
         if (!time.ok()) return time.error();
         if (!best || *time < *best) {
           best = *time;

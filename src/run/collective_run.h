@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "run/run_hooks.h"
 #include "scenario/scenario.h"
 #include "core/result.h"
 #include "core/time.h"
@@ -54,7 +55,10 @@ struct CollectiveSweepResult {
 };
 
 // Errors name the option or scenario field at fault.
-Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const CollectiveRequest& request);
+// `hooks`: cancel and on_progress (the fraction of the sizes done) are
+// heard; a cancelled sweep returns the Error "cancelled".
+Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const CollectiveRequest& request,
+                                                 const RunHooks& hooks = {});
 
 // The scenario `aifabric collective` uses without a file: two servers of
 // eight H100 GPUs, one 400G NIC per GPU, a rail-optimized RoCEv2 fabric

@@ -5,7 +5,7 @@
 #include "flow/gpu_network.h"
 #include "run/fabric_setup.h"
 #include "run/finished_simulation.h"
-#include "telemetry/progress_reporter.h"
+#include "run/run_watch.h"
 
 namespace aifabric {
 
@@ -20,10 +20,9 @@ Result<InferenceRunResult> RunInferenceService(const Scenario& scenario, const S
   const FabricNetwork& network = simulation.network();
   simulation.PrepareTelemetry({}, hooks, [&network] { return network.TransfersCompleted(); });
   simulation.StartTelemetry();
-  std::unique_ptr<ProgressReporter> progress;
-  if (hooks.progress) progress = std::make_unique<ProgressReporter>(sim, ProgressOptions{});
+  RunWatch watch(sim, hooks, ProgressOptions{});
   Result<InferenceResult> result = RunInference(sim, gpus, fabric->layout, inference.spec);
-  if (progress) progress->Finish();
+  watch.Finish();
   if (!result.ok()) return Error{inference.path + ": " + result.error().message};
   simulation.FinishTelemetry();
   InferenceRunResult r;

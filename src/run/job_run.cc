@@ -4,7 +4,7 @@
 
 #include "flow/gpu_network.h"
 #include "run/fabric_setup.h"
-#include "telemetry/progress_reporter.h"
+#include "run/run_watch.h"
 #include "workload/job_executor.h"
 
 namespace aifabric {
@@ -33,14 +33,11 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
   simulation.PrepareTelemetry({}, hooks, [&network] { return network.TransfersCompleted(); });
   simulation.StartTelemetry();
   {
-    std::unique_ptr<ProgressReporter> progress;
-    if (hooks.progress) {
-      ProgressOptions p;
-      p.fraction = [&executor, &graph] { return static_cast<double>(executor.finished()) / static_cast<double>(graph.size()); };
-      progress = std::make_unique<ProgressReporter>(sim, std::move(p));
-    }
+    ProgressOptions p;
+    p.fraction = [&executor, &graph] { return static_cast<double>(executor.finished()) / static_cast<double>(graph.size()); };
+    RunWatch watch(sim, hooks, std::move(p));
     sim.Run();
-    if (progress) progress->Finish();
+    watch.Finish();
   }
   simulation.FinishTelemetry();
   if (executor.error()) return Error{what + ": " + executor.error()->message};

@@ -20,8 +20,6 @@ size_t PointsPerSeries(uint64_t configured, size_t series) {
   return points;
 }
 
-constexpr auto kPublishEvery = std::chrono::milliseconds(500);
-
 }  // namespace
 
 RunTelemetry::RunTelemetry(Simulator& sim, const Scenario::Telemetry& options, std::vector<CounterSource> sources)
@@ -34,7 +32,11 @@ RunTelemetry::RunTelemetry(Simulator& sim, const Scenario::Telemetry& options, s
 
 RunTelemetry::~RunTelemetry() = default;
 
-void RunTelemetry::SetPublisher(std::function<void(const TimeSeriesStore&)> publish) { publish_ = std::move(publish); }
+void RunTelemetry::SetPublisher(std::function<void(const TimeSeriesStore&)> publish,
+                                std::chrono::milliseconds every) {
+  publish_ = std::move(publish);
+  publish_every_ = every;
+}
 
 void RunTelemetry::Start() { sampler_.Start(); }
 
@@ -48,7 +50,7 @@ void RunTelemetry::LivePublisher::Read(Time /*now*/, std::span<double> /*out*/) 
 void RunTelemetry::Publish(bool force) {
   if (!publish_ || store_.points() == 0) return;
   const auto now = std::chrono::steady_clock::now();
-  if (!force && now - last_publish_ < kPublishEvery) return;
+  if (!force && now - last_publish_ < publish_every_) return;
   last_publish_ = now;
   publish_(store_);
 }
@@ -66,7 +68,7 @@ void AttachLive(RunTelemetry* telemetry, const RunHooks& hooks, const Topology& 
   if (telemetry == nullptr || !hooks.publish) return;
   telemetry->SetPublisher([&topology, publish = hooks.publish, transfers_completed](const TimeSeriesStore& store) {
     publish(LiveSample{topology, store, transfers_completed()});
-  });
+  }, hooks.publish_every);
 }
 
 }  // namespace aifabric

@@ -2,7 +2,8 @@
 // runs: the model's counter readers (ModelHandle::CounterSources) feed a
 // Sampler at simulation.telemetry.interval into a TimeSeriesStore bounded
 // in memory, and, when a publisher is set, the store is handed to it at
-// most every half second of wall time. Owned by the run it observes and
+// most every RunHooks::publish_every of wall time (half a second unless
+// the caller asks otherwise). Owned by the run it observes and
 // lives in its Simulator. Not thread-safe.
 #pragma once
 
@@ -36,8 +37,10 @@ class RunTelemetry {
   RunTelemetry& operator=(const RunTelemetry&) = delete;
   ~RunTelemetry();
 
-  // Hands the store to `publish` after samples, throttled, and at Finish.
-  void SetPublisher(std::function<void(const TimeSeriesStore&)> publish);
+  // Hands the store to `publish` after samples, at most once per `every`
+  // of wall time, and at Finish.
+  void SetPublisher(std::function<void(const TimeSeriesStore&)> publish,
+                    std::chrono::milliseconds every = std::chrono::milliseconds(500));
   // Takes the first sample now and samples on while the run goes.
   void Start();
   // Takes the last sample (at the run's end) and publishes it.
@@ -63,6 +66,7 @@ class RunTelemetry {
   Sampler sampler_;
   LivePublisher live_{*this};
   std::function<void(const TimeSeriesStore&)> publish_;
+  std::chrono::milliseconds publish_every_{500};
   std::chrono::steady_clock::time_point last_publish_{};
 };
 

@@ -5,7 +5,7 @@
 
 #include "run/fabric_setup.h"
 #include "scenario/scenario_loader.h"
-#include "telemetry/progress_reporter.h"
+#include "run/run_watch.h"
 #include "workload/flow_generator.h"
 #include "workload/traffic_injector.h"
 
@@ -83,16 +83,13 @@ void ScenarioRun::Execute(const RunHooks& hooks) {
   FabricSimulation& simulation = *simulation_;
   Simulator& sim = simulation.sim();
   simulation.PrepareTelemetry(priorities_, hooks, [this] { return completed_; });
-  std::unique_ptr<ProgressReporter> progress;
-  if (hooks.progress) {
-    // Flows completed out of all, with simulation.until as the horizon.
-    ProgressOptions options;
-    options.until = scenario_.until;
-    if (!flows_.empty()) {
-      options.fraction = [this] { return static_cast<double>(completed_) / static_cast<double>(flows_.size()); };
-    }
-    progress = std::make_unique<ProgressReporter>(sim, std::move(options));
+  // Flows completed out of all, with simulation.until as the horizon.
+  ProgressOptions options;
+  options.until = scenario_.until;
+  if (!flows_.empty()) {
+    options.fraction = [this] { return static_cast<double>(completed_) / static_cast<double>(flows_.size()); };
   }
+  RunWatch watch(sim, hooks, std::move(options));
   const auto wall_start = std::chrono::steady_clock::now();
   injector_->Start();
   simulation.StartTelemetry();
@@ -106,7 +103,7 @@ void ScenarioRun::Execute(const RunHooks& hooks) {
   ideal_fct_.reserve(flows_.size());
   for (const TransferRequest& r : requests_) ideal_fct_.push_back(network().IdealFct(r));
   wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  if (progress) progress->Finish();
+  watch.Finish();
 }
 
 void ScenarioRun::OnTransferDone(FlowId id, Time finish) {

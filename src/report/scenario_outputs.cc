@@ -1,0 +1,55 @@
+#include "report/scenario_outputs.h"
+
+#include <memory>
+
+#include "report/job_outputs.h"
+#include "report/output_folder.h"
+#include "report/run_outputs.h"
+#include "report/run_summary_text.h"
+#include "run/job_runs.h"
+#include "run/scenario_run.h"
+
+namespace aifabric {
+namespace {
+
+bool Cancelled(const RunHooks& hooks) { return hooks.cancel != nullptr && hooks.cancel->load(); }
+
+// A scenario whose workload is jobs: each runs in its own simulation of the
+// fabric, and its files are written as soon as it is done.
+Result<ScenarioOutputs> RunJobScenario(const Scenario& scenario, const std::string& origin, const std::string& out_dir,
+                                       RunHooks hooks) {
+  OutputFolder out(out_dir);
+  JobFilesWriter writer(scenario, out);
+  hooks.report = &writer;
+  Result<JobRuns> runs = RunJobs(scenario, hooks);
+  if (Cancelled(hooks)) return Error{"cancelled"};
+  if (!runs.ok()) return Error{origin + ": " + runs.error().message};
+  ScenarioOutputs outputs;
+  outputs.summary_json = JobsSummary(scenario, runs->training, runs->chakra, runs->inference).dump(2) + "\n";
+  if (Status st = out.Write("summary.json", outputs.summary_json); !st.ok()) return st.error();
+  if (Status st = out.Commit(); !st.ok()) return st.error();
+  outputs.summary_text =
+      FormatJobsSummary(scenario, runs->training, runs->chakra, runs->inference, out.dir(), writer.written());
+  return outputs;
+}
+
+}  // namespace
+
+Result<ScenarioOutputs> RunScenarioOutputs(const Scenario& scenario, const std::string& origin,
+                                           const std::string& out_dir, RunHooks hooks) {
+  if (HasJobs(scenario)) return RunJobScenario(scenario, origin, out_dir, hooks);
+  Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(scenario);
+  if (!run.ok()) return Error{origin + ": " + run.error().message};
+  (*run)->Execute(hooks);
+  if (Cancelled(hooks)) return Error{"cancelled"};
+  OutputFolder out(out_dir);
+  const nlohmann::ordered_json summary = BuildSummary(**run);
+  ScenarioOutputs outputs;
+  outputs.summary_json = summary.dump(2) + "\n";
+  if (Status st = WriteOutputs(**run, summary, out); !st.ok()) return st.error();
+  if (Status st = out.Commit(); !st.ok()) return st.error();
+  outputs.summary_text = FormatRunSummary(**run, summary, out.dir());
+  return outputs;
+}
+
+}  // namespace aifabric

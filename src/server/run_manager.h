@@ -1,0 +1,101 @@
+// RunManager runs the server's runs: Submit records a parsed request as a
+// queued run (server/run_store.h) with a live feed (server/live_feed.h),
+// and `workers` threads take the queue in order, each running one RunTask
+// at a time into STORE/runs/<id>/ with RunHooks that feed its progress,
+// telemetry snapshots (report/live_snapshot.h), its diagnosis findings at
+// the end and the end itself. A run ends done, failed (its error; a
+// ServeLimits::max_events overrun; "server stopped") or cancelled; only a
+// done run keeps its folder, so a cancelled run leaves no half-written
+// outputs. Thread-safe; destruction shuts down (see Shutdown).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/result.h"
+#include "server/live_feed.h"
+#include "server/run_id.h"
+#include "server/run_request.h"
+#include "server/run_store.h"
+#include "server/serve_limits.h"
+
+namespace aifabric {
+
+struct RunManagerOptions {
+  int workers = 2;  // runs at once; REQUIRES: >= 1
+  ServeLimits limits;
+  std::chrono::milliseconds publish_every{250};  // least wall time between snapshots, and between progress events
+};
+
+// Unix time in milliseconds.
+int64_t UnixMs();
+
+class RunManager {
+ public:
+  static constexpr const char* kStoppedError = "server stopped";
+
+  RunManager(RunStore& store, RunManagerOptions options);
+  ~RunManager();
+  RunManager(const RunManager&) = delete;
+  RunManager& operator=(const RunManager&) = delete;
+
+  // Queues the run; its record as stored.
+  Result<RunRecord> Submit(ParsedRun run);
+
+  enum class CancelOutcome { kCancelled, kNotFound, kAlreadyFinished };
+  // A queued run is cancelled at once; a running one is asked to stop
+  // (at its simulation's next heartbeat) and ends cancelled.
+  Result<CancelOutcome> Cancel(const std::string& id);
+
+  // The feed of a queued or running run; null once it has ended and its
+  // last client let go of it (the record then says how it ended).
+  std::shared_ptr<LiveFeed> Feed(const std::string& id);
+
+  size_t queued() const;
+  size_t running() const;
+  int workers() const { return options_.workers; }
+
+  // Stops taking runs: queued ones fail ("server stopped"), running ones
+  // are cancelled and fail the same way; joins the workers. Idempotent.
+  void Shutdown();
+
+ private:
+  enum class StopReason { kNone, kUser, kEventLimit, kShutdown };
+  struct Active {
+    RunRecord record;
+    std::unique_ptr<RunTask> task;
+    std::shared_ptr<LiveFeed> feed;
+    std::atomic<bool> cancel{false};
+    std::atomic<StopReason> why{StopReason::kNone};
+    double progress = 0;  // worker thread only
+  };
+
+  void Work();
+  void Execute(Active& run);
+  // Writes the final record, ends the feed, forgets the run.
+  void Finish(Active& run, RunStatus status, std::string error, std::string summary);
+  void PushFindings(Active& run, const std::string& dir);
+
+  RunStore& store_;
+  const RunManagerOptions options_;
+  RunIdGenerator ids_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable work_;
+  std::map<std::string, std::shared_ptr<Active>> active_;  // queued and running; guarded by mutex_
+  std::deque<std::shared_ptr<Active>> queue_;              // guarded by mutex_
+  size_t running_ = 0;                                     // guarded by mutex_
+  bool stopping_ = false;                                  // guarded by mutex_
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace aifabric

@@ -1,0 +1,49 @@
+#include "server/serve_limits.h"
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include "run/fabric_setup.h"
+#include "run/job_runs.h"
+
+namespace aifabric {
+namespace {
+
+std::string Ms(Time t) { return fmt::format("{:g} ms", static_cast<double>(t.ps()) * 1e-9); }
+
+}  // namespace
+
+Result<int64_t> ScenarioHosts(const Scenario& scenario) {
+  const TopologySpec& spec = scenario.topology;
+  if (spec.type == TopologyType::kHpccFile || spec.type == TopologyType::kLingjunFile) {
+    Result<Topology> topology = BuildScenarioTopology(scenario);
+    if (!topology.ok()) return topology.error();
+    return static_cast<int64_t>(topology->hosts().size());
+  }
+  return static_cast<int64_t>(spec.servers) * spec.nics_per_server;
+}
+
+Status CheckRunLimits(const Scenario& scenario, const ServeLimits& limits) {
+  if (limits.max_hosts > 0) {
+    Result<int64_t> hosts = ScenarioHosts(scenario);
+    if (!hosts.ok()) return hosts.error();
+    if (*hosts > limits.max_hosts) {
+      return Error{"limit: the fabric has " + std::to_string(*hosts) + " hosts, more than the server's --max-hosts " +
+                   std::to_string(limits.max_hosts)};
+    }
+  }
+  if (limits.max_sim_time > Time::Zero() && !HasJobs(scenario)) {
+    if (scenario.until.IsInfinite()) {
+      return Error{"limit: simulation.until is not set; the server runs flows for at most --max-sim-time " +
+                   Ms(limits.max_sim_time) + " (set simulation.until)"};
+    }
+    if (scenario.until > limits.max_sim_time) {
+      return Error{"limit: simulation.until is " + Ms(scenario.until) + ", more than the server's --max-sim-time " +
+                   Ms(limits.max_sim_time)};
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace aifabric
