@@ -1,6 +1,5 @@
 #include "observe/prometheus_answer.h"
 
-#include <cmath>
 #include <cstdlib>
 #include <limits>
 
