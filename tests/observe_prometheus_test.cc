@@ -3,7 +3,8 @@
 // --once` against that Prometheus must name the same top finding (kind,
 // node and port) as the simulation's own diagnosis.json. The scenario
 // (tests/data/observe_hot_spot/) plants a pause tree rooted at the ToR's
-// port to h0 and lasts several seconds of wall time. Then the bad inputs
+// port to h0 and lasts several seconds of wall time; Prometheus starts
+// first and is scraping before the run starts. Then the bad inputs
 // against the same server: a topology that lacks the series' ports, an
 // unreachable server. Skipped, saying so, when prometheus is not installed.
 #include <arpa/inet.h>
@@ -123,6 +124,23 @@ int Scrapes(int prometheus_port) {
   return std::atoi(doc["data"]["result"][0]["value"][1].get<std::string>().c_str());
 }
 
+// Whether Prometheus has tried to scrape its one target yet (its health
+// is "up" or "down", not "unknown"): it hands new targets to the scrape
+// loop some seconds after it starts.
+bool TriedTarget(int prometheus_port) {
+  httplib::Client client("127.0.0.1", prometheus_port);
+  client.set_connection_timeout(1);
+  client.set_read_timeout(2);
+  auto r = client.Get("/api/v1/targets?state=active");
+  if (!r || r->status != 200) return false;
+  const auto doc = nlohmann::json::parse(r->body, nullptr, false);
+  if (doc.is_discarded() || !doc["data"]["activeTargets"].is_array() || doc["data"]["activeTargets"].empty()) {
+    return false;
+  }
+  const auto& health = doc["data"]["activeTargets"][0]["health"];
+  return health == "up" || health == "down";
+}
+
 TEST(ObserveRealPrometheus, NamesTheTopFindingTheSimulationNames) {
   const std::string prometheus = FindProgram("prometheus");
   if (prometheus.empty()) {
@@ -132,9 +150,6 @@ TEST(ObserveRealPrometheus, NamesTheTopFindingTheSimulationNames) {
   TempDir dir;
   const int metrics_port = FreePort();
   const int prometheus_port = FreePort();
-  Child simulation({AIFABRIC_BINARY, "run", kData + "scenario.yaml", "--quiet", "--metrics-port",
-                    std::to_string(metrics_port), "--out", dir.path() + "/run"},
-                   dir.path() + "/run.log");
   const std::string config = dir.Write("prometheus.yml",
                                        "global: {scrape_interval: 1s, scrape_timeout: 1s}\n"
                                        "scrape_configs:\n"
@@ -144,17 +159,30 @@ TEST(ObserveRealPrometheus, NamesTheTopFindingTheSimulationNames) {
   Child server({prometheus, "--config.file=" + config, "--storage.tsdb.path=" + dir.path() + "/tsdb",
                 "--web.listen-address=127.0.0.1:" + std::to_string(prometheus_port), "--log.level=warn"},
                dir.path() + "/prometheus.log");
+  // Prometheus first, scraping (the endpoint that is not up yet), so its
+  // start-up does not eat into the run's seconds.
+  const auto ready_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!TriedTarget(prometheus_port)) {
+    ASSERT_LT(std::chrono::steady_clock::now(), ready_by)
+        << "prometheus has not scraped after 30 s: " << ReadFile(dir.path() + "/prometheus.log");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  Child simulation({AIFABRIC_BINARY, "run", kData + "scenario.yaml", "--quiet", "--metrics-port",
+                    std::to_string(metrics_port), "--out", dir.path() + "/run"},
+                   dir.path() + "/run.log");
 
-  // Several scrapes while the simulation still runs.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(25);
-  int scrapes = 0;
-  while ((scrapes = Scrapes(prometheus_port)) < 4) {
-    ASSERT_TRUE(simulation.Running()) << "the run ended after " << scrapes << " scrapes (too short): "
-                                      << ReadFile(dir.path() + "/run.log");
+  // Several scrapes of the run: up to five while it runs (a loaded machine
+  // slows the run and the scrapes alike), at least three in all; the
+  // samples stay in Prometheus after the run ends.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(40);
+  while (simulation.Running() && Scrapes(prometheus_port) < 5) {
     ASSERT_LT(std::chrono::steady_clock::now(), deadline)
-        << scrapes << " scrapes after 25 s; prometheus says: " << ReadFile(dir.path() + "/prometheus.log");
+        << "the run still goes after 40 s; prometheus says: " << ReadFile(dir.path() + "/prometheus.log");
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
   }
+  const int scrapes = Scrapes(prometheus_port);
+  ASSERT_GE(scrapes, 3) << "the run was scraped " << scrapes << " times (too short?); it said: "
+                        << ReadFile(dir.path() + "/run.log");
   const std::string url = "http://127.0.0.1:" + std::to_string(prometheus_port);
   CommandResult observed = RunAifabric("observe --prometheus " + url + " --topology " + kData +
                                        "topology.txt --format hpcc --window 300s --once --out " + dir.path() + "/observe");
