@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the shape of the code against docs/architecture.md: every src/
 # folder includes only the folders it may use (the table below, read
-# top-down cli -> server -> plan -> report -> run -> scenario -> libraries), and no source
+# top-down cli -> server -> plan/observe -> report -> run -> scenario -> libraries), and no source
 # file (tests aside) is longer than 600 lines. Tests (*_test.cc) and the
 # test helpers beside them may use more. Prints every breach; exit 1 if any.
 #   scripts/check_layers.sh [SRC_DIR]
@@ -23,9 +23,10 @@ declare -A may_use=(
   [scenario]="core engine fabric packet transport workload sched"
   [run]="scenario core engine telemetry fabric packet transport flow diagnosis workload sched chakra"
   [report]="run scenario core engine telemetry fabric packet transport flow diagnosis workload sched chakra"
+  [observe]="core telemetry fabric diagnosis scenario report"
   [plan]="report run scenario core engine telemetry fabric packet transport flow diagnosis workload sched chakra"
   [server]="plan report run scenario core telemetry fabric diagnosis"
-  [cli]="server plan report run scenario core"
+  [cli]="server plan observe report run scenario core"
 )
 max_lines=600
 breaches=0

@@ -142,4 +142,22 @@ struct ServeCommandOptions {
 };
 int ServeCommand(const ServeCommandOptions& options);
 
+// `aifabric observe --prometheus URL --topology FILE`: a real fabric's
+// counters from Prometheus, diagnosed as a run is (docs/observability.md,
+// "Observing a real fabric").
+struct ObserveCommandOptions {
+  std::string prometheus;              // http://host:port of the Prometheus server
+  std::string topology;                // the fabric's topology file
+  std::string format = "hpcc";         // hpcc | lingjun | ibnetdiscover
+  std::string exporter = "aifabric";   // whose metric names (observe/exporter_schema.h)
+  std::string interval = "5s";         // between passes
+  std::string window = "30s";          // counters over the last window
+  std::string timeout = "10s";         // per HTTP connect and read
+  std::string out_dir = "out/observe"; // diagnosis.json and observation.json, each pass
+  bool once = false;                   // one pass (= --count 1)
+  int count = 0;                       // passes; 0 = until interrupted
+  bool quiet = false;
+};
+int ObserveCommand(const ObserveCommandOptions& options);
+
 }  // namespace aifabric

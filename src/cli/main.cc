@@ -160,6 +160,23 @@ int main(int argc, char** argv) {
                         "Longest simulation.until of a flows run (default 1s; 0s: no limit)");
   serve_cmd->add_option("--max-events", serve.max_events,
                         "Most events one simulation may process; past it the run fails (default 2e9; 0: no limit)");
+  ObserveCommandOptions observe;
+  CLI::App* observe_cmd = app.add_subcommand(
+      "observe", "Read a real fabric's port counters from Prometheus and diagnose them as a run is (docs/observability.md)");
+  observe_cmd->add_option("--prometheus", observe.prometheus, "Prometheus server, http://HOST:PORT")->required();
+  observe_cmd->add_option("--topology", observe.topology, "The fabric's topology file")->required();
+  observe_cmd->add_option("--format", observe.format, "Topology file format: hpcc (default), lingjun, ibnetdiscover");
+  observe_cmd->add_option("--exporter", observe.exporter,
+                          "Whose metric names and labels: aifabric (default; --metrics-port, metrics.prom) or infiniband_exporter");
+  observe_cmd->add_option("--interval", observe.interval, "Time between passes (default 5s)");
+  observe_cmd->add_option("--window", observe.window, "Counters over the last WINDOW (default 30s)");
+  observe_cmd->add_option("--timeout", observe.timeout, "HTTP connect and read timeout (default 10s)");
+  observe_cmd->add_option("--out", observe.out_dir, "Output folder (default: out/observe)");
+  CLI::Option* once_opt = observe_cmd->add_flag("--once", observe.once, "One pass, then exit");
+  observe_cmd->add_option("--count", observe.count, "Passes, then exit (default: until interrupted)")
+      ->check(CLI::PositiveNumber)
+      ->excludes(once_opt);
+  observe_cmd->add_flag("--quiet,-q", observe.quiet, "Print nothing but errors");
 
   try {
     app.parse(argc, argv);
@@ -177,6 +194,7 @@ int main(int argc, char** argv) {
     if (*sched_cmd) return ScheduleCommand(sched);
     if (*plan_cmd) return PlanCommand(plan);
     if (*serve_cmd) return ServeCommand(serve);
+    if (*observe_cmd) return ObserveCommand(observe);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "aifabric: internal error: %s\n", e.what());
     return kExitInternal;

@@ -3,7 +3,9 @@
 #include <string>
 
 #include "fabric/fat_tree_builder.h"
+#include "core/text_file.h"
 #include "fabric/hpcc_topology_reader.h"
+#include "fabric/ibnetdiscover_reader.h"
 #include "fabric/leaf_spine_builder.h"
 #include "fabric/lingjun_topology_reader.h"
 #include "fabric/rail_optimized_builder.h"
@@ -13,7 +15,22 @@ namespace {
 
 constexpr TopologyType kAllTypes[] = {TopologyType::kLeafSpine, TopologyType::kFatTree,
                                       TopologyType::kRailOptimized, TopologyType::kHpccFile,
-                                      TopologyType::kLingjunFile};
+                                      TopologyType::kLingjunFile, TopologyType::kIbnetdiscoverFile};
+
+// An ibnetdiscover dump (or ibsim net file): links without a width x speed
+// run at the switch spec's port rate; the LIDs it shows are not kept (the
+// run assigns its own, run/ib_routes.h).
+Result<Topology> ReadIbnetdiscoverFile(const TopologySpec& spec) {
+  Result<std::string> text = ReadTextFile(spec.file);
+  if (!text.ok()) return text.error();
+  IbnetdiscoverOptions options;
+  options.default_rate = spec.switch_spec.port_rate;
+  options.link_latency = spec.link_latency;
+  options.switch_spec = spec.switch_spec;
+  Result<IbFabric> fabric = ReadIbnetdiscover(*text, spec.file, options);
+  if (!fabric.ok()) return fabric.error();
+  return std::move(fabric->topology);
+}
 
 }  // namespace
 
@@ -27,12 +44,14 @@ Result<Topology> BuildTopology(const TopologySpec& spec) {
       return BuildRailOptimized(spec);
     case TopologyType::kHpccFile:
     case TopologyType::kLingjunFile:
+    case TopologyType::kIbnetdiscoverFile:
       break;
   }
   if (spec.file.empty()) {
     return Error{std::string("fabric.topology.file: required for type ") + TopologyTypeName(spec.type)};
   }
   if (spec.type == TopologyType::kHpccFile) return ReadHpccTopologyFile(spec.file, spec.switch_spec);
+  if (spec.type == TopologyType::kIbnetdiscoverFile) return ReadIbnetdiscoverFile(spec);
   return ReadLingjunTopologyFile(spec);
 }
 
@@ -43,6 +62,7 @@ const char* TopologyTypeName(TopologyType type) {
     case TopologyType::kRailOptimized: return "rail_optimized";
     case TopologyType::kHpccFile: return "hpcc";
     case TopologyType::kLingjunFile: return "lingjun";
+    case TopologyType::kIbnetdiscoverFile: return "ibnetdiscover";
   }
   return "unknown";
 }

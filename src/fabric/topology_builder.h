@@ -1,6 +1,6 @@
 // BuildTopology is the one entry point that turns a TopologySpec into a
 // Topology, dispatching on its type to the builders (leaf_spine, fat_tree,
-// rail_optimized) and file readers (hpcc, lingjun). Thread-safe.
+// rail_optimized) and file readers (hpcc, lingjun, ibnetdiscover). Thread-safe.
 //
 // Conventions every generated fabric follows (file readers keep their own
 // ids, see their headers): hosts come first, server-major and NIC-minor, so
@@ -23,7 +23,8 @@ Result<Topology> BuildTopology(const TopologySpec& spec);
 
 // The names used in scenario files: "leaf_spine", "fat_tree",
 // "rail_optimized", "hpcc" (an HPCC ns-3 topology.txt), "lingjun" (the
-// Lingjun CSV).
+// Lingjun CSV), "ibnetdiscover" (infiniband-diags' ibnetdiscover output or
+// an ibsim net file; fabric/ibnetdiscover_reader.h).
 const char* TopologyTypeName(TopologyType type);
 // Inverse of TopologyTypeName; the error lists the accepted names.
 Result<TopologyType> ParseTopologyType(std::string_view name);

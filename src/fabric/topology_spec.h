@@ -11,7 +11,7 @@
 
 namespace aifabric {
 
-enum class TopologyType { kLeafSpine, kFatTree, kRailOptimized, kHpccFile, kLingjunFile };
+enum class TopologyType { kLeafSpine, kFatTree, kRailOptimized, kHpccFile, kLingjunFile, kIbnetdiscoverFile };
 
 struct TopologySpec {
   TopologyType type = TopologyType::kLeafSpine;
@@ -43,7 +43,7 @@ struct TopologySpec {
   // leaf-spine holds the cluster, else 3.
   int tiers = 0;
 
-  // For kHpccFile / kLingjunFile: the file (absolute, already resolved).
+  // For kHpccFile / kLingjunFile / kIbnetdiscoverFile: the file (absolute, already resolved).
   std::string file;
 };
 

@@ -15,16 +15,17 @@ constexpr uint64_t kMaxMtu = 64 * 1024;
 
 void ReadTopologyFile(const SectionContext& c, const MapReader& t, TopologySpec& spec) {
   t.AllowOnly({"format", "file", "oversubscription", "agg_oversubscription"});
-  if (!t.Has("format")) t.Fail("format", "required, missing (hpcc or lingjun)");
-  spec.type =
-      t.Enum<TopologyType>("format", TopologyType::kHpccFile,
-                           {{"hpcc", TopologyType::kHpccFile}, {"lingjun", TopologyType::kLingjunFile}});
+  if (!t.Has("format")) t.Fail("format", "required, missing (hpcc, lingjun or ibnetdiscover)");
+  spec.type = t.Enum<TopologyType>("format", TopologyType::kHpccFile,
+                                   {{"hpcc", TopologyType::kHpccFile},
+                                    {"lingjun", TopologyType::kLingjunFile},
+                                    {"ibnetdiscover", TopologyType::kIbnetdiscoverFile}});
   spec.file = ResolveFile(c, t, "file");
   // A Lingjun file names switch groups but not their cables, which are sized
-  // from these ratios; an HPCC file lists every link itself.
+  // from these ratios; an HPCC or ibnetdiscover file lists every link itself.
   for (const char* key : {"oversubscription", "agg_oversubscription"}) {
-    if (spec.type == TopologyType::kHpccFile && t.Has(key)) {
-      t.Fail(key, "only used with format lingjun (an HPCC topology.txt lists its links)");
+    if (spec.type != TopologyType::kLingjunFile && t.Has(key)) {
+      t.Fail(key, "only used with format lingjun (an HPCC or ibnetdiscover file lists its links)");
     }
   }
   spec.oversubscription = t.Number("oversubscription", 1.0, IsAtLeastOne, "a number >= 1");

@@ -279,6 +279,20 @@ TEST_F(ScenarioLoaderTest, RelativePathsResolveAgainstTheScenarioFolder) {
             (dir_ / "flow.txt").lexically_normal());
 }
 
+TEST_F(ScenarioLoaderTest, TopologyFormatIbnetdiscoverNamesAFile) {
+  Write("fabric.ibnet", "x\n");
+  Result<Scenario> s = Load("ib.yaml", "fabric: {kind: ib, topology: {format: ibnetdiscover, file: fabric.ibnet}}\n");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->topology.type, TopologyType::kIbnetdiscoverFile);
+  EXPECT_EQ(fs::path(s->topology.file), (dir_ / "fabric.ibnet").lexically_normal());
+  Result<Scenario> bad =
+      Load("ib2.yaml", "fabric: {topology: {format: ibnetdiscover, file: fabric.ibnet, oversubscription: 2}}\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("fabric.topology.oversubscription: only used with format lingjun"),
+            std::string::npos)
+      << bad.error().message;
+}
+
 // ---- bad inputs: each message names the file and line (or --set) and the field.
 
 void ExpectHas(const std::string& message, std::initializer_list<const char*> parts) {
