@@ -24,7 +24,8 @@ declare -A may_use=(
   [run]="scenario core engine telemetry fabric packet transport flow diagnosis workload sched chakra"
   [report]="run scenario core engine telemetry fabric packet transport flow diagnosis workload sched chakra"
   [plan]="report run scenario core engine telemetry fabric packet transport flow diagnosis workload sched chakra"
-  [cli]="plan report run scenario core"
+  [calibrate]="run scenario core engine fabric workload"
+  [cli]="plan report calibrate run scenario core"
 )
 max_lines=600
 breaches=0

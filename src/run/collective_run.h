@@ -32,6 +32,8 @@ struct CollectiveRequest {
   // up to 64 MiB, past which NCCL never picks them; NVLS is Simple only).
   std::optional<CollectiveProtocol> protocol;
   SizeSweep sweep;
+  // Non-empty: exactly these sizes (as -b/-e sizes, in this order) instead of `sweep`.
+  std::vector<uint64_t> sizes;
   int32_t gpus = 0;            // the first N GPUs (server-major); 0 = all
   int32_t channels = 0;        // 0 = one per GPU of a server (every rail busy)
   uint64_t chunk_bytes = 0;    // pipeline chunk per channel; 0 = NCCL's (NcclChunkBytes)
@@ -53,7 +55,9 @@ struct CollectiveSweepResult {
   double wall_seconds = 0;
 };
 
-// Errors name the option or scenario field at fault.
+// The NCCL latencies are the scenario's (Scenario::calibration_spec(): its
+// `calibration:` file over the built-in table). Errors name the option or
+// scenario field at fault.
 Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const CollectiveRequest& request);
 
 // The scenario `aifabric collective` uses without a file: two servers of

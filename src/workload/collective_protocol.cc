@@ -6,10 +6,11 @@
 
 namespace aifabric {
 
-ProtocolSpec GetProtocolSpec(CollectiveProtocol protocol) {
+ProtocolSpec GetProtocolSpec(CollectiveProtocol protocol) { return GetProtocolSpec(protocol, BuiltInCalibration()); }
+
+ProtocolSpec GetProtocolSpec(CollectiveProtocol protocol, const CalibrationSpec& c) {
   // The latencies are the Ring rows of NCCL's tables in
   // data/calibration.yaml (columns LL, LL128, Simple).
-  const CalibrationSpec& c = BuiltInCalibration();
   const size_t column = protocol == CollectiveProtocol::kLl ? 0 : protocol == CollectiveProtocol::kLl128 ? 1 : 2;
   auto us = [](double v) { return Time::FromPs(static_cast<int64_t>(v * 1e6 + 0.5)); };
   ProtocolSpec spec;

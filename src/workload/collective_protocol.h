@@ -22,6 +22,7 @@
 
 #include "core/result.h"
 #include "core/time.h"
+#include "workload/training_calibration.h"
 
 namespace aifabric {
 
@@ -35,7 +36,9 @@ struct ProtocolSpec {
   Time base_latency;             // once per collective
 };
 
+// The latencies from the built-in data/calibration.yaml, or from `calibration`.
 ProtocolSpec GetProtocolSpec(CollectiveProtocol protocol);
+ProtocolSpec GetProtocolSpec(CollectiveProtocol protocol, const CalibrationSpec& calibration);
 
 // Bytes on the wire for `payload_bytes` of data: ceil(payload / payload per
 // line) * line bytes (LL: 8 B -> 16 B; LL128: 120 B -> 128 B; Simple: same).
