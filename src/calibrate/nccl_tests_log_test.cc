@@ -207,3 +207,32 @@ TEST(NcclTestsLog, OversizedInputIsRejected) {
 
 }  // namespace
 }  // namespace aifabric
+
+namespace aifabric {
+namespace {
+
+TEST(NcclTestsLog, AWholeAllReduceRunOnOneServer) {
+  Result<NcclTestsLog> log = ReadNcclTestsLog(LogPath("all_reduce_perf_a100x8_ocitutorials.log"));
+  ASSERT_TRUE(log.ok()) << log.error().message;
+  EXPECT_EQ(log->op, CollectiveOp::kAllReduce);
+  EXPECT_EQ(log->ranks, 8);
+  EXPECT_EQ(log->hosts, 1);
+  EXPECT_EQ(log->gpus_per_process, 8);
+  ASSERT_EQ(log->rows.size(), 28u);  // 64 B to 8 GiB, doubling: 2^6 .. 2^33
+  EXPECT_EQ(log->rows.front().bytes, 64u);
+  EXPECT_EQ(log->rows.back().bytes, 8589934592u);
+  EXPECT_DOUBLE_EQ(log->rows.back().out_of_place.time_us, 63929);
+  EXPECT_DOUBLE_EQ(*log->average_busbw_gb_per_s, 81.112);
+}
+
+TEST(NcclTestsLog, AWholeAllReduceRunOnTwoServers) {
+  Result<NcclTestsLog> log = ReadNcclTestsLog(LogPath("all_reduce_perf_a100x16_2node_untuned_ocitutorials.log"));
+  ASSERT_TRUE(log.ok()) << log.error().message;
+  EXPECT_EQ(log->ranks, 16);
+  EXPECT_EQ(log->hosts, 2);
+  EXPECT_EQ(log->rank_lines[8].host, "inst-6ejzf-comp");
+  ASSERT_EQ(log->rows.size(), 28u);
+}
+
+}  // namespace
+}  // namespace aifabric

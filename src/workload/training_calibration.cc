@@ -132,11 +132,13 @@ Result<CalibrationSpec> ParseRoot(const YAML::Node& root, const std::string& ori
 void MergeInto(YAML::Node base, const YAML::Node& over) {
   for (auto it = over.begin(); it != over.end(); ++it) {
     const std::string key = it->first.Scalar();
-    YAML::Node existing = base[key];
+    YAML::Node existing = static_cast<const YAML::Node&>(base)[key];  // const lookup: adds no key
     if (existing && existing.IsMap() && it->second.IsMap()) {
       MergeInto(existing, it->second);
-    } else {
+    } else if (existing) {
       base[key] = it->second;
+    } else {
+      base.force_insert(it->first, it->second);  // keeps the file's key node, so errors name its line
     }
   }
 }
