@@ -141,11 +141,14 @@ std::string FormatCalibrationFile(const CalibrationFit& fit, const std::vector<N
     if (nvlink) s += "    nvlink:\n      ring: " + Triple(c.nccl_nvlink_us.ring) + "\n";
     if (net) s += "    net:\n      ring: " + Triple(c.nccl_net_us.ring) + "\n";
   }
-  if (Fitted(fit, CalibrationFigure::kNvlinkEfficiency) || Fitted(fit, CalibrationFigure::kNicEfficiency)) {
+  if (Fitted(fit, CalibrationFigure::kNvlinkEfficiency) || Fitted(fit, CalibrationFigure::kNicEfficiency) ||
+      Fitted(fit, CalibrationFigure::kProtocolEfficiency)) {
     s += "bus_efficiency:\n";
     s += Printf("  nvlink: %.6g\n  nic: %.6g\n", c.nvlink_bus_efficiency, c.nic_bus_efficiency);
+    s += "  protocol: " + Triple(c.protocol_bus_efficiency) + "\n";
     s += "  source: >-\n    " + from +
-         FiguresOf(fit, {CalibrationFigure::kNvlinkEfficiency, CalibrationFigure::kNicEfficiency}) +
+         FiguresOf(fit, {CalibrationFigure::kProtocolEfficiency, CalibrationFigure::kNvlinkEfficiency,
+                         CalibrationFigure::kNicEfficiency}) +
          " (the other, if any, as before the fit).\n";
   }
   return s;

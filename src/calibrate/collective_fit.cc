@@ -58,6 +58,7 @@ class Fitter {
         case CalibrationFigure::kBaseLatency: c.nccl_base_us.ring[col] = v; break;
         case CalibrationFigure::kNvlinkStepLatency: c.nccl_nvlink_us.ring[col] = v; break;
         case CalibrationFigure::kNetStepLatency: c.nccl_net_us.ring[col] = v; break;
+        case CalibrationFigure::kProtocolEfficiency: c.protocol_bus_efficiency[col] = v; break;
         case CalibrationFigure::kNvlinkEfficiency:
           s.server.nvlink_per_dir = DataRate::BitsPerSecond(
               static_cast<uint64_t>(cluster_.server.nvlink_per_dir.bps() * std::exp(u[i]) + 0.5));
@@ -246,6 +247,7 @@ std::string FittedFigure::Name() const {
     case CalibrationFigure::kBaseLatency: return "nccl.base_latency_us.ring" + p;
     case CalibrationFigure::kNvlinkStepLatency: return "nccl.hw_latency_us.nvlink.ring" + p;
     case CalibrationFigure::kNetStepLatency: return "nccl.hw_latency_us.net.ring" + p;
+    case CalibrationFigure::kProtocolEfficiency: return "bus_efficiency.protocol" + p;
     case CalibrationFigure::kNvlinkEfficiency: return "bus_efficiency.nvlink";
     case CalibrationFigure::kNicEfficiency: break;
   }
@@ -305,6 +307,9 @@ Result<CalibrationFit> FitCollectiveCalibration(const Scenario& cluster, const s
     fit.figures.push_back({CalibrationFigure::kBaseLatency, p, positive(c0.nccl_base_us.ring[col]), 0});
     if (intra) fit.figures.push_back({CalibrationFigure::kNvlinkStepLatency, p, positive(c0.nccl_nvlink_us.ring[col]), 0});
     if (inter) fit.figures.push_back({CalibrationFigure::kNetStepLatency, p, positive(c0.nccl_net_us.ring[col]), 0});
+    if (p != CollectiveProtocol::kSimple) {
+      fit.figures.push_back({CalibrationFigure::kProtocolEfficiency, p, c0.protocol_bus_efficiency[col], 0});
+    }
   }
   if (intra) fit.figures.push_back({CalibrationFigure::kNvlinkEfficiency, CollectiveProtocol::kSimple, c0.nvlink_bus_efficiency, 0});
   if (inter) fit.figures.push_back({CalibrationFigure::kNicEfficiency, CollectiveProtocol::kSimple, c0.nic_bus_efficiency, 0});

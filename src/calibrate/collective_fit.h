@@ -10,6 +10,8 @@
 //   nccl.base_latency_us.ring[p]        once per collective, protocol p
 //   nccl.hw_latency_us.nvlink.ring[p]   per step between GPUs of a server
 //   nccl.hw_latency_us.net.ring[p]      per step between servers
+//   bus_efficiency.protocol[p]          LL's and LL128's fraction of the rate
+//                                       (Simple's is the NVLink/NIC one)
 //   bus_efficiency.nvlink, .nic         fraction of the NVLink / NIC rate
 // for the protocols the logs' sizes run (NCCL_DEBUG=INFO's choice where
 // the log has it, else the model's own choice, as `aifabric collective`
@@ -39,7 +41,14 @@
 
 namespace aifabric {
 
-enum class CalibrationFigure : uint8_t { kBaseLatency, kNvlinkStepLatency, kNetStepLatency, kNvlinkEfficiency, kNicEfficiency };
+enum class CalibrationFigure : uint8_t {
+  kBaseLatency,
+  kNvlinkStepLatency,
+  kNetStepLatency,
+  kProtocolEfficiency,
+  kNvlinkEfficiency,
+  kNicEfficiency,
+};
 
 struct FittedFigure {
   CalibrationFigure figure = CalibrationFigure::kBaseLatency;

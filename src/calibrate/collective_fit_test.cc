@@ -23,6 +23,7 @@ struct Truth {
   double base_ll = 9.0, nvlink_ll = 1.0, net_ll = 4.0;        // built-in 6.6 / 0.6 / 2.7
   double base_simple = 12.0, nvlink_simple = 5.0, net_simple = 20.0;  // built-in 8.4 / 3.4 / 14
   double nvlink_efficiency = 0.8, nic_efficiency = 0.9;       // built-in 1 / 1
+  double ll_efficiency = 0.7;                                 // built-in 1
 };
 
 // The cluster with the true figures, set by hand (not through the fitter).
@@ -32,6 +33,7 @@ Scenario TrueCluster(const Truth& t) {
   c.nccl_base_us.ring = {t.base_ll, c.nccl_base_us.ring[1], t.base_simple};
   c.nccl_nvlink_us.ring = {t.nvlink_ll, c.nccl_nvlink_us.ring[1], t.nvlink_simple};
   c.nccl_net_us.ring = {t.net_ll, c.nccl_net_us.ring[1], t.net_simple};
+  c.protocol_bus_efficiency[0] = t.ll_efficiency;
   s.calibration = c;
   s.server.nvlink_per_dir = DataRate::BitsPerSecond(static_cast<uint64_t>(s.server.nvlink_per_dir.bps() * t.nvlink_efficiency));
   s.topology.nic_rate = DataRate::BitsPerSecond(static_cast<uint64_t>(s.topology.nic_rate.bps() * t.nic_efficiency));
@@ -105,7 +107,7 @@ TEST(CollectiveFit, RecoversTheFiguresALogWasGeneratedFrom) {
   options.cross_validate = false;
   Result<CalibrationFit> fit = FitCollectiveCalibration(Cluster(), logs, options);
   ASSERT_TRUE(fit.ok()) << fit.error().message;
-  EXPECT_EQ(fit->figures.size(), 8u);  // 3 latencies x 2 protocols, 2 efficiencies
+  EXPECT_EQ(fit->figures.size(), 9u);  // 3 latencies x 2 protocols, LL's efficiency, NVLink's and the NIC's
   const struct {
     const char* name;
     double value;
@@ -116,6 +118,7 @@ TEST(CollectiveFit, RecoversTheFiguresALogWasGeneratedFrom) {
       {"nccl.base_latency_us.ring[simple]", truth.base_simple},
       {"nccl.hw_latency_us.nvlink.ring[simple]", truth.nvlink_simple},
       {"nccl.hw_latency_us.net.ring[simple]", truth.net_simple},
+      {"bus_efficiency.protocol[ll]", truth.ll_efficiency},
       {"bus_efficiency.nvlink", truth.nvlink_efficiency},
       {"bus_efficiency.nic", truth.nic_efficiency},
   };

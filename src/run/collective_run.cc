@@ -137,6 +137,7 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
         options.step_latency = latencies.step_latency;
         options.net_step_latency = latencies.net_step_latency;
         options.base_latency = latencies.base_latency;
+        options.bus_efficiency = latencies.bus_efficiency;
         Result<Time> time = Time::Zero();
         if (coflows && HasCoflowForm(options.op, algorithm)) {
           Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(options);

@@ -119,10 +119,16 @@ Result<CalibrationSpec> ParseRoot(const YAML::Node& root, const std::string& ori
     const YAML::Node bus = top.Map("bus_efficiency");
     if (!top.ok()) return top.error();
     DataFields fb(bus, origin, "bus_efficiency");
-    fb.CheckKeys({"nvlink", "nic", "source"});
+    fb.CheckKeys({"nvlink", "nic", "protocol", "source"});
     c.nvlink_bus_efficiency = fb.Number("nvlink", 1e-3, 2.0);
     c.nic_bus_efficiency = fb.Number("nic", 1e-3, 2.0);
     c.bus_efficiency_source = fb.String("source");
+    if (bus["protocol"]) {
+      c.protocol_bus_efficiency = ReadTriple(fb, bus, "protocol");
+      for (double e : c.protocol_bus_efficiency) {
+        if (fb.ok() && (e <= 0 || e > 2)) fb.Fail(bus["protocol"], "bus_efficiency.protocol: expected fractions in (0, 2]");
+      }
+    }
     if (!fb.ok()) return fb.error();
   }
   return c;

@@ -54,6 +54,9 @@ struct CalibrationSpec {
   // `aifabric calibrate` fits them to a system's nccl-tests logs.
   double nvlink_bus_efficiency = 1.0;
   double nic_bus_efficiency = 1.0;
+  // Per protocol [LL, LL128, Simple]: the fraction of the link rate its
+  // payload gets beyond its line format (NCCL caps LL and LL128 below it).
+  std::array<double, 3> protocol_bus_efficiency{1.0, 1.0, 1.0};
   std::string bus_efficiency_source;
 
   const NicBandwidthSpec* FindNic(const std::string& name) const;
