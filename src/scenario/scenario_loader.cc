@@ -54,7 +54,7 @@ void ReadCalibration(const SectionContext& c, const MapReader& top, Scenario& s)
 
 void ReadScenario(const SectionContext& c, const YAML::Node& root, const std::string& default_name, Scenario& s) {
   MapReader top(c.d, root, "");
-  top.AllowOnly({"name", "seed", "calibration", "cluster", "fabric", "workload", "simulation", "scheduling"});
+  top.AllowOnly({"name", "seed", "cluster", "fabric", "workload", "simulation", "scheduling", "calibration"});
   s.name = top.String("name", default_name);
   s.seed = top.Unsigned("seed", 1);
   ReadCluster(c, top.Map("cluster"), s);
