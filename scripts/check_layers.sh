@@ -26,7 +26,8 @@ declare -A may_use=(
   [observe]="core telemetry fabric diagnosis scenario report"
   [plan]="report run scenario core engine telemetry fabric packet transport flow diagnosis workload sched chakra"
   [server]="plan report run scenario core telemetry fabric diagnosis"
-  [cli]="server plan observe report run scenario core"
+  [calibrate]="run scenario core engine fabric workload"
+  [cli]="server plan observe calibrate report run scenario core"
 )
 max_lines=600
 breaches=0

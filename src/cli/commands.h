@@ -72,6 +72,18 @@ struct CollectiveCommandOptions : CollectiveFlags {
 };
 int CollectiveCommand(const CollectiveCommandOptions& options);
 
+// `aifabric calibrate LOG... --cluster SCENARIO [--out FILE]`: fits the
+// collective model's figures to nccl-tests logs (docs/validation.md).
+struct CalibrateOptions {
+  std::vector<std::string> logs;       // PATH or OP=PATH
+  std::string cluster;                 // the scenario the logs ran on
+  std::string out_file;                // "" -> print only
+  bool no_cross_validation = false;
+  std::vector<std::string> overrides;  // --set
+  ModelOptions model;                  // --model (default flow), --collectives
+};
+int CalibrateCommand(const CalibrateOptions& options);
+
 // `aifabric compare SCENARIO --models packet,flow,analytic [-J FILE]`.
 struct CompareOptions {
   std::string scenario;

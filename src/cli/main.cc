@@ -57,6 +57,17 @@ int main(int argc, char** argv) {
                            "Write the switches' configuration into DIR: SONiC config_db.json or OpenSM files, cabling.csv");
   validate_cmd->add_option("--set", validate.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
 
+  CalibrateOptions calibrate;
+  CLI::App* calibrate_cmd = app.add_subcommand(
+      "calibrate", "Fit the collective model to nccl-tests logs of a cluster; write the fitted calibration file");
+  calibrate_cmd->add_option("logs", calibrate.logs, "nccl-tests output files (PATH or OP=PATH, e.g. alltoall=run.log)")
+      ->required();
+  calibrate_cmd->add_option("--cluster", calibrate.cluster, "Scenario of the cluster the logs ran on")->required();
+  calibrate_cmd->add_option("--out", calibrate.out_file, "Write the fitted calibration file (data/calibration.yaml format)");
+  calibrate_cmd->add_flag("--no-cv", calibrate.no_cross_validation, "Skip the held-out (cross-validation) fits");
+  calibrate_cmd->add_option("--set", calibrate.overrides, "Override a cluster scenario field: KEY=VALUE (dotted path)");
+  AddModelOptions(calibrate_cmd, calibrate.model, "Network model the fit runs (default flow: it runs every size many times)");
+
   CollectiveCommandOptions coll;
   CLI::App* coll_cmd = app.add_subcommand(
       "collective", "nccl-tests style sweep of one collective on a simulated cluster (prints nccl-tests' table)");
@@ -189,6 +200,7 @@ int main(int argc, char** argv) {
     if (*diagnose_cmd) return DiagnoseCommand(diagnose_dir);
     if (*validate_cmd) return ValidateCommand(validate);
     if (*trace_cmd) return TraceCommand(trace);
+    if (*calibrate_cmd) return CalibrateCommand(calibrate);
     if (*coll_cmd) return CollectiveCommand(coll);
     if (*cmp_cmd) return CompareCommand(cmp);
     if (*sched_cmd) return ScheduleCommand(sched);

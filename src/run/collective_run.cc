@@ -123,7 +123,7 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
                  std::to_string(result.ranks_per_server)};
   }
   result.channels = request.channels > 0 ? request.channels : result.ranks_per_server;
-  Result<std::vector<uint64_t>> sizes = SweepSizes(request.sweep);
+  Result<std::vector<uint64_t>> sizes = request.sizes.empty() ? SweepSizes(request.sweep) : request.sizes;
   if (!sizes.ok()) return sizes.error();
   const std::vector<CollectiveAlgorithm> algorithms =
       request.algorithm ? std::vector<CollectiveAlgorithm>{*request.algorithm}
@@ -156,6 +156,11 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
       for (CollectiveProtocol protocol : request.protocol ? std::vector<CollectiveProtocol>{*request.protocol}
                                                           : AutoProtocols(algorithm, options.bytes)) {
         options.protocol = protocol;
+        const ProtocolSpec latencies = GetProtocolSpec(protocol, scenario.calibration_spec());
+        options.step_latency = latencies.step_latency;
+        options.net_step_latency = latencies.net_step_latency;
+        options.base_latency = latencies.base_latency;
+        options.bus_efficiency = latencies.bus_efficiency;
         Result<Time> time = Time::Zero();
         if (coflows && HasCoflowForm(options.op, algorithm)) {
           Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(options);

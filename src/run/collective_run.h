@@ -33,6 +33,8 @@ struct CollectiveRequest {
   // up to 64 MiB, past which NCCL never picks them; NVLS is Simple only).
   std::optional<CollectiveProtocol> protocol;
   SizeSweep sweep;
+  // Non-empty: exactly these sizes (as -b/-e sizes, in this order) instead of `sweep`.
+  std::vector<uint64_t> sizes;
   int32_t gpus = 0;            // the first N GPUs (server-major); 0 = all
   int32_t channels = 0;        // 0 = one per GPU of a server (every rail busy)
   uint64_t chunk_bytes = 0;    // pipeline chunk per channel; 0 = NCCL's (NcclChunkBytes)
@@ -54,9 +56,11 @@ struct CollectiveSweepResult {
   double wall_seconds = 0;
 };
 
-// Errors name the option or scenario field at fault.
-// `hooks`: cancel and on_progress (the fraction of the sizes done) are
-// heard; a cancelled sweep returns the Error "cancelled".
+// The NCCL latencies are the scenario's (Scenario::calibration_spec(): its
+// `calibration:` file over the built-in table). Errors name the option or
+// scenario field at fault. `hooks`: cancel and on_progress (the fraction
+// of the sizes done) are heard; a cancelled sweep returns the Error
+// "cancelled".
 Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const CollectiveRequest& request,
                                                  const RunHooks& hooks = {});
 

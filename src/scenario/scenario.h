@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "workload/traffic_spec.h"
 #include "workload/training_memory.h"
 #include "workload/training_step.h"
+#include "workload/training_calibration.h"
 
 namespace aifabric {
 
@@ -134,6 +136,13 @@ struct Scenario {
     };
     std::vector<LinkFailure> link_failures;
   } scheduling;
+  // calibration: FILE, merged over the built-in data/calibration.yaml
+  // (unset: the built-in); its bus efficiencies are already applied to
+  // server.nvlink_per_dir and topology.nic_rate.
+  std::optional<CalibrationSpec> calibration;
+  std::string calibration_file;  // resolved path; "" if none
+  const CalibrationSpec& calibration_spec() const { return calibration ? *calibration : BuiltInCalibration(); }
+
   // GPU reduction throughput for collectives: a reduction reads two
   // operands and writes one, so HBM bandwidth / 3.
   DataRate reduce_rate() const { return DataRate::BitsPerSecond(static_cast<uint64_t>(gpu.hbm_tbps * 1e12 * 8 / 3)); }

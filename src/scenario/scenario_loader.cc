@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/text_file.h"
 #include "scenario/cluster_section.h"
 #include "scenario/fabric_section.h"
 #include "scenario/scheduling_section.h"
@@ -23,12 +24,41 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// calibration: FILE (relative to the scenario's folder), merged over the
+// built-in data/calibration.yaml; its bus efficiencies scale the NVLink and
+// NIC rates the cluster section set.
+void ReadCalibration(const SectionContext& c, const MapReader& top, Scenario& s) {
+  if (!top.Has("calibration")) return;
+  fs::path path = top.String("calibration", "");
+  if (path.empty()) {
+    top.FailAt("calibration", "expected the path of a calibration file (the data/calibration.yaml format)");
+    return;
+  }
+  if (path.is_relative()) path = fs::path(c.base_dir.empty() ? "." : c.base_dir) / path;
+  Result<std::string> text = ReadTextFile(path.string());
+  if (!text.ok()) {
+    top.FailAt("calibration", text.error().message);
+    return;
+  }
+  Result<CalibrationSpec> spec = ParseCalibrationOverBuiltIn(*text, path.string());
+  if (!spec.ok()) {
+    top.FailAt("calibration", spec.error().message);
+    return;
+  }
+  auto scale = [](DataRate rate, double f) { return DataRate::BitsPerSecond(static_cast<uint64_t>(rate.bps() * f + 0.5)); };
+  s.server.nvlink_per_dir = scale(s.server.nvlink_per_dir, spec->nvlink_bus_efficiency);
+  s.topology.nic_rate = scale(s.topology.nic_rate, spec->nic_bus_efficiency);
+  s.calibration = std::move(spec).value();
+  s.calibration_file = path.string();
+}
+
 void ReadScenario(const SectionContext& c, const YAML::Node& root, const std::string& default_name, Scenario& s) {
   MapReader top(c.d, root, "");
-  top.AllowOnly({"name", "seed", "cluster", "fabric", "workload", "simulation", "scheduling"});
+  top.AllowOnly({"name", "seed", "cluster", "fabric", "workload", "simulation", "scheduling", "calibration"});
   s.name = top.String("name", default_name);
   s.seed = top.Unsigned("seed", 1);
   ReadCluster(c, top.Map("cluster"), s);
+  ReadCalibration(c, top, s);
   ReadFabric(c, top.Map("fabric"), s);
   ReadWorkload(c, top, s);
   ReadSimulation(top.Map("simulation"), s);

@@ -32,10 +32,11 @@ class Emitter {
  public:
   // Transfers between GPU ranks of different servers (rank / L differs)
   // take `net_step_latency`, the others `step_latency`.
-  Emitter(CollectiveDagBuilder& builder, CollectiveProtocol protocol, Time step_latency, Time net_step_latency,
-          int32_t gpu_ranks, int32_t ranks_per_server)
+  Emitter(CollectiveDagBuilder& builder, CollectiveProtocol protocol, double bus_efficiency, Time step_latency,
+          Time net_step_latency, int32_t gpu_ranks, int32_t ranks_per_server)
       : builder_(builder),
         protocol_(protocol),
+        bus_efficiency_(bus_efficiency),
         step_latency_(step_latency),
         net_step_latency_(net_step_latency),
         gpu_ranks_(gpu_ranks),
@@ -54,7 +55,7 @@ class Emitter {
     n.src = src;
     n.dst = dst;
     n.bytes = bytes;
-    n.wire_bytes = WireBytes(protocol_, bytes);
+    n.wire_bytes = EffectiveWireBytes(protocol_, bytes, bus_efficiency_);
     const bool between_servers = src < gpu_ranks_ && dst < gpu_ranks_ && src / ranks_per_server_ != dst / ranks_per_server_;
     n.latency = between_servers ? net_step_latency_ : step_latency_;
     const DagNodeIndex index = builder_.AddTransfer(n);
@@ -73,6 +74,7 @@ class Emitter {
  private:
   CollectiveDagBuilder& builder_;
   const CollectiveProtocol protocol_;
+  const double bus_efficiency_;
   const Time step_latency_;
   const Time net_step_latency_;
   const int32_t gpu_ranks_;
@@ -462,7 +464,7 @@ Result<CollectiveDag> BuildCollective(const CollectiveOptions& o) {
 
   const ProtocolSpec spec = GetProtocolSpec(o.protocol);
   builder.set_base_latency(o.base_latency.value_or(spec.base_latency));
-  Emitter e(builder, o.protocol, o.step_latency.value_or(spec.step_latency),
+  Emitter e(builder, o.protocol, o.bus_efficiency, o.step_latency.value_or(spec.step_latency),
             o.net_step_latency.value_or(spec.net_step_latency), o.ranks, o.ranks_per_server);
   const int trees = tree ? 2 : 1;
   for (int32_t c = 0; c < o.channels; ++c) {

@@ -60,6 +60,7 @@ struct CollectiveOptions {
   std::optional<Time> step_latency;      // per transfer inside a server; default: the protocol's
   std::optional<Time> net_step_latency;  // per transfer between servers; default: the protocol's
   std::optional<Time> base_latency;      // once, before the first step; default: the protocol's
+  double bus_efficiency = 1.0;           // the protocol's calibrated: wire bytes / it (EffectiveWireBytes)
   CollectiveRank root = 0;        // broadcast and reduce
   // PXN: an inter-server transfer to a GPU of another local rank first hops
   // over NVLink to the local GPU of the destination's local rank (the same

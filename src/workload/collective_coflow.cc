@@ -81,9 +81,9 @@ class CoflowBuilder {
   }
   // One transfer's worth of an edge, in the protocol's wire bytes.
   void AddHop(CollectiveRank src, CollectiveRank dst, uint64_t bytes, double weight, uint64_t step) {
-    const uint64_t step_wire = WireBytes(o_.protocol, step);
+    const uint64_t step_wire = EffectiveWireBytes(o_.protocol, step, o_.bus_efficiency);
     Edge& e = edges_[{src, dst}];
-    e.wire_bytes += WireBytes(o_.protocol, bytes);
+    e.wire_bytes += EffectiveWireBytes(o_.protocol, bytes, o_.bus_efficiency);
     e.weight += weight;
     if (weight > 0) {
       e.chain_step_bytes += weight * static_cast<double>(step_wire);

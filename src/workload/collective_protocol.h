@@ -22,6 +22,7 @@
 
 #include "core/result.h"
 #include "core/time.h"
+#include "workload/training_calibration.h"
 
 namespace aifabric {
 
@@ -33,13 +34,21 @@ struct ProtocolSpec {
   Time step_latency;             // per step between GPUs of one server (NVLink)
   Time net_step_latency;         // per step between servers (NET)
   Time base_latency;             // once per collective
+  double bus_efficiency = 1.0;   // calibrated: wire bytes / it (1 = the line format alone)
 };
 
+// The latencies from the built-in data/calibration.yaml, or from `calibration`.
 ProtocolSpec GetProtocolSpec(CollectiveProtocol protocol);
+ProtocolSpec GetProtocolSpec(CollectiveProtocol protocol, const CalibrationSpec& calibration);
 
 // Bytes on the wire for `payload_bytes` of data: ceil(payload / payload per
 // line) * line bytes (LL: 8 B -> 16 B; LL128: 120 B -> 128 B; Simple: same).
 uint64_t WireBytes(CollectiveProtocol protocol, uint64_t payload_bytes);
+
+// WireBytes at a calibrated bus efficiency (bus_efficiency.protocol of
+// data/calibration.yaml): wire bytes / efficiency, rounded up; exactly
+// WireBytes at efficiency 1.
+uint64_t EffectiveWireBytes(CollectiveProtocol protocol, uint64_t payload_bytes, double efficiency);
 
 // "simple", "ll", "ll128" (case-sensitive, as NCCL_PROTO is written lower-case here).
 std::string_view CollectiveProtocolName(CollectiveProtocol protocol);

@@ -55,7 +55,7 @@ Result<CalibrationSpec> ParseRoot(const YAML::Node& root, const std::string& ori
   CalibrationSpec c;
   if (!root.IsMap()) return Error{origin + ":1: expected a map with compute, optimizer, nic_bandwidth and nccl"};
   DataFields top(root, origin, "");
-  top.CheckKeys({"compute", "optimizer", "nic_bandwidth", "nccl"});
+  top.CheckKeys({"compute", "optimizer", "nic_bandwidth", "nccl", "bus_efficiency"});
   const YAML::Node compute = top.Map("compute");
   const YAML::Node optimizer = top.Map("optimizer");
   const YAML::Node nccl = top.Map("nccl");
@@ -114,7 +114,39 @@ Result<CalibrationSpec> ParseRoot(const YAML::Node& root, const std::string& ori
   c.nccl_pci_us = ReadTable(pci, origin, "nccl.hw_latency_us.pci", error);
   c.nccl_net_us = ReadTable(net, origin, "nccl.hw_latency_us.net", error);
   if (error) return *error;
+
+  if (root["bus_efficiency"]) {
+    const YAML::Node bus = top.Map("bus_efficiency");
+    if (!top.ok()) return top.error();
+    DataFields fb(bus, origin, "bus_efficiency");
+    fb.CheckKeys({"nvlink", "nic", "protocol", "source"});
+    c.nvlink_bus_efficiency = fb.Number("nvlink", 1e-3, 2.0);
+    c.nic_bus_efficiency = fb.Number("nic", 1e-3, 2.0);
+    c.bus_efficiency_source = fb.String("source");
+    if (bus["protocol"]) {
+      c.protocol_bus_efficiency = ReadTriple(fb, bus, "protocol");
+      for (double e : c.protocol_bus_efficiency) {
+        if (fb.ok() && (e <= 0 || e > 2)) fb.Fail(bus["protocol"], "bus_efficiency.protocol: expected fractions in (0, 2]");
+      }
+    }
+    if (!fb.ok()) return fb.error();
+  }
   return c;
+}
+
+// Every key of `over` replaces or, where both are maps, merges into `base`.
+void MergeInto(YAML::Node base, const YAML::Node& over) {
+  for (auto it = over.begin(); it != over.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    YAML::Node existing = static_cast<const YAML::Node&>(base)[key];  // const lookup: adds no key
+    if (existing && existing.IsMap() && it->second.IsMap()) {
+      MergeInto(existing, it->second);
+    } else if (existing) {
+      base[key] = it->second;
+    } else {
+      base.force_insert(it->first, it->second);  // keeps the file's key node, so errors name its line
+    }
+  }
 }
 
 }  // namespace
@@ -129,6 +161,21 @@ const NicBandwidthSpec* CalibrationSpec::FindNic(const std::string& name) const 
 Result<CalibrationSpec> ParseCalibration(const std::string& yaml_text, const std::string& origin) {
   try {
     return ParseRoot(YAML::Load(yaml_text), origin);
+  } catch (const YAML::Exception& e) {
+    return Error{origin + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg};
+  }
+}
+
+Result<CalibrationSpec> ParseCalibrationOverBuiltIn(const std::string& yaml_text, const std::string& origin) {
+  try {
+    const YAML::Node over = YAML::Load(yaml_text);
+    if (!over.IsMap()) {
+      return Error{origin + ":" + std::to_string(over.Mark().line + 1) +
+                   ": expected a map of calibration groups (compute, optimizer, nic_bandwidth, nccl, bus_efficiency)"};
+    }
+    YAML::Node merged = YAML::Load(kBuiltInCalibrationYaml);
+    MergeInto(merged, over);
+    return ParseRoot(merged, origin);
   } catch (const YAML::Exception& e) {
     return Error{origin + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg};
   }

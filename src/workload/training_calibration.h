@@ -49,12 +49,27 @@ struct CalibrationSpec {
   NcclLatencyTable nccl_pci_us;
   NcclLatencyTable nccl_net_us;
   std::string nccl_source;
+  // The fraction of the rates a scenario gives (the catalog's achievable
+  // NVLink rate, the NIC's line rate) that collectives get; 1 = as given.
+  // `aifabric calibrate` fits them to a system's nccl-tests logs.
+  double nvlink_bus_efficiency = 1.0;
+  double nic_bus_efficiency = 1.0;
+  // Per protocol [LL, LL128, Simple]: the fraction of the link rate its
+  // payload gets beyond its line format (NCCL caps LL and LL128 below it).
+  std::array<double, 3> protocol_bus_efficiency{1.0, 1.0, 1.0};
+  std::string bus_efficiency_source;
 
   const NicBandwidthSpec* FindNic(const std::string& name) const;
 };
 
 // Parses a file in the data/calibration.yaml format; errors name the line and field.
 Result<CalibrationSpec> ParseCalibration(const std::string& yaml_text, const std::string& origin);
+
+// A user's calibration file merged over the built-in data/calibration.yaml:
+// every key the file gives replaces the built-in one (maps merge key by key,
+// lists and [LL, LL128, Simple] triples are replaced whole), so the file may
+// hold only the figures it changes. Errors name origin:line and the field.
+Result<CalibrationSpec> ParseCalibrationOverBuiltIn(const std::string& yaml_text, const std::string& origin);
 
 // The constants compiled in from data/calibration.yaml.
 const CalibrationSpec& BuiltInCalibration();
