@@ -63,9 +63,13 @@ int RunCommand(const RunOptions& options) {
     hooks = live->Hooks(!options.quiet);
     if (!options.quiet) std::fprintf(stderr, "aifabric: metrics on http://127.0.0.1:%d/metrics\n", live->port());
   }
-  if (HasJobs(*scenario)) return RunJobScenario(*scenario, options, hooks);
+  if (HasJobs(*scenario)) {
+    PrintScenarioWarnings(ScenarioWarnings(*scenario));
+    return RunJobScenario(*scenario, options, hooks);
+  }
   Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(*scenario);
   if (!run.ok()) return ReportBadInput(Error{options.scenario + ": " + run.error().message});
+  PrintScenarioWarnings((*run)->warnings());
   (*run)->Execute(hooks);
   OutputFolder out(options.out_dir.empty() ? "out/" + (*run)->scenario().name : options.out_dir);
   const nlohmann::ordered_json summary = BuildSummary(**run);

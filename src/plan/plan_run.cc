@@ -1,6 +1,7 @@
 #include "plan/plan_run.h"
 
 #include <atomic>
+#include <exception>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -44,9 +45,19 @@ Result<RankedPlan> RunPlan(const PlanRequirements& r, const Catalog& catalog, co
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};  // an input error: the same on every design, so stop
   std::mutex progress_mutex;
+  // An internal error (an exception: a model invariant broken) on a worker
+  // thread is rethrown on this one, after the join, for the CLI to report.
+  std::exception_ptr internal;
   auto work = [&] {
     for (size_t i = next++; i < n && !failed; i = next++) {
-      results[i] = EvaluateDesign(r, sweep.designs[i], catalog);
+      try {
+        results[i] = EvaluateDesign(r, sweep.designs[i], catalog);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        if (!internal) internal = std::current_exception();
+        failed = true;
+        return;
+      }
       if (!results[i]->ok()) failed = true;
       if (options.progress && results[i]->ok()) {
         std::lock_guard<std::mutex> lock(progress_mutex);
@@ -59,6 +70,7 @@ Result<RankedPlan> RunPlan(const PlanRequirements& r, const Catalog& catalog, co
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (std::thread& t : pool) t.join();
+  if (internal) std::rethrow_exception(internal);
   std::vector<DesignOutcome> outcomes;
   outcomes.reserve(n);
   // The first error in design order, so the message does not depend on threads.
