@@ -15,10 +15,11 @@ namespace {
 // A 4-server RoCE leaf-spine at 400G with the 64x400G catalog switch
 // (113 MB), PFC, ECN and DCQCN by default, plus `fabric_extra` under
 // fabric: and `tail` after it.
-Scenario Load(const std::string& fabric_extra, const std::string& tail = "") {
+Scenario Load(const std::string& fabric_extra, const std::string& tail = "",
+              const std::string& switch_spec = "64x400G") {
   const std::string text = "name: traps\ncluster: {servers: 4, gpus_per_server: 1, nic: {rate: 400Gbps}}\n"
                            "fabric:\n  kind: roce\n  topology: {type: leaf_spine, hosts_per_leaf: 2}\n"
-                           "  switch: 64x400G\n" +
+                           "  switch: " + switch_spec + "\n" +
                            fabric_extra + "workload:\n  - permutation: {size: 1MiB}\n" + tail;
   Result<Scenario> s = LoadScenarioText(text, "traps.yaml", ".", {});
   EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
@@ -74,20 +75,19 @@ TEST(ScenarioWarnings, ALossyClassOnAPriorityPfcProtects) {
 TEST(ScenarioWarnings, EcnThresholdsAboveTheBuffer) {
   // A 40 MB switch: kmax 60 MB cannot be reached, and kmin 41 MB never
   // marks.
-  const std::string sw = "  switch: {radix: 64, port_rate: 400Gbps, latency: 450ns, buffer: 40MB}\n";
-  const std::vector<ScenarioWarning> w =
-      ScenarioWarnings(Load("  roce: {ecn: {kmin: 41MB, kmax: 60MB}}\n" + sw));
+  const std::string sw = "{radix: 64, port_rate: 400Gbps, latency: 450ns, buffer: 40MB}";
+  const std::vector<ScenarioWarning> w = ScenarioWarnings(Load("  roce: {ecn: {kmin: 41MB, kmax: 60MB}}\n", "", sw));
   ASSERT_EQ(Traps(w), std::vector<ScenarioTrap>{ScenarioTrap::kEcnAboveBuffer});
   EXPECT_NE(w[0].message.find("kmin 41000000 B / kmax 60000000 B"), std::string::npos) << w[0].message;
   EXPECT_NE(w[0].message.find("no queue can reach kmin"), std::string::npos);
   // 40 MB / 16 and / 4.
   EXPECT_NE(w[0].message.find("(e.g. 2500000 B and 10000000 B)"), std::string::npos);
   // kmax alone above: marking never reaches pmax.
-  const std::vector<ScenarioWarning> kmax = ScenarioWarnings(Load("  roce: {ecn: {kmin: 1MB, kmax: 50MB}}\n" + sw));
+  const std::vector<ScenarioWarning> kmax = ScenarioWarnings(Load("  roce: {ecn: {kmin: 1MB, kmax: 50MB}}\n", "", sw));
   ASSERT_EQ(kmax.size(), 1u);
   EXPECT_NE(kmax[0].message.find("no queue can reach kmax"), std::string::npos);
   // The defaults at 400G (800 KB / 3.2 MB) sit below the 40 MB buffer.
-  EXPECT_TRUE(ScenarioWarnings(Load(sw)).empty());
+  EXPECT_TRUE(ScenarioWarnings(Load("", "", sw)).empty());
 }
 
 TEST(ScenarioWarnings, UntilShorterThanTheWorkloadsIdealTime) {
@@ -103,7 +103,9 @@ TEST(ScenarioWarnings, UntilShorterThanTheWorkloadsIdealTime) {
   t.AddLink(h0, sw, DataRate::Gbps(400), Time::FromNs(500));
   std::vector<FlowSpec> flows;
   for (int i = 0; i < 4; ++i) {
-    const NodeId h = t.AddHost("s" + std::to_string(i));
+    std::string name = "s";
+    name += std::to_string(i);
+    const NodeId h = t.AddHost(name);
     t.AddLink(h, sw, DataRate::Gbps(400), Time::FromNs(500));
     flows.push_back(FlowSpec{static_cast<FlowId>(i), h, h0, 1'000'000, Time::FromUs(10)});
   }
