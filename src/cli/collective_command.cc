@@ -22,6 +22,7 @@ int CollectiveCommand(const CollectiveCommandOptions& options) {
                                                      ".", overrides)
                                   : LoadScenarioFile(options.scenario, overrides);
   if (!scenario.ok()) return ReportBadInput(scenario.error());
+  PrintScenarioWarnings(ScenarioWarnings(*scenario));
   Result<CollectiveSweepResult> sweep = RunCollectiveSweep(*scenario, *request);
   if (!sweep.ok()) return ReportBadInput(sweep.error());
   const CollectiveLabels labels = options.labels();

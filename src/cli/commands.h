@@ -8,6 +8,7 @@
 
 #include "core/result.h"
 #include "report/collective_request.h"
+#include "scenario/scenario_warnings.h"
 
 namespace aifabric {
 
@@ -25,6 +26,12 @@ inline int ReportBadInput(const Error& error) {
 // Prints each warning on stderr as "aifabric: <warning>".
 inline void PrintWarnings(const std::vector<std::string>& warnings) {
   for (const std::string& w : warnings) std::fprintf(stderr, "aifabric: %s\n", w.c_str());
+}
+
+// Prints each trap the scenario walks into on stderr as
+// "aifabric: warning: <field>: <what goes wrong and what to change>".
+inline void PrintScenarioWarnings(const std::vector<ScenarioWarning>& warnings) {
+  for (const ScenarioWarning& w : warnings) std::fprintf(stderr, "aifabric: warning: %s\n", w.text().c_str());
 }
 
 // --model and --collectives: "" keeps the scenario's simulation.model and

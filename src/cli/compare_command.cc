@@ -31,6 +31,7 @@ int CompareCommand(const CompareOptions& options) {
     overrides.push_back("simulation.model=" + model);
     Result<Scenario> scenario = LoadScenarioFile(options.scenario, overrides);
     if (!scenario.ok()) return ReportBadInput(scenario.error());
+    if (&model == &models.front()) PrintScenarioWarnings(ScenarioWarnings(*scenario));
     name = scenario->name;
     const auto start = std::chrono::steady_clock::now();
     Result<nlohmann::ordered_json> summary = SummaryOf(*scenario);

@@ -3,10 +3,14 @@
 // (the message names the file, line or field), 1 internal error.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <vector>
 
 #include "cli/commands.h"
+#include "cli/nearest_name.h"
 
 namespace {
 
@@ -18,6 +22,26 @@ void AddModelOptions(CLI::App* command, aifabric::ModelOptions& options, const c
                    "steps (a transfer per step) or coflow (one fluid each; flow/analytic); overrides "
                    "simulation.collectives")
       ->check(CLI::IsMember({"auto", "steps", "coflow"}));
+}
+
+// "unknown <what> '<name>'; did you mean '<nearest>'?", or the list to
+// read when nothing is near.
+std::string UnknownName(const char* what, const std::string& name, const std::vector<std::string>& known,
+                        const std::string& help) {
+  const std::string nearest = aifabric::NearestName(name, known);
+  std::string message = std::string("unknown ") + what + " '" + name + "'";
+  if (!nearest.empty()) return message + "; did you mean '" + nearest + "'?";
+  return message + " (see " + help + ")";
+}
+
+// Every spelling of a subcommand's options: --long and -s.
+std::vector<std::string> OptionNames(const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : command.get_options()) {
+    for (const std::string& l : opt->get_lnames()) names.push_back("--" + l);
+    for (const std::string& s : opt->get_snames()) names.push_back("-" + s);
+  }
+  return names;
 }
 
 }  // namespace
@@ -189,9 +213,34 @@ int main(int argc, char** argv) {
       ->excludes(once_opt);
   observe_cmd->add_flag("--quiet,-q", observe.quiet, "Print nothing but errors");
 
+  // A mistyped subcommand would read as a stray argument ("A subcommand is
+  // required"): name it and the nearest command instead.
+  if (argc >= 2 && argv[1][0] != '-') {
+    std::vector<std::string> commands;
+    for (const CLI::App* sub : app.get_subcommands({})) commands.push_back(sub->get_name());
+    if (std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
+      return ReportBadInput(Error{UnknownName("command", argv[1], commands, "aifabric --help")});
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // An unknown option (of a subcommand, or before any): the nearest of
+    // its command's options, rather than CLI11's "not expected".
+    if (e.get_exit_code() != 0) {
+      std::vector<const CLI::App*> parsed;
+      for (const CLI::App* sub : app.get_subcommands()) parsed.push_back(sub);
+      parsed.push_back(&app);
+      for (const CLI::App* command : parsed) {
+        for (const std::string& extra : command->remaining()) {
+          if (extra.size() < 2 || extra[0] != '-') continue;
+          const std::string help =
+              command == &app ? "aifabric --help" : "aifabric " + command->get_name() + " --help";
+          return ReportBadInput(
+              Error{UnknownName("option", extra.substr(0, extra.find('=')), OptionNames(*command), help)});
+        }
+      }
+    }
     const int code = app.exit(e);
     return code == 0 ? 0 : kExitBadInput;
   }

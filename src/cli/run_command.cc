@@ -37,7 +37,7 @@ int RunCommand(const RunOptions& options) {
     if (!options.quiet) std::fprintf(stderr, "aifabric: metrics on http://127.0.0.1:%d/metrics\n", live->port());
   }
   const std::string out_dir = options.out_dir.empty() ? "out/" + scenario->name : options.out_dir;
-  Result<ScenarioOutputs> outputs = RunScenarioOutputs(*scenario, options.scenario, out_dir, hooks);
+  Result<ScenarioOutputs> outputs = RunScenarioOutputs(*scenario, options.scenario, out_dir, hooks, PrintScenarioWarnings);
   if (!outputs.ok()) return ReportBadInput(outputs.error());
   if (!options.quiet) std::fputs(outputs->summary_text.c_str(), stdout);
   return kExitOk;

@@ -42,7 +42,8 @@ int ScheduleCommand(const ScheduleOptions& options) {
     if (!ran.ok()) return ReportBadInput(ran.error());
     window_run = std::move(*ran);
   }
-  const ScheduleRunInfo info{scenario->name, options.trace, scenario->seed};
+  const ScheduleRunInfo info{scenario->name, options.trace, scenario->seed, ScenarioWarnings(*scenario)};
+  PrintScenarioWarnings(info.warnings);
   const bool comparing = !options.compare.empty();
   OutputFolder out(options.out_dir.empty() ? "out/" + scenario->name + "-schedule" : options.out_dir);
   Result<std::vector<std::string>> notes = WriteScheduleFiles(*run, info, comparing, out);

@@ -23,6 +23,7 @@ int ValidateCommand(const ValidateOptions& options) {
   Result<std::vector<std::string>> warnings = TrainingMemoryWarnings((*run)->scenario());
   if (!warnings.ok()) return ReportBadInput(Error{options.scenario + ": " + warnings.error().message});
   PrintWarnings(*warnings);
+  PrintScenarioWarnings((*run)->warnings());
   if (!options.dot_file.empty()) {
     Status written = WriteTopologyDot((*run)->topology(), options.dot_file);
     if (!written.ok()) return ReportBadInput(Error{"--dot: " + written.error().message});

@@ -48,8 +48,8 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
     quantum_[p] = max_wire * (config.queues[p].dwrr_weight == 0 ? 1 : config.queues[p].dwrr_weight);
   }
   const double gbps = wiring.rate.gbps();
-  ecn_kmin_ = ecn_.kmin_bytes != 0 ? ecn_.kmin_bytes : static_cast<uint64_t>(2000.0 * gbps);
-  ecn_kmax_ = ecn_.kmax_bytes != 0 ? ecn_.kmax_bytes : static_cast<uint64_t>(8000.0 * gbps);
+  ecn_kmin_ = ecn_.KminAt(gbps);
+  ecn_kmax_ = ecn_.KmaxAt(gbps);
 }
 
 void EgressPort::Enqueue(Packet* p) {

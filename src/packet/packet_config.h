@@ -81,6 +81,9 @@ struct EcnConfig {
   uint64_t kmin_bytes = 0;
   uint64_t kmax_bytes = 0;
   double pmax = 0.2;
+  // The thresholds in force at a port of `gbps` Gb/s.
+  uint64_t KminAt(double gbps) const { return kmin_bytes != 0 ? kmin_bytes : static_cast<uint64_t>(2000.0 * gbps); }
+  uint64_t KmaxAt(double gbps) const { return kmax_bytes != 0 ? kmax_bytes : static_cast<uint64_t>(8000.0 * gbps); }
 };
 
 // InfiniBand link-level flow control: per virtual lane, a sender may only

@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
 
 #include "packet/packet_network.h"
+#include "packet/pfc_headroom.h"
 
 namespace aifabric {
 namespace {
@@ -13,44 +17,7 @@ const SwitchSpec& SpecOf(const Topology& topology, NodeId id) {
   return topology.switch_specs()[topology.node(id).switch_spec];
 }
 
-// IEEE 802.3 Annex 31B.3.7 worst-case PAUSE response delay, in quanta of
-// 512 bit times, by link speed (SONiC buffer_headroom_mellanox.lua table).
-uint64_t PeerResponseQuanta(DataRate rate) {
-  const double g = rate.gbps();
-  if (g >= 400) return 905;
-  if (g >= 200) return 453;
-  if (g >= 100) return 394;
-  if (g >= 50) return 147;
-  if (g >= 40) return 118;
-  if (g >= 25) return 80;
-  return 67;
-}
-
-constexpr uint32_t kPfcFrameWireBytes = 64 + 20;  // minimum frame + preamble/IFG
-
-uint64_t TotalHeadroom(const Topology& topology, NodeId id, const PacketConfig& config, Time latency) {
-  if (!config.pfc.enabled) return 0;
-  const uint32_t max_wire = config.mtu_bytes + config.wire_overhead_bytes;
-  const int lossless = std::popcount(static_cast<unsigned>(config.pfc.lossless_mask));
-  uint64_t total = 0;
-  for (PortId p : topology.node(id).ports) {
-    total += SwitchNode::HeadroomBytes(topology.port(p), latency, max_wire) * static_cast<uint64_t>(lossless);
-  }
-  return total;
-}
-
 }  // namespace
-
-uint64_t SwitchNode::HeadroomBytes(const Port& port, Time switch_latency, uint32_t max_wire_bytes) {
-  // After this switch sends PAUSE, data keeps arriving for: the PAUSE's own
-  // serialization and the cable both ways, the upstream's response time
-  // (PeerResponseQuanta), and this switch's forwarding pipeline (packets
-  // are admitted after it); plus the frame the upstream had started and one
-  // that was arriving here: 2 maximum-size frames.
-  const Time in_flight = port.latency * 2 + switch_latency + port.rate.TransmitTime(kPfcFrameWireBytes);
-  const uint64_t response = PeerResponseQuanta(port.rate) * 512 / 8;
-  return port.rate.BytesIn(in_flight) + response + 2ull * max_wire_bytes;
-}
 
 SwitchNode::SwitchNode(PacketNetwork& network, const Topology& topology, NodeId id, const PacketConfig& config)
     : network_(network),
@@ -62,13 +29,15 @@ SwitchNode::SwitchNode(PacketNetwork& network, const Topology& topology, NodeId 
       flowlet_gap_(config.flowlet_gap),
       spray_round_robin_(config.spray_round_robin),
       ports_(topology.node(id).ports),
+      // The scenario check refuses a lossless switch whose buffer cannot
+      // hold this (run/fabric_setup.h); tests may build one directly.
       buffer_(SpecOf(topology, id).buffer_bytes -
                   std::min(SpecOf(topology, id).buffer_bytes,
-                           TotalHeadroom(topology, id, config, SpecOf(topology, id).latency)),
+                           SwitchLosslessBufferNeed(topology, id, config).headroom_bytes),
               config.buffer_alpha) {
   const SwitchSpec& spec = SpecOf(topology, id);
   const uint32_t max_wire = config.mtu_bytes + config.wire_overhead_bytes;
-  for (PortId p : ports_) headroom_limit_.push_back(HeadroomBytes(topology.port(p), spec.latency, max_wire));
+  for (PortId p : ports_) headroom_limit_.push_back(PfcHeadroomBytes(topology.port(p), spec.latency, max_wire));
   ingress_.resize(ports_.size() * kNumPriorities);
 }
 
@@ -119,6 +88,15 @@ void SwitchNode::OnPfcRefresh(uint64_t tag) {
     in.refresh_pending = false;
     return;
   }
+  // The XON condition may have come true since this ingress's last
+  // departure (other ingresses drained and freed the shared pool, raising
+  // the threshold): resume instead of pausing again, or a drained ingress
+  // stays paused for good.
+  if (XonHolds(in)) {
+    in.refresh_pending = false;
+    Resume(slot);
+    return;
+  }
   SendPfc(port, priority, true, MostQueued(priority, kNoPort, 0));
   network_.sim().ScheduleIn(Time::FromPs(network_.port(port).PauseQuantaTime().ps() / 2), this, tag);
 }
@@ -146,12 +124,17 @@ void SwitchNode::AdmitFlowControlled(Packet* p, EgressPort& out) {
     in.headroom_bytes += p->wire_bytes;
   } else {
     ++headroom_drops_;
+    // Headroom holds all that arrives in one PAUSE round trip, so only an
+    // upstream that ignored PAUSE (its PFC watchdog fired) can overrun it;
+    // anything else is a bug in the model, not a result.
+    if (network_.egress(p->in_port ^ 1).counters().pfc_storms == 0) FailLosslessDrop(*p, slot);
     network_.OnDropped(p, out);
     return;
   }
   in.bytes += p->wire_bytes;
   if (!in.xoff && (p->in_headroom || in.bytes >= XoffThreshold())) {
     in.xoff = true;
+    xoff_slots_.push_back(static_cast<uint32_t>(slot));
     // `p` is admitted but not yet queued at `out`: count it there.
     SendPfc(p->in_port, prio, true, MostQueued(prio, out.id(), p->wire_bytes));
     if (!in.refresh_pending) {
@@ -160,6 +143,20 @@ void SwitchNode::AdmitFlowControlled(Packet* p, EgressPort& out) {
     }
   }
   out.Enqueue(p);
+}
+
+void SwitchNode::FailLosslessDrop(const Packet& p, size_t slot) const {
+  const Topology& t = network_.topology();
+  const std::string& name = t.node(id_).name;
+  const std::string& from = t.node(t.port(p.in_port).peer).name;
+  char at[32];
+  std::snprintf(at, sizeof at, "%.3f", network_.sim().Now().us_f());
+  throw std::logic_error("switch " + name + " dropped a lossless packet (priority " + std::to_string(p.priority) +
+                         ") arriving from " + from + " at " + at + " us: the " +
+                         std::to_string(headroom_limit_[slot / kNumPriorities]) + " B of PFC headroom of port " +
+                         name + "<-" + from + " were full (" + std::to_string(ingress_[slot].headroom_bytes) +
+                         " B held), though the upstream had not ignored a PAUSE (no PFC watchdog storm); the "
+                         "headroom model (packet/pfc_headroom.h) is wrong");
 }
 
 PortId SwitchNode::ChooseNextHop(Packet* p) {
@@ -211,10 +208,28 @@ void SwitchNode::OnFlowControlledDeparture(Packet* p) {
     buffer_.Release(p->wire_bytes);
   }
   in.bytes -= p->wire_bytes;
-  if (in.xoff && in.headroom_bytes == 0 && in.bytes + pfc_.xon_offset_bytes <= XoffThreshold()) {
-    in.xoff = false;
-    SendPfc(p->in_port, p->priority, false, kNoPort);
+  // The threshold is alpha x the free shared pool, so bytes leaving any
+  // ingress may bring every paused one to XON, not only this one: check
+  // them all, in the order they paused (a switch evaluates its thresholds
+  // continuously).
+  if (xoff_slots_.empty()) return;
+  size_t kept = 0;
+  for (size_t i = 0; i < xoff_slots_.size(); ++i) {
+    const uint32_t slot = xoff_slots_[i];
+    if (XonHolds(ingress_[slot])) {
+      ingress_[slot].xoff = false;
+      SendPfc(ports_[slot / kNumPriorities], static_cast<int>(slot % kNumPriorities), false, kNoPort);
+    } else {
+      xoff_slots_[kept++] = slot;
+    }
   }
+  xoff_slots_.resize(kept);
+}
+
+void SwitchNode::Resume(size_t slot) {
+  ingress_[slot].xoff = false;
+  xoff_slots_.erase(std::find(xoff_slots_.begin(), xoff_slots_.end(), static_cast<uint32_t>(slot)));
+  SendPfc(ports_[slot / kNumPriorities], static_cast<int>(slot % kNumPriorities), false, kNoPort);
 }
 
 void SwitchNode::DropQueued(Packet* p, EgressPort& port) {

@@ -4,11 +4,14 @@
 //  - lossy priorities: the shared buffer's dynamic threshold per egress
 //    queue, else tail drop;
 //  - lossless priorities with PFC on: the shared pool, or once that is full
-//    the headroom reserved for its (ingress port, priority), else a
-//    (misconfiguration) drop. When the bytes held for one (ingress port,
+//    the headroom reserved for its (ingress port, priority); a packet that
+//    finds that full too is dropped only if the upstream ignored PAUSE (its
+//    PFC watchdog fired), else it is an internal error (FailLosslessDrop). When the bytes held for one (ingress port,
 //    priority) reach the XOFF threshold — alpha x the free shared buffer —
 //    the switch sends a PAUSE frame upstream and refreshes it every half
-//    quanta period; when they fall xon_offset below, a RESUME (quanta 0);
+//    quanta period; when they fall xon_offset below (checked for every
+//    paused ingress at each lossless departure, and at each refresh), a
+//    RESUME (quanta 0);
 //  - InfiniBand: always — the upstream port held credits for it — and the
 //    credits go back upstream when the packet leaves.
 // The next hop comes from the packet's cached per-flow path (ECMP), or is
@@ -60,8 +63,6 @@ class SwitchNode final : public EventHandler {
 
   uint64_t buffer_peak_bytes() const { return buffer_.peak_bytes(); }
   uint64_t headroom_drops() const { return headroom_drops_; }
-  // PFC headroom reserved per lossless priority on the link of `port`.
-  static uint64_t HeadroomBytes(const Port& port, Time switch_latency, uint32_t max_wire_bytes);
 
  private:
   struct Ingress {
@@ -73,6 +74,9 @@ class SwitchNode final : public EventHandler {
   // The per-packet paths are split so the common lossy one stays small (no
   // register spills for the PFC and credit logic it never runs).
   void OnPfcRefresh(uint64_t tag);
+  // XON for ingress slot `slot`: sends RESUME upstream and drops it from
+  // xoff_slots_. REQUIRES: ingress_[slot].xoff.
+  void Resume(size_t slot);
   // Queues a packet that arrived at `out` if the buffer admits it.
   void Admit(Packet* p, EgressPort& out);
   // Admit at the next hop ChooseNextHop picks (not ECMP). Out of line so
@@ -86,6 +90,15 @@ class SwitchNode final : public EventHandler {
   bool FlowControlled(int priority) const { return flow_controlled_mask_ & (1u << priority); }
   size_t Slot(PortId in_port, int priority) const;
   uint64_t XoffThreshold() const;
+  // XON: nothing of this ingress in headroom and its bytes xon_offset
+  // below the XOFF threshold.
+  bool XonHolds(const Ingress& in) const {
+    return in.headroom_bytes == 0 && in.bytes + pfc_.xon_offset_bytes <= XoffThreshold();
+  }
+  // A lossless packet found its headroom full with no watchdog to explain
+  // it: throws std::logic_error naming the switch, the port and the
+  // priority (the CLI's internal error, exit 1), never a silent count.
+  [[noreturn, gnu::cold, gnu::noinline]] void FailLosslessDrop(const Packet& p, size_t slot) const;
   PortId ChooseNextHop(Packet* p);
   PortId LeastQueued(std::span<const PortId> hops);
   // Sends a PFC frame for `priority` upstream over `in_port`; a PAUSE is
@@ -111,6 +124,7 @@ class SwitchNode final : public EventHandler {
   SharedBuffer buffer_;
 
   std::vector<Ingress> ingress_;          // [local port * 8 + priority]
+  std::vector<uint32_t> xoff_slots_;      // ingress slots in XOFF, in the order they paused
   struct Flowlet {
     Time last_seen;
     PortId port = kNoPort;

@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -23,6 +24,20 @@ Result<std::unique_ptr<PlanProcesses>> PlanProcesses::Start() {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   return std::unique_ptr<PlanProcesses>(new PlanProcesses(rank, size, true));
+}
+
+void PlanProcesses::AbortOnInternalError(std::exception_ptr error) const {
+  std::string what = "unknown exception";
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  std::fprintf(stderr, "aifabric: internal error (process %d of mpirun): %s\n", rank_, what.c_str());
+  std::fflush(stderr);
+  if (joined_) MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();
 }
 
 PlanProcesses::~PlanProcesses() {

@@ -8,6 +8,7 @@
 // one that started it); one PlanProcesses per process.
 #pragma once
 
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,11 @@ class PlanProcesses {
   // An error (the same on every process) only when the bytes together
   // exceed what one MPI message carries.
   Result<std::vector<std::string>> AllGather(const std::string& mine) const;
+
+  // An internal error in this process while others may wait for it:
+  // prints it as the CLI does ("aifabric: internal error: ...") and ends
+  // every process of the world with exit code 1 (MPI_Abort).
+  [[noreturn]] void AbortOnInternalError(std::exception_ptr error) const;
 
  private:
   PlanProcesses(int rank, int size, bool joined) : rank_(rank), size_(size), joined_(joined) {}

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -51,15 +53,34 @@ Result<std::vector<std::string>> ShareWork(size_t n, int threads, const PlanProc
   Answers answers(n);
   // Every item runs even after an error, so the error reported (the first
   // in item order) is the same for any threads and processes.
+  // An internal error (an exception: a model invariant broken) on a worker
+  // thread stops the others and is rethrown on this one after the join,
+  // for the CLI to report; under mpirun it ends every process instead, as
+  // the others would wait for this one's answers for ever.
   std::atomic<size_t> next{0};
+  std::atomic<bool> broken{false};
+  std::mutex internal_mutex;
+  std::exception_ptr internal;
   auto run = [&] {
-    for (size_t k = next++; k < mine; k = next++) answers[rank + k * ranks] = work(rank + k * ranks);
+    for (size_t k = next++; k < mine && !broken; k = next++) {
+      try {
+        answers[rank + k * ranks] = work(rank + k * ranks);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(internal_mutex);
+        if (!internal) internal = std::current_exception();
+        broken = true;
+      }
+    }
   };
   const int count = std::max(1, std::min<int>(threads, static_cast<int>(mine)));
   std::vector<std::thread> pool;
   for (int t = 1; t < count; ++t) pool.emplace_back(run);
   run();
   for (std::thread& t : pool) t.join();
+  if (internal) {
+    if (ranks > 1) processes->AbortOnInternalError(internal);
+    std::rethrow_exception(internal);
+  }
   if (ranks > 1) {
     Result<std::vector<std::string>> shares = processes->AllGather(EncodeAnswers(answers));
     if (!shares) return shares.error();

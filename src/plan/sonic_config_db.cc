@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "packet/switch_node.h"
+#include "packet/pfc_headroom.h"
 #include "plan/cabling_plan.h"
 #include "plan/switch_port_names.h"
 
@@ -141,7 +141,7 @@ Result<std::string> SonicConfigDb(const Scenario& scenario, const Topology& topo
                         {"speed", SpeedMbps(port.rate)}};
     db["CABLE_LENGTH"][kMapName][name] = std::to_string(CableMetres(port.latency)) + "m";
     if (lossless == 0) continue;
-    const uint64_t xoff = SwitchNode::HeadroomBytes(port, spec.latency, max_wire);
+    const uint64_t xoff = PfcHeadroomBytes(port, spec.latency, max_wire);
     total_headroom += xoff * static_cast<uint64_t>(lossless_count);
     const auto key = std::make_pair(port.rate.bps(), port.latency.ps());
     auto it = profile_of.find(key);

@@ -1,6 +1,6 @@
 // One Ethernet switch's SONiC configuration, config_db.json, with the
 // values the simulation used for it: ports, buffer pools, profiles and
-// priority groups (the PFC headroom from SwitchNode::HeadroomBytes, the
+// priority groups (the PFC headroom from PfcHeadroomBytes, the
 // packet model's own calculation), the QoS maps from the scenario's
 // classes, ECN/WRED, schedulers and the PFC watchdog. Table and key formats
 // follow SONiC's schema (sonic-net/sonic-buildimage

@@ -4,6 +4,7 @@
 
 #include "core/peak_memory.h"
 #include "report/job_trace.h"
+#include "report/run_outputs.h"
 #include "report/training_memory_text.h"
 #include "report/telemetry_outputs.h"
 
@@ -184,6 +185,7 @@ nlohmann::ordered_json JobsSummary(const Scenario& scenario, const std::vector<T
   if (!list.empty()) s["training"] = std::move(list);
   if (!replays.empty()) s["chakra"] = std::move(replays);
   if (!services.empty()) s["inference"] = std::move(services);
+  s["warnings"] = WarningsJson(ScenarioWarnings(scenario));
   return s;
 }
 

@@ -210,7 +210,16 @@ nlohmann::ordered_json BuildSummary(const ScenarioRun& run) {
     workloads.push_back(std::move(w));
   }
   s["workload"] = std::move(workloads);
+  s["warnings"] = WarningsJson(run.warnings());
   return s;
+}
+
+nlohmann::ordered_json WarningsJson(const std::vector<ScenarioWarning>& warnings) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const ScenarioWarning& w : warnings) {
+    list.push_back({{"trap", ScenarioTrapName(w.trap)}, {"field", w.field}, {"message", w.message}});
+  }
+  return list;
 }
 
 Status WriteOutputs(const ScenarioRun& run, const nlohmann::ordered_json& summary, OutputFolder& out) {

@@ -19,6 +19,9 @@ namespace aifabric {
 // The figures of summary.json (also printed by `aifabric run`).
 nlohmann::ordered_json BuildSummary(const ScenarioRun& run);
 
+// summary.json's `warnings`: [{trap, field, message}, ...], empty when none.
+nlohmann::ordered_json WarningsJson(const std::vector<ScenarioWarning>& warnings);
+
 // Writes every output file into `out` (committed by the caller): the
 // telemetry files too unless simulation.telemetry.enabled is false;
 // `summary` is BuildSummary(run), built once by the caller, which also

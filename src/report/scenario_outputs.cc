@@ -36,10 +36,14 @@ Result<ScenarioOutputs> RunJobScenario(const Scenario& scenario, const std::stri
 }  // namespace
 
 Result<ScenarioOutputs> RunScenarioOutputs(const Scenario& scenario, const std::string& origin,
-                                           const std::string& out_dir, RunHooks hooks) {
-  if (HasJobs(scenario)) return RunJobScenario(scenario, origin, out_dir, hooks);
+                                           const std::string& out_dir, RunHooks hooks, const WarningsHook& warn) {
+  if (HasJobs(scenario)) {
+    if (warn) warn(ScenarioWarnings(scenario));
+    return RunJobScenario(scenario, origin, out_dir, hooks);
+  }
   Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(scenario);
   if (!run.ok()) return Error{origin + ": " + run.error().message};
+  if (warn) warn((*run)->warnings());
   (*run)->Execute(hooks);
   if (Cancelled(hooks)) return Error{"cancelled"};
   OutputFolder out(out_dir);

@@ -8,11 +8,14 @@
 // Not thread-safe per call; calls on different scenarios may run at once.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "core/result.h"
 #include "run/run_hooks.h"
 #include "scenario/scenario.h"
+#include "scenario/scenario_warnings.h"
 
 namespace aifabric {
 
@@ -25,8 +28,11 @@ struct ScenarioOutputs {
 
 // `origin` prefixes the errors the run itself finds (the scenario file's
 // name, as the CLI was given it). When hooks.cancel is set by the end, the
-// run's files are not committed and the Error is "cancelled".
+// run's files are not committed and the Error is "cancelled". `warn` hears
+// the traps the scenario walks into (scenario/scenario_warnings.h) before
+// it runs, so they show before a long run (summary.json carries them too).
+using WarningsHook = std::function<void(const std::vector<ScenarioWarning>&)>;
 Result<ScenarioOutputs> RunScenarioOutputs(const Scenario& scenario, const std::string& origin,
-                                           const std::string& out_dir, RunHooks hooks);
+                                           const std::string& out_dir, RunHooks hooks, const WarningsHook& warn = {});
 
 }  // namespace aifabric

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <filesystem>
 
+#include "report/run_outputs.h"
 #include "run/schedule_run.h"
 #include "sched/k8s_topology_labels.h"
 #include "sched/slurm_topology.h"
@@ -72,6 +73,7 @@ nlohmann::ordered_json ScheduleSummaryJson(const ReplayResult& result, const Sch
       j[metric.name] = v;
     }
   }
+  j["warnings"] = WarningsJson(info.warnings);
   return j;
 }
 

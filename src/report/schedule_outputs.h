@@ -20,6 +20,7 @@
 #include "fabric/topology.h"
 #include "sched/cluster_replay.h"
 #include "sched/job_trace.h"
+#include "scenario/scenario_warnings.h"
 
 namespace aifabric {
 
@@ -47,10 +48,11 @@ struct ScheduleRunInfo {
   std::string cluster;     // the cluster scenario's name
   std::string trace_path;  // as given on the command line
   uint64_t seed = 0;
+  std::vector<ScenarioWarning> warnings;  // the cluster scenario's traps (scenario/scenario_warnings.h)
 };
 
 // summary.json: cluster, trace, spec, policy, comm, seed, then every metric
-// of ScheduleMetrics() (integers as integers).
+// of ScheduleMetrics() (integers as integers), then `warnings`.
 nlohmann::ordered_json ScheduleSummaryJson(const ReplayResult& result, const ScheduleRunInfo& info);
 
 // jobs.csv: a header, then one row per job in result.jobs's order (the

@@ -84,7 +84,7 @@ TEST(ScheduleJobsCsv, TwoJobsToTheByte) {
 }
 
 TEST(ScheduleSummaryJson, NamesTheRunAndCarriesEveryMetric) {
-  const nlohmann::ordered_json j = ScheduleSummaryJson(TwoJobs(), {"cluster-a", "traces/t.csv", 7});
+  const nlohmann::ordered_json j = ScheduleSummaryJson(TwoJobs(), {"cluster-a", "traces/t.csv", 7, {}});
   EXPECT_EQ(j["cluster"], "cluster-a");
   EXPECT_EQ(j["trace"], "traces/t.csv");
   EXPECT_EQ(j["spec"], "topology+crux");
@@ -108,8 +108,9 @@ TEST(ScheduleSummaryJson, NamesTheRunAndCarriesEveryMetric) {
   EXPECT_EQ(j["reroutes"], 0);
   EXPECT_EQ(j["events"], 1234);
   EXPECT_EQ(j["rate_solves"], 56);
-  // 6 names of the run + the 16 fields of ReplayMetrics.
-  EXPECT_EQ(j.size(), 22u);
+  EXPECT_EQ(j["warnings"], nlohmann::ordered_json::array());
+  // 6 names of the run + the 16 fields of ReplayMetrics + warnings.
+  EXPECT_EQ(j.size(), 23u);
 }
 
 TEST(ScheduleCompareCsv, OneRowPerSpecWithEveryMetric) {
@@ -140,7 +141,7 @@ TEST(ScheduleComparison, ChangesAreAgainstTheFirstSpec) {
   b.metrics.gpu_util_effective = 0.3;  // 20% higher
   b.metrics.fabric_util = 0.1;         // against 0: no percentage
   const std::vector<ReplayResult> results = {a, b};
-  const std::string table = FormatScheduleComparison(results, {"c", "t.csv", 1});
+  const std::string table = FormatScheduleComparison(results, {"c", "t.csv", 1, {}});
   std::istringstream lines(table);
   std::string line;
   std::getline(lines, line);
@@ -166,7 +167,7 @@ TEST(ScheduleComparison, ChangesAreAgainstTheFirstSpec) {
 }
 
 TEST(ScheduleSummaryText, ShowsTheHeadlineFigures) {
-  const std::string text = FormatScheduleSummary(TwoJobs(), {"c", "t.csv", 3});
+  const std::string text = FormatScheduleSummary(TwoJobs(), {"c", "t.csv", 3, {}});
   EXPECT_EQ(text.rfind("aifabric schedule — c (topology+crux, seed 3)\n", 0), 0u) << text;
   EXPECT_NE(text.find("t.csv: 2 jobs on 32 schedulable GPUs, makespan 10.7 s"), std::string::npos) << text;
   EXPECT_NE(text.find("mean 8.4 s, p95 10.7 s"), std::string::npos) << text;  // 8.45 is just below 8.45 in binary

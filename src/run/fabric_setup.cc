@@ -1,11 +1,66 @@
 #include "run/fabric_setup.h"
 
+#include <string>
+
 #include "fabric/topology_builder.h"
+#include "packet/pfc_headroom.h"
 #include "run/ib_routes.h"
 
 namespace aifabric {
+namespace {
 
-Result<Topology> BuildScenarioTopology(const Scenario& scenario) { return BuildTopology(scenario.topology); }
+// 6336240 -> "6,336,240".
+std::string Grouped(uint64_t v) {
+  const std::string digits = std::to_string(v);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string Trimmed(double v) {
+  std::string s = std::to_string(v);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+Status CheckLosslessBuffers(const Scenario& scenario, const Topology& topology) {
+  const PacketConfig& c = scenario.packet;
+  int short_switches = 0;
+  std::string first;
+  for (const Node& node : topology.nodes()) {
+    if (node.kind != NodeKind::kSwitch) continue;
+    const LosslessBufferNeed need = SwitchLosslessBufferNeed(topology, node.id, c);
+    const SwitchSpec& spec = topology.switch_specs()[node.switch_spec];
+    if (need.total_bytes() <= spec.buffer_bytes) continue;
+    if (short_switches++ > 0) continue;
+    const std::string h = Grouped(need.max_port_headroom_bytes) + " B";
+    const std::string per_port = need.uniform_headroom ? " x " + h + " headroom" : " x up to " + h + " headroom";
+    first = "switch " + node.name + " (" + spec.name + "): " + std::to_string(need.ports) + " ports x " +
+            std::to_string(need.lossless_priorities) + " lossless priorities" + per_port + " = " +
+            Grouped(need.headroom_bytes) + " B + " + Grouped(need.shared_bytes) +
+            " B of shared pool for the XOFF/XON thresholds ((1 + alpha " + Trimmed(c.pfc.alpha) + ") x " + h +
+            " + xon_offset " + Grouped(c.pfc.xon_offset_bytes) + " B, / alpha) needs " +
+            Grouped(need.total_bytes()) + " B of buffer; fabric.switch buffer is " + Grouped(spec.buffer_bytes) +
+            " B. Raise the buffer to at least " + Grouped(need.total_bytes()) +
+            " B, protect fewer priorities (fabric.roce.pfc.lossless) or turn PFC off (fabric.roce.pfc: false)";
+  }
+  if (short_switches == 0) return Status::Ok();
+  if (short_switches > 1) first += " (" + std::to_string(short_switches - 1) + " more switches fall short likewise)";
+  return Error{"fabric.roce.pfc: the lossless configuration does not fit in the switch buffer: " + first};
+}
+
+Result<Topology> BuildScenarioTopology(const Scenario& scenario) {
+  Result<Topology> topology = BuildTopology(scenario.topology);
+  if (!topology.ok()) return topology;
+  if (Status st = CheckLosslessBuffers(scenario, *topology); !st.ok()) return st.error();
+  return topology;
+}
 
 Result<RoutingTable> BuildScenarioRoutes(const Scenario& scenario, const Topology& topology) {
   if (scenario.packet.kind == FabricKind::kIb) return BuildIbRoutes(scenario, topology);

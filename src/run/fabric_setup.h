@@ -19,8 +19,16 @@ struct BuiltFabric {
   ClusterLayout layout;
 };
 
+// Refuses a RoCE fabric with PFC on whose switches cannot hold what their
+// lossless priorities need of the buffer: the headroom every (port,
+// lossless priority) reserves and the shared pool its XOFF/XON thresholds
+// need (packet/pfc_headroom.h, the calculation SwitchNode reserves by).
+// The error names the switch, the sum and the buffer.
+Status CheckLosslessBuffers(const Scenario& scenario, const Topology& topology);
+
 // The topology and its routes (InfiniBand: as its subnet manager routes
-// them, run/ib_routes.h). Errors name the scenario field.
+// them, run/ib_routes.h), after CheckLosslessBuffers. Errors name the
+// scenario field.
 Result<Topology> BuildScenarioTopology(const Scenario& scenario);
 Result<RoutingTable> BuildScenarioRoutes(const Scenario& scenario, const Topology& topology);
 

@@ -51,6 +51,7 @@ Result<std::unique_ptr<ScenarioRun>> ScenarioRun::Prepare(const Scenario& scenar
     run->slices_.push_back(WorkloadSlice{KindOf(scenario.workload[i]), run->flows_.size(), built.size()});
     run->flows_.insert(run->flows_.end(), built.begin(), built.end());
   }
+  run->warnings_ = ScenarioWarnings(scenario, &run->topology_, run->flows_);
   run->finish_.assign(run->flows_.size(), Time::Infinite());
   run->requests_.reserve(run->flows_.size());
   for (const FlowSpec& f : run->flows_) run->requests_.push_back(TrafficInjector::RequestFor(f));

@@ -19,6 +19,7 @@
 #include "run/fabric_simulation.h"
 #include "run/run_hooks.h"
 #include "scenario/scenario.h"
+#include "scenario/scenario_warnings.h"
 #include "workload/traffic_spec.h"
 
 namespace aifabric {
@@ -59,6 +60,9 @@ class ScenarioRun : private TransferObserver {
   // All flows in id order (flow id == index).
   const std::vector<FlowSpec>& flows() const { return flows_; }
   const std::vector<WorkloadSlice>& slices() const { return slices_; }
+  // The traps the scenario walks into (scenario/scenario_warnings.h), with
+  // its built flows: found by Prepare.
+  const std::vector<ScenarioWarning>& warnings() const { return warnings_; }
   // The transfer the run started for flow `id` (its source port set, as
   // TrafficInjector::RequestFor gives it).
   const TransferRequest& request(FlowId id) const { return requests_[static_cast<size_t>(id)]; }
@@ -86,6 +90,7 @@ class ScenarioRun : private TransferObserver {
   std::vector<FlowSpec> flows_;
   std::vector<TransferRequest> requests_;  // by flow id
   std::vector<WorkloadSlice> slices_;
+  std::vector<ScenarioWarning> warnings_;
   std::vector<Time> finish_;
   std::vector<Time> ideal_fct_;
   std::vector<int> priorities_;  // of the flows, in first-seen order

@@ -41,7 +41,8 @@ void ReadQosClasses(const SectionContext& c, const YAML::Node& list, const std::
     packet.queues[q.priority].dwrr_weight = static_cast<uint32_t>(m.Int("weight", 1, 1, UINT32_MAX));
     if (m.Has("lossless")) {
       any_lossless_key = true;
-      if (m.Bool("lossless", false)) lossless |= static_cast<uint8_t>(1u << q.priority);
+      q.lossless = m.Bool("lossless", false) ? 1 : 0;
+      if (q.lossless == 1) lossless |= static_cast<uint8_t>(1u << q.priority);
     }
     if (c.classes->count(q.name) != 0) m.FailAt("name", "class '" + q.name + "' defined twice");
     (*c.classes)[q.name] = q.priority;

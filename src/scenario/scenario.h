@@ -33,6 +33,7 @@ struct QosClass {
   uint8_t priority = 0;   // the queue / PFC priority / IB VL it uses
   int dscp = -1;          // RoCE: the DSCP that maps to it (-1: not given)
   int sl = -1;            // InfiniBand: the service level (-1: not given)
+  int lossless = -1;      // RoCE: lossless as written, 1 or 0 (-1: not given)
 };
 
 // How an InfiniBand fabric is routed (fabric.ib.routing).
