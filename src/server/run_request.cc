@@ -178,7 +178,7 @@ class ScheduleTask final : public RunTask {
     Result<ScheduleRun> run = RunSchedule(scenario_, trace_path, specs_, nullptr);
     if (!run.ok()) return run.error();
     OutputFolder out(out_dir);
-    const ScheduleRunInfo info{scenario_.name, "trace.csv", scenario_.seed};
+    const ScheduleRunInfo info{scenario_.name, "trace.csv", scenario_.seed, ScenarioWarnings(scenario_)};
     Result<std::vector<std::string>> notes = WriteScheduleFiles(*run, info, comparing_, out);
     if (!notes.ok()) return notes.error();
     if (Status s = out.Commit(); !s.ok()) return s.error();

@@ -258,6 +258,9 @@
        key: (d) => d.effective_gpu_utilization, num: true},
       {title: 'GPU-h / $', text: (d) => Significant(d.useful_gpu_hours_per_usd, 4),
        key: (d) => d.useful_gpu_hours_per_usd, num: true},
+      // |flow - packet| / packet on the design's scaled copy; the best few only.
+      {title: 'error bar', text: (d) => IsNumber(d.error_bar) ? '±' + Percent(d.error_bar) : '—',
+       key: (d) => IsNumber(d.error_bar) ? d.error_bar : -1, num: true},
     ];
     for (const c of WorkloadColumns()) {
       const field = c.training ? 'step_time_s' : 'goodput_per_s';
@@ -382,8 +385,10 @@
       return name + ': no communication exposed; the step is compute-bound';
     }
     const words = kDimensionWords[w.bottleneck] || String(w.bottleneck);
+    const link = w.bottleneck_link ? '; busiest link ' + Str(w.bottleneck_link) + ' (' + Str(w.bottleneck_tier) +
+                                         ', ' + Percent(w.bottleneck_link_busy) + ' busy over the step)' : '';
     return name + ': ' + words + ' communication, ' + Significant(w.exposed_comm_s, 3) + ' s exposed per step' +
-           (IsNumber(w.step_time_s) ? ' (step ' + Significant(w.step_time_s, 4) + ' s)' : '');
+           (IsNumber(w.step_time_s) ? ' (step ' + Significant(w.step_time_s, 4) + ' s)' : '') + link;
   }
 
   function Bottlenecks(s, d) {
@@ -391,7 +396,7 @@
     const workloads = Workloads(d);
     if (workloads.length === 0) return Note(s, 'This design has no workloads in the plan.');
     Note(s, 'Per workload, the parallelism dimension whose communication is most exposed (not hidden behind ' +
-            'compute) in one step.');
+            'compute) in one step, and the fabric link busiest over the step.');
     const list = Element('ul');
     list.id = 'bottleneck-list';
     for (const w of workloads) list.appendChild(Element('li', '', BottleneckSentence(w)));
