@@ -105,7 +105,7 @@ Result<int> PacketCheckServers(const PlanRequirements& r, const DesignOutcome& o
     }
     return s;
   }
-  constexpr int kMaxServers = 128;  // what PacketCheckSpec::servers allows
+  constexpr int kMaxServers = PacketCheckSpec::kMaxServers;
   for (int s = 1; s <= std::min(kMaxServers, r.servers()); ++s) {
     if (misfit(s, true).empty()) return s;
   }

@@ -9,9 +9,15 @@
 
 namespace aifabric {
 
+namespace {
+
+// Whether mpirun started this process (OpenMPI's or any PMIx launcher's
+// environment).
 bool StartedByMpirun() {
   return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMIX_RANK") != nullptr;
 }
+
+}  // namespace
 
 Result<std::unique_ptr<PlanProcesses>> PlanProcesses::Start() {
   if (!StartedByMpirun()) return std::unique_ptr<PlanProcesses>(new PlanProcesses(0, 1, false));

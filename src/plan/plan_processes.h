@@ -44,8 +44,4 @@ class PlanProcesses {
   bool joined_ = false;
 };
 
-// Whether this process was started by mpirun (OpenMPI's or any PMIx
-// launcher's environment).
-bool StartedByMpirun();
-
 }  // namespace aifabric

@@ -221,8 +221,7 @@ void ReadPacketCheck(const MapReader& m, PlanRequirements& r) {
   m.AllowOnly({"designs", "servers", "layers_per_stage"});
   PacketCheckSpec& c = r.packet_check;
   c.designs = static_cast<int>(m.Int("designs", c.designs, 0, 64));
-  // The packet level simulates every packet: the copy stays small.
-  c.servers = static_cast<int>(m.Int("servers", c.servers, 1, 128));
+  c.servers = static_cast<int>(m.Int("servers", c.servers, 1, PacketCheckSpec::kMaxServers));
   c.layers_per_stage = static_cast<int>(m.Int("layers_per_stage", c.layers_per_stage, 1, 1024));
 }
 

@@ -70,6 +70,8 @@ struct PlanCosts {
 // again on a scaled copy at flow and at packet level, and the difference is
 // its error bar.
 struct PacketCheckSpec {
+  // The packet level simulates every packet: the copy stays small.
+  static constexpr int kMaxServers = 128;
   int designs = 3;           // the best N designs checked; 0: none
   int servers = 0;           // the scaled copy's servers; 0: two replicas of the largest training split
   int layers_per_stage = 1;  // the scaled copy's layers per pipeline stage
