@@ -300,7 +300,10 @@ void ApiServer::GetFile(const httplib::Request& request, httplib::Response& resp
 void ApiServer::StreamEvents(const httplib::Request& request, httplib::Response& response) {
   const std::string id = request.matches[1];
   std::shared_ptr<LiveFeed> feed = manager_->Feed(id);
-  if (!feed) {
+  // A run that has ended is answered from the store whether or not the
+  // manager has forgotten its feed yet (the final record is written before
+  // the feed ends), so a late client always gets the end alone.
+  if (!feed || feed->ended()) {
     Result<std::optional<RunRecord>> run = store_->Get(id);
     if (!run.ok()) return JsonError(response, 500, run.error().message);
     if (!run->has_value()) return JsonError(response, 404, "no run " + id);
