@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <limits>
 
 namespace aifabric {
@@ -39,6 +40,7 @@ int MaxMinSolver::AddResource(double capacity) {
   remaining_.push_back(0);
   weight_sum_.push_back(0);
   resource_seen_.push_back(0);
+  set_users_.push_back(0);
   return static_cast<int>(capacity_.size()) - 1;
 }
 
@@ -116,9 +118,13 @@ int MaxMinSolver::AddMergedFlow(double weight) {
   double rate = f.private_cap;
   if (!fits) rate = FairShareOfSlack(id);
   fits = fits || rate > 0;
+  f.bottleneck = -1;
   if (fits) {
     f.rate = rate;
-    for (const auto& [r, a] : Shared(f)) remaining_[static_cast<size_t>(r)] -= a * f.rate;
+    for (const auto& [r, a] : Shared(f)) {
+      remaining_[static_cast<size_t>(r)] -= a * f.rate;
+      if (f.bottleneck < 0 && rate < f.private_cap && !Unsaturated(r, 0)) f.bottleneck = r;  // the slack it filled
+    }
     fast_flows_.push_back(id);
   } else {
     for (const auto& [r, a] : Shared(f)) changed_.push_back(r);  // its other flows may slow down
@@ -231,6 +237,9 @@ void MaxMinSolver::MakeShared(int flow, int r) {
   const double a = coefficient_pool_[f.block + k];
   AppendShared(f, k);
   remaining_[static_cast<size_t>(r)] = capacity_[static_cast<size_t>(r)] - a * f.rate;  // its slack so far
+  // A flow held by its private cap on r is held by r now (full, and the
+  // newcomer has no rate yet).
+  if (f.bottleneck < 0 && !Unsaturated(r, 0)) f.bottleneck = r;
   // Its tightest private resource is private no more: recount without it.
   if (capacity_[static_cast<size_t>(r)] / a == f.private_cap && --f.private_ties == 0) RecomputePrivateCap(f);
 }
@@ -280,68 +289,74 @@ void MaxMinSolver::RemoveFlow(int flow) {
   --active_;
 }
 
-void MaxMinSolver::Solve() {
-  // The component of the changes: every active flow reachable from an
-  // added flow or a changed resource through shared resources (breadth
-  // first). Nothing outside it shares a resource with it, so its rates
-  // stand.
+void MaxMinSolver::JoinSolve(int fid) {
+  const size_t f = static_cast<size_t>(fid);
+  if (flow_seen_[f] >= solve_epoch_ || !flows_[f].active) return;
+  flow_seen_[f] = epoch_;
+  solved_flows_.push_back(fid);
+  old_rates_.push_back(flows_[f].rate);
+}
+
+void MaxMinSolver::JoinComponent() {
+  // Every active flow reachable from the set through shared resources
+  // (breadth first): nothing outside it shares a resource with it.
   ++epoch_;
-  component_resources_.clear();
-  solved_flows_.clear();
-  if (flow_seen_.size() < flows_.size()) flow_seen_.resize(flows_.size(), 0);
-  if (frozen_.size() < flows_.size()) frozen_.resize(flows_.size(), 0);
-  auto see_flow = [&](int fid) {
-    if (flow_seen_[static_cast<size_t>(fid)] == epoch_ || !flows_[static_cast<size_t>(fid)].active) return;
-    flow_seen_[static_cast<size_t>(fid)] = epoch_;
-    solved_flows_.push_back(fid);
-  };
-  auto see_resource = [&](int r) {
-    if (resource_seen_[static_cast<size_t>(r)] == epoch_) return;
-    resource_seen_[static_cast<size_t>(r)] = epoch_;
-    component_resources_.push_back(r);
-  };
-  for (int fid : changed_flows_) see_flow(fid);
-  std::swap(fast_flows_, fast_scratch_);  // published after the component's (below)
-  fast_flows_.clear();
-  for (int r : changed_) {
-    for (int fid : users_[static_cast<size_t>(r)]) see_flow(fid);
-  }
-  changed_.clear();
-  changed_flows_.clear();
   for (size_t i = 0; i < solved_flows_.size(); ++i) {
     for (const auto& [r, a] : Shared(flows_[static_cast<size_t>(solved_flows_[i])])) {
       if (resource_seen_[static_cast<size_t>(r)] == epoch_) continue;
-      see_resource(r);
-      for (int fid : users_[static_cast<size_t>(r)]) see_flow(fid);
+      resource_seen_[static_cast<size_t>(r)] = epoch_;
+      for (int fid : users_[static_cast<size_t>(r)]) JoinSolve(fid);
     }
   }
-  for (int r : component_resources_) {
-    const size_t ru = static_cast<size_t>(r);
-    remaining_[ru] = capacity_[ru];
-    weight_sum_[ru] = 0;
+}
+
+void MaxMinSolver::FillSet() {
+  // The set's shared resources, each with what the flows outside the set
+  // leave of it (remaining_ less the set's own old rates; the capacity
+  // itself when the set holds every flow there, which also clears any
+  // rounding the running slack gathered).
+  ++epoch_;
+  component_resources_.clear();
+  for (size_t i = 0; i < solved_flows_.size(); ++i) {
+    const Flow& f = flows_[static_cast<size_t>(solved_flows_[i])];
+    for (const auto& [r, a] : Shared(f)) {
+      const size_t ru = static_cast<size_t>(r);
+      if (resource_seen_[ru] != epoch_) {
+        resource_seen_[ru] = epoch_;
+        component_resources_.push_back(r);
+        weight_sum_[ru] = 0;
+        set_users_[ru] = 0;
+      }
+      remaining_[ru] += a * old_rates_[i];
+      weight_sum_[ru] += f.weight * a;
+      ++set_users_[ru];
+    }
   }
   heap_.clear();
+  for (int r : component_resources_) {
+    const size_t ru = static_cast<size_t>(r);
+    if (set_users_[ru] == users_[ru].size()) remaining_[ru] = capacity_[ru];
+    if (weight_sum_[ru] > 0) heap_.push_back(HeapEntry{Level(ru), r});
+  }
   for (int fid : solved_flows_) {
     const Flow& f = flows_[static_cast<size_t>(fid)];
-    for (const auto& [r, a] : Shared(f)) weight_sum_[static_cast<size_t>(r)] += f.weight * a;
     if (f.private_ties > 0) heap_.push_back(HeapEntry{f.private_cap / f.weight, -1 - fid});
   }
-  // Progressive filling over the component. Min-heap of (level, key), key
-  // a shared resource's id or -1 - a flow's (its private cap); ties by
-  // key. Levels only rise while flows freeze, so a resource's key may lag
-  // behind its level: on pop it is recomputed and pushed back if it has
-  // risen, and only a resource popped at its current level is a bottleneck
-  // (every other key, hence every other level, is at least as high). One
-  // push per resource and per lag, not per change. A private cap never
-  // changes.
-  auto level = [&](size_t r) { return remaining_[r] > 0 ? remaining_[r] / weight_sum_[r] : 0.0; };
+  // Progressive filling over the set. Min-heap of (level, key), key a
+  // shared resource's id or -1 - a flow's (its private cap); ties by key.
+  // Levels only rise while flows freeze, so a resource's key may lag behind
+  // its level: on pop it is recomputed and pushed back if it has risen, and
+  // only a resource popped at its current level is a bottleneck (every
+  // other key, hence every other level, is at least as high). One push per
+  // resource and per lag, not per change. A private cap never changes.
   auto later = [](const HeapEntry& a, const HeapEntry& b) {
     return a.level > b.level || (a.level == b.level && a.resource > b.resource);
   };
-  auto freeze = [&](int fid, double s) {
+  auto freeze = [&](int fid, double s, int bottleneck) {
     Flow& f = flows_[static_cast<size_t>(fid)];
     frozen_[static_cast<size_t>(fid)] = epoch_;
     f.rate = f.weight * s;
+    f.bottleneck = bottleneck;
     for (const auto& [r, a] : Shared(f)) {
       const size_t o = static_cast<size_t>(r);
       remaining_[o] -= a * f.rate;
@@ -349,10 +364,6 @@ void MaxMinSolver::Solve() {
       if (weight_sum_[o] < 1e-12) weight_sum_[o] = 0;
     }
   };
-  for (int r : component_resources_) {
-    const size_t ru = static_cast<size_t>(r);
-    if (weight_sum_[ru] > 0) heap_.push_back(HeapEntry{level(ru), r});
-  }
   std::make_heap(heap_.begin(), heap_.end(), later);
   while (!heap_.empty()) {
     std::pop_heap(heap_.begin(), heap_.end(), later);
@@ -360,24 +371,95 @@ void MaxMinSolver::Solve() {
     heap_.pop_back();
     if (top.resource < 0) {
       const int fid = -1 - top.resource;
-      if (frozen_[static_cast<size_t>(fid)] != epoch_) freeze(fid, top.level);
+      if (frozen_[static_cast<size_t>(fid)] != epoch_) freeze(fid, top.level, -1);
       continue;
     }
     const size_t ru = static_cast<size_t>(top.resource);
     if (weight_sum_[ru] <= 0) continue;  // all its flows froze elsewhere
-    const double s = level(ru);
+    const double s = Level(ru);
     if (s != top.level) {
       heap_.push_back(HeapEntry{s, top.resource});
       std::push_heap(heap_.begin(), heap_.end(), later);
       continue;
     }
     for (int fid : users_[ru]) {
-      if (frozen_[static_cast<size_t>(fid)] != epoch_) freeze(fid, s);
+      if (flow_seen_[static_cast<size_t>(fid)] >= solve_epoch_ && frozen_[static_cast<size_t>(fid)] != epoch_) {
+        freeze(fid, s, top.resource);
+      }
     }
   }
-  // Flows that took their rate on arrival (AddFlow) and that no component
+}
+
+bool MaxMinSolver::JoinOutsidersItWronged() {
+  // The set's new rates are max-min for the whole problem when every flow
+  // keeps a bottleneck: a full resource where no flow runs at a higher
+  // level. A set flow frozen on a resource where an outsider runs higher
+  // must take from it: the outsider joins. An outsider whose bottleneck a
+  // set flow crosses at a changed rate may have lost it (the resource is
+  // no longer full, or someone now runs higher there): it joins. Every
+  // other outsider's bottleneck carries the rates it had, so it holds.
+  const size_t before = solved_flows_.size();
+  for (size_t i = 0; i < before; ++i) {
+    const int fid = solved_flows_[i];
+    const Flow& f = flows_[static_cast<size_t>(fid)];
+    if (f.bottleneck >= 0) {
+      const double level = f.rate / f.weight;
+      for (int h : users_[static_cast<size_t>(f.bottleneck)]) {
+        const Flow& other = flows_[static_cast<size_t>(h)];
+        if (other.rate / other.weight > level * (1 + kSlack)) JoinSolve(h);
+      }
+    }
+    if (std::abs(f.rate - old_rates_[i]) <= kSlack * std::max(f.rate, old_rates_[i])) continue;
+    for (const auto& [r, a] : Shared(f)) {
+      for (int h : users_[static_cast<size_t>(r)]) {
+        if (flows_[static_cast<size_t>(h)].bottleneck == r) JoinSolve(h);
+      }
+    }
+  }
+  return solved_flows_.size() > before;
+}
+
+void MaxMinSolver::Solve() {
+  // The flows to re-rate start as the added ones and those bound by a
+  // resource a change touched; the set is solved with every other flow's
+  // rate held, then grows by the outsiders that allocation wrongs, until
+  // none is (JoinOutsidersItWronged). After kLocalRounds rounds it takes
+  // the whole component of the changes, which has no outsiders. Each
+  // round's solve starts from the rates before this Solve.
+  ++epoch_;
+  solve_epoch_ = epoch_;
+  solved_flows_.clear();
+  old_rates_.clear();
+  if (flow_seen_.size() < flows_.size()) {
+    flow_seen_.resize(flows_.size(), 0);
+    frozen_.resize(flows_.size(), 0);
+  }
+  for (int fid : changed_flows_) JoinSolve(fid);
+  std::swap(fast_flows_, fast_scratch_);  // published after the set's (below)
+  fast_flows_.clear();
+  for (int r : changed_) {
+    for (int fid : users_[static_cast<size_t>(r)]) {
+      if (flows_[static_cast<size_t>(fid)].bottleneck == r) JoinSolve(fid);
+    }
+  }
+  changed_.clear();
+  changed_flows_.clear();
+  for (int round = 0; !solved_flows_.empty(); ++round) {
+    if (round == kLocalRounds) JoinComponent();
+    const size_t size = solved_flows_.size();
+    FillSet();
+    if (!JoinOutsidersItWronged()) break;
+    // The set grew: undo this round's rates (each round starts from the
+    // rates before the Solve).
+    for (size_t i = 0; i < size; ++i) {
+      Flow& f = flows_[static_cast<size_t>(solved_flows_[i])];
+      for (const auto& [r, a] : Shared(f)) remaining_[static_cast<size_t>(r)] += a * (f.rate - old_rates_[i]);
+      f.rate = old_rates_[i];
+    }
+  }
+  // Flows that took their rate on arrival (AddFlow) and that no round
   // re-rated since: they are new rates too.
-  for (int fid : fast_scratch_) see_flow(fid);
+  for (int fid : fast_scratch_) JoinSolve(fid);
   fast_scratch_.clear();
 }
 

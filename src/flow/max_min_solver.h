@@ -15,18 +15,32 @@
 // next, so a heap of s_r whose keys may lag (a popped resource whose level
 // has risen is pushed back) finds each bottleneck.
 //
-// Only what changed is re-solved (SimGrid's selective update): flows that
-// share no resource, even transitively, with an added or removed flow keep
-// their rates, since max-min allocations of disjoint components are
-// independent. A resource only one flow crosses (a coflow's own links, a
-// lone transfer's NIC link) never binds another flow and never joins two:
+// Only what changed is re-solved. A resource only one flow crosses (a
+// coflow's own links, a lone transfer's NIC link) never binds another flow:
 // it only caps its flow, at C_r / a_{f,r}. So each flow keeps its shared
 // resources apart and the tightest of its private caps up to date as
 // resources become shared or private, and a solve walks and fills only the
 // shared resources, with one heap entry per flow for its private cap.
-// Solve costs O(E + (P + F) log(P + F)) over the component of the
-// changes, E its (flow, shared resource) pairs, P its shared resources, F
-// its flows.
+//
+// Which flows a solve re-rates. An allocation is the max-min one exactly
+// when every flow has a bottleneck: its private cap, or a full resource
+// where no flow runs at a higher level. Each flow remembers the bottleneck
+// it was frozen on. A solve starts from the added flows and the flows
+// bound by a resource a change touched, and fills that set alone, every
+// other flow's rate held (its load taken off the capacities). Then it
+// checks the outsiders the new rates could wrong: one running above a set
+// flow on that flow's bottleneck (it must give way), and one whose own
+// bottleneck a set flow crosses at a changed rate (it may have lost it).
+// Those join and the set is solved again; when none is wronged, every
+// flow has a bottleneck, so the allocation is the max-min one. A change
+// that moves only a few flows (a pipeline send on a link that one
+// collective saturates) re-rates those few, not the component of
+// thousands of links they are part of; after a few rounds of growing the
+// set takes the whole component (SimGrid's selective update: flows
+// sharing no resource, even transitively, keep their rates), which has no
+// outsiders. A round costs O(E + (P + F) log(P + F)) over the set, E its
+// (flow, shared resource) pairs, P its shared resources, F its flows,
+// plus the users of those resources for the check.
 //
 // Changes that need no solve (every rate and slack current): a new flow
 // whose rate, the least of its private cap and the slack of its shared
@@ -105,6 +119,9 @@ class MaxMinSolver {
     int private_ties = 0;    // how many of them reach that minimum
     double weight = 1.0;
     double rate = 0.0;
+    // The shared resource it was frozen on (full, no flow higher there) in
+    // the solve or arrival that set its rate; -1: its private cap.
+    int bottleneck = -1;
     bool active = false;
   };
   std::span<const int> Resources(const Flow& f) const { return {resource_pool_.data() + f.block, f.size}; }
@@ -138,6 +155,18 @@ class MaxMinSolver {
   double FairShareOfSlack(int flow) const;
   // Whether full resource r bounds no flow but `flow`, which is leaving.
   bool NoneBoundBy(int flow, int r) const;  // of the capacity: below it a resource counts as full
+  // Solve's steps: a flow joins the set to re-rate (with its rate before
+  // the Solve); the set grows to its whole component; the set is solved
+  // with every outsider's rate held; the outsiders whose bottleneck that
+  // breaks join (true if any did).
+  void JoinSolve(int flow);
+  void JoinComponent();
+  void FillSet();
+  bool JoinOutsidersItWronged();
+  // The level at which shared resource r fills, in the set being solved.
+  double Level(size_t r) const { return remaining_[r] > 0 ? remaining_[r] / weight_sum_[r] : 0.0; }
+  // Rounds of growing the set before it takes the whole component.
+  static constexpr int kLocalRounds = 4;
   std::vector<double> capacity_;
   // The active flows crossing one resource, in arrival order: up to two
   // inline (most links carry one or two), more on the heap, so a flow's
@@ -181,11 +210,14 @@ class MaxMinSolver {
   // Scratch, kept between calls to avoid reallocating. "Seen" and "frozen"
   // hold the epoch (Solve call) that last marked the resource or flow.
   uint32_t epoch_ = 0;
+  uint32_t solve_epoch_ = 0;  // flow_seen_ at or above it: in this Solve's set
   std::vector<uint32_t> resource_seen_;
   std::vector<uint32_t> flow_seen_;
   std::vector<uint32_t> frozen_;
   std::vector<int> component_resources_;
   std::vector<int> solved_flows_;
+  std::vector<double> old_rates_;    // by position in solved_flows_
+  std::vector<uint32_t> set_users_;  // by resource: its flows in the set
   std::vector<std::pair<int, double>> scratch_;  // AddFlow: resources with coefficients, merged
   std::vector<double> remaining_;
   std::vector<double> weight_sum_;
