@@ -50,7 +50,7 @@ std::string SplitMisfit(const WorkloadOutcome& w, int gpus, int min_replicas) {
 }
 
 // The workload's entry for the copy: its split, dp filling the copy, pp
-// micro-batches per replica, layers_per_stage layers a stage, no checkpoint.
+// micro-batches per replica (or the design's own count if fewer), layers_per_stage layers a stage, no checkpoint.
 Result<std::string> ScaledEntry(const PlanRequirements& r, const TrainingPair& t, int gpus) {
   const WorkloadOutcome& w = *t.outcome;
   YAML::Node entry = YAML::Load(t.workload->entry_yaml);
@@ -61,8 +61,14 @@ Result<std::string> ScaledEntry(const PlanRequirements& r, const TrainingPair& t
   training["pp"] = w.pp;
   training["dp"] = dp;
   training["ep"] = w.ep;
+  // pp micro-batches a replica fill its pipeline; fewer if the design's
+  // own replicas have fewer (its global batch over its dp).
   const int micro = training["micro_batch"] ? training["micro_batch"].as<int>() : 1;
-  training["global_batch"] = dp * micro * w.pp;
+  int micro_batches = w.pp;
+  if (training["global_batch"] && w.dp > 0) {
+    micro_batches = std::clamp(training["global_batch"].as<int>() / (w.dp * micro), 1, w.pp);
+  }
+  training["global_batch"] = dp * micro * micro_batches;
   const YAML::Node model = training["model"];
   Result<ModelSpec> spec = model.IsMap() ? ReadModelSpec(model, r.source_file, t.workload->path + ".training.model")
                                          : FindModel(model.Scalar());

@@ -116,5 +116,27 @@ workloads:
   EXPECT_EQ(t.memory.zero_stage, 1);
 }
 
+// A design whose replicas have fewer micro-batches than stages: GPT-3 as
+// tp8 pp16 on 16,384 GPUs is dp 128, so 1,536 / 128 = 12 micro-batches a
+// replica, and the copy's two replicas get 12 each (global batch 24), not
+// pp = 16.
+TEST(PacketCheck, TheCopyKeepsTheDesignsMicroBatchesWhenFewerThanItsStages) {
+  const PlanRequirements r = Read(R"(
+name: big
+cluster: {gpus: 16384, gpu: H100}
+workloads:
+  - training: {model: gpt3-175b, tp: 8, pp: 16, global_batch: 1536, micro_batch: 1}
+)");
+  DesignOutcome o = Ran(r, {{8, 16, 1}});
+  o.workloads[0].dp = 128;
+  Result<std::string> yaml = PacketCheckScenarioYaml(r, o, Catalog::BuiltIn());
+  ASSERT_TRUE(yaml.ok()) << yaml.error().message;
+  Result<Scenario> s = LoadScenarioText(*yaml, "copy.yaml", ".", {});
+  ASSERT_TRUE(s.ok()) << s.error().message << "\n" << *yaml;
+  ASSERT_EQ(s->trainings.size(), 1u);
+  EXPECT_EQ(s->trainings[0].parallelism.dp, 2);
+  EXPECT_EQ(s->trainings[0].training.global_batch, 24);
+}
+
 }  // namespace
 }  // namespace aifabric
