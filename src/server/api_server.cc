@@ -209,6 +209,11 @@ void ApiServer::Routes() {
   http.Get(R"(/api/runs/([^/]+)/topology)",
            [this](const httplib::Request& q, httplib::Response& r) { GetTopology(q, r); });
   http.Get("/api/examples", [](const httplib::Request&, httplib::Response& r) { ListExamples(r); });
+  http.Get("/api/info", [this](const httplib::Request&, httplib::Response& r) {
+    r.set_content(nlohmann::ordered_json{{"token_required", !options_.token.empty()},
+                                         {"workers", options_.workers}}.dump() + "\n",
+                  kJson);
+  });
   // The dashboard: its page at /, its other files under /dashboard/, all
   // from the binary (server/dashboard_assets.h).
   http.Get("/", [](const httplib::Request&, httplib::Response& r) { ServeDashboardFile("index.html", r); });

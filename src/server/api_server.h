@@ -9,6 +9,7 @@
 //   GET    /api/runs/{id}/events                          server-sent events
 //   GET    /api/runs/{id}/topology                        the run's fabric (server/topology_json.h)
 //   GET    /api/examples                                  the examples the dashboard offers
+//   GET    /api/info                                      whether changes need the token, the workers
 //   GET    /metrics                                       the server's own Prometheus metrics
 //   GET    /, /dashboard/{file}                           the dashboard (server/dashboard_assets.h)
 // Errors are JSON {"error": "..."}: 400 bad input or a refused limit, 401

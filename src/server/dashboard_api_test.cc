@@ -106,6 +106,21 @@ TEST(DashboardApi, ExamplesAreTheRepositoryFilesQuickstartFirstAndEachStarts) {
   }
 }
 
+TEST(DashboardApi, InfoSaysWhetherChangesNeedTheToken) {
+  for (const std::string token : {"", "s3cret"}) {
+    ServeOptions options;
+    options.token = token;
+    options.workers = 3;
+    TestServer t(options);
+    httplib::Result r = t.Client().Get("/api/info");
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->status, 200);
+    const nlohmann::json info = nlohmann::json::parse(r->body);
+    EXPECT_EQ(info["token_required"], !token.empty()) << token;
+    EXPECT_EQ(info["workers"], 3);
+  }
+}
+
 TEST(DashboardApi, TopologyOfARunIsItsFabricLinkForLinkAsLinksCsv) {
   TestServer t;
   const std::string id = t.Start("kind=run", kSmallScenario);

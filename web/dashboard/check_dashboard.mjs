@@ -41,17 +41,19 @@ const require = createRequire(new URL('../report/package.json', import.meta.url)
 const { chromium } = require('playwright-core');
 
 const problems = [];
-const store = fs.mkdtempSync(path.join(os.tmpdir(), 'aifabric-dashboard-'));
-let server = null;
+const stores = [];
+const servers = [];
 let browser = null;
 
 async function Cleanup() {
   if (browser) await browser.close().catch(() => {});
-  if (server && server.exitCode === null) {
+  for (const server of servers) {
+    if (server.exitCode !== null) continue;
+    const exited = new Promise((r) => server.once('exit', r));
     server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
+    await exited;
   }
-  fs.rmSync(store, {recursive: true, force: true});
+  for (const store of stores) fs.rmSync(store, {recursive: true, force: true});
 }
 
 const watchdog = setTimeout(async () => {
@@ -61,11 +63,15 @@ const watchdog = setTimeout(async () => {
 }, 4 * kTimeoutMs);
 watchdog.unref();
 
-// Starts `aifabric serve --port 0` and resolves the port it printed.
-function StartServer() {
+// Starts `aifabric serve --port 0 ARGS...` over a fresh store and resolves
+// the port it printed.
+function StartServer(args) {
+  const store = fs.mkdtempSync(path.join(os.tmpdir(), 'aifabric-dashboard-'));
+  stores.push(store);
   return new Promise((resolve, reject) => {
-    server = spawn(binary, ['serve', '--port', '0', '--store', store, '--workers', '1'],
-                   {stdio: ['ignore', 'ignore', 'pipe']});
+    const server = spawn(binary, ['serve', '--port', '0', '--store', store, '--workers', '1', ...args],
+                         {stdio: ['ignore', 'ignore', 'pipe']});
+    servers.push(server);
     let err = '';
     server.stderr.on('data', (chunk) => {
       err += chunk;
@@ -74,6 +80,28 @@ function StartServer() {
     });
     server.once('exit', (code) => reject(new Error(`aifabric serve exited with ${code}: ${err}`)));
   });
+}
+
+// A page whose console errors, page errors and requests anywhere but
+// `origin` (aborted) go to `problems`.
+async function CheckedPage(origin) {
+  const page = await browser.newPage({viewport: {width: 1400, height: 1000}});
+  page.setDefaultTimeout(kTimeoutMs);
+  page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
+  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+  page.requests = [];
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    page.requests.push(route.request());
+    if (url.startsWith(origin + '/')) return route.continue();
+    problems.push('request off the server: ' + url);
+    return route.abort();
+  });
+  page.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(origin + '/') && !url.startsWith('data:')) problems.push('request off the server: ' + url);
+  });
+  return page;
 }
 
 function PairKey(a, b) { return a < b ? a + '|' + b : b + '|' + a; }
@@ -98,7 +126,7 @@ function ClosedFormLinks(yaml) {
 }
 
 async function Check() {
-  const port = await StartServer();
+  const port = await StartServer([]);
   const origin = `http://127.0.0.1:${port}`;
   const api = async (p) => {
     const r = await fetch(origin + p);
@@ -110,23 +138,7 @@ async function Check() {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
            '--disable-component-update', '--disable-sync'],
   });
-  const page = await browser.newPage({viewport: {width: 1400, height: 1000}});
-  page.setDefaultTimeout(kTimeoutMs);
-  page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
-  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
-  let requests = 0;
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    requests++;
-    if (url.startsWith(origin + '/')) return route.continue();
-    problems.push('request off the server: ' + url);
-    return route.abort();
-  });
-  page.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith(origin + '/') && !url.startsWith('data:')) problems.push('request off the server: ' + url);
-  });
-
+  const page = await CheckedPage(origin);
   await page.goto(origin + '/', {waitUntil: 'load'});
   await page.waitForFunction(() => document.body.dataset.ready === 'true');
   const examples = (await (await api('/api/examples')).json()).examples;
@@ -182,15 +194,43 @@ async function Check() {
   const listed = await page.evaluate(() => document.querySelectorAll('#findings li.finding').length);
   if (listed !== findings.length) problems.push(`the page lists ${listed} findings, diagnosis.json has ${findings.length}`);
 
+  const requests = page.requests.length;
   await page.close();
+  const token = await CheckToken();
   if (problems.length > 0) {
     console.log(`FAIL dashboard: ${problems.join('; ')}`);
     return false;
   }
   console.log(`ok dashboard: run ${id} done, ${edges} edges (links.csv ${rows} rows / 2, closed form ${closed}), ` +
               `figures changed ${changes} times while running, highlighted ${highlighted} ` +
-              `(${findings[top].kind}, diagnosis.json's top of ${findings.length}), ${requests} requests all to ${origin}`);
+              `(${findings[top].kind}, diagnosis.json's top of ${findings.length}), ${requests} requests all to ${origin}; ` +
+              token);
   return true;
+}
+
+// With --token: starting the quickstart asks for the token, and the POST
+// carries it.
+async function CheckToken() {
+  const token = 'dashboard-check-token';
+  const port = await StartServer(['--token', token]);
+  const origin = `http://127.0.0.1:${port}`;
+  const page = await CheckedPage(origin);
+  await page.goto(origin + '/', {waitUntil: 'load'});
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  await page.click('#start-button');
+  await page.waitForSelector('#token-dialog[open]');
+  await page.fill('#token-input', token);
+  await page.click('#token-form button[type=submit]');
+  await page.waitForFunction(() => /^#\/run\/[^/]+$/.test(window.location.hash));
+  await page.waitForFunction(() => document.body.dataset.runEnded === 'true', null, {timeout: 2 * kTimeoutMs});
+  const status = await page.evaluate(() => document.getElementById('run-status').dataset.status);
+  const posts = page.requests.filter((r) => r.method() === 'POST');
+  await page.close();
+  if (status !== 'done') problems.push(`with --token, the run ended ${status}`);
+  if (posts.length !== 1) problems.push(`with --token, the page sent ${posts.length} POSTs, expected 1`);
+  const auth = posts.length > 0 ? posts[0].headers()['authorization'] : undefined;
+  if (auth !== 'Bearer ' + token) problems.push(`with --token, the POST carried Authorization ${auth}`);
+  return `with --token the page asked for it and its POST carried it (run ${status})`;
 }
 
 let ok = false;

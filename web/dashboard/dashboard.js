@@ -57,7 +57,8 @@
   // ---- the API ----
   function Token() { return window.sessionStorage.getItem(kTokenKey) || ''; }
   function ShowTokenState() {
-    document.getElementById('token-state').textContent = Token() ? 'token set' : '';
+    document.getElementById('token-state').textContent =
+        Token() ? 'token set' : Dash.tokenRequired ? 'this server needs a token to start runs' : '';
   }
 
   // Asks for the token; resolves true when one was given.
@@ -91,16 +92,20 @@
   // fetch() of this server's `path`; POST and DELETE carry the token, and a
   // 401 asks for it and tries again. Resolves {status, json, text}.
   Dash.Request = async function (method, path, body, contentType) {
+    const changes = method === 'POST' || method === 'DELETE';
+    if (changes && Dash.tokenRequired && !Token() && !(await AskToken(''))) {
+      return {status: 401, json: {error: 'this server needs its --token to start or cancel a run'}, text: ''};
+    }
     for (let attempt = 0; ; attempt++) {
       const headers = {};
       if (body !== undefined) headers['Content-Type'] = contentType || 'application/yaml';
-      if ((method === 'POST' || method === 'DELETE') && Token()) headers.Authorization = 'Bearer ' + Token();
+      if (changes && Token()) headers.Authorization = 'Bearer ' + Token();
       const response = await fetch(path, {method: method, headers: headers, body: body, cache: 'no-store'});
       const text = await response.text();
       let json = null;
       try { json = JSON.parse(text); } catch (e) { json = null; }
       if (response.status === 401 && attempt < 3) {
-        const again = await AskToken(attempt > 0 ? 'The server refused that token.' : '');
+        const again = await AskToken('The server refused that token.');
         if (again) continue;
       }
       return {status: response.status, json: json, text: text};
@@ -372,7 +377,11 @@
     }
   }
   window.addEventListener('hashchange', Route);
-  window.addEventListener('DOMContentLoaded', function () {
+  window.addEventListener('DOMContentLoaded', async function () {
+    // Whether starting and cancelling need the token: asked for before the
+    // first such request rather than after a 401.
+    const info = await Dash.GetJson('/api/info');
+    Dash.tokenRequired = Boolean(info && info.token_required);
     ShowTokenState();
     Route();
   });
