@@ -10,6 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text_file.h"
+#include "server/dashboard_assets.h"
+#include "server/topology_json.h"
+
 namespace aifabric {
 namespace {
 
@@ -202,10 +206,54 @@ void ApiServer::Routes() {
     g.workers = manager_->workers();
     r.set_content(metrics_.Exposition(g), "text/plain; version=0.0.4; charset=utf-8");
   });
-  http.Get("/", [](const httplib::Request&, httplib::Response& r) {
-    r.set_content(nlohmann::json{{"api", "/api/runs"}, {"metrics", "/metrics"}, {"docs", "docs/serve.md"}}.dump() + "\n",
+  http.Get(R"(/api/runs/([^/]+)/topology)",
+           [this](const httplib::Request& q, httplib::Response& r) { GetTopology(q, r); });
+  http.Get("/api/examples", [](const httplib::Request&, httplib::Response& r) { ListExamples(r); });
+  http.Get("/api/info", [this](const httplib::Request&, httplib::Response& r) {
+    r.set_content(nlohmann::ordered_json{{"token_required", !options_.token.empty()},
+                                         {"workers", options_.workers}}.dump() + "\n",
                   kJson);
   });
+  // The dashboard: its page at /, its other files under /dashboard/, all
+  // from the binary (server/dashboard_assets.h).
+  http.Get("/", [](const httplib::Request&, httplib::Response& r) { ServeDashboardFile("index.html", r); });
+  http.Get(R"(/dashboard/([^/]+))",
+           [](const httplib::Request& q, httplib::Response& r) { ServeDashboardFile(q.matches[1], r); });
+}
+
+void ApiServer::ServeDashboardFile(const std::string& name, httplib::Response& response) {
+  const DashboardFile* file = FindDashboardFile(name);
+  if (file == nullptr) return JsonError(response, 404, "the dashboard has no file " + name);
+  response.set_header("X-Content-Type-Options", "nosniff");
+  // Nothing the page loads or asks for may leave this server.
+  response.set_header("Content-Security-Policy",
+                      "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
+                      "img-src 'self' data:; base-uri 'none'; form-action 'none'");
+  response.set_header("Cache-Control", "no-cache");
+  response.set_content(std::string(file->text), DashboardContentType(file->name));
+}
+
+void ApiServer::ListExamples(httplib::Response& response) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const DashboardExample& e : DashboardExamples()) {
+    list.push_back(nlohmann::ordered_json{{"name", e.name}, {"kind", e.kind}, {"query", e.query},
+                                          {"file", e.file}, {"body", e.text}});
+  }
+  response.set_content(nlohmann::ordered_json{{"examples", std::move(list)}}.dump() + "\n", kJson);
+}
+
+void ApiServer::GetTopology(const httplib::Request& request, httplib::Response& response) {
+  const std::string id = request.matches[1];
+  Result<std::optional<RunRecord>> run = store_->Get(id);
+  if (!run.ok()) return JsonError(response, 500, run.error().message);
+  if (!run->has_value()) return JsonError(response, 404, "no run " + id);
+  const std::string path = FileInside(store_->RunDir(id), kRunTopologyFile);
+  Result<std::string> text = path.empty() ? Result<std::string>(Error{""}) : ReadTextFile(path);
+  if (!text.ok()) {
+    return JsonError(response, 404, "run " + id + " has no topology (yet: it is written when the run starts; " +
+                                        "a plan has none)");
+  }
+  response.set_content(*text, kJson);
 }
 
 void ApiServer::PostRun(const httplib::Request& request, httplib::Response& response) {

@@ -7,7 +7,11 @@
 //   GET    /api/runs/{id}/files/{name}                    a file of the run's folder
 //   DELETE /api/runs/{id}                                 cancel a queued or running run
 //   GET    /api/runs/{id}/events                          server-sent events
+//   GET    /api/runs/{id}/topology                        the run's fabric (server/topology_json.h)
+//   GET    /api/examples                                  the examples the dashboard offers
+//   GET    /api/info                                      whether changes need the token, the workers
 //   GET    /metrics                                       the server's own Prometheus metrics
+//   GET    /, /dashboard/{file}                           the dashboard (server/dashboard_assets.h)
 // Errors are JSON {"error": "..."}: 400 bad input or a refused limit, 401
 // without the token (POST and DELETE, when --token is set), 404, 409
 // (cancel of a finished run), 413 (body over --max-body-bytes).
@@ -75,6 +79,9 @@ class ApiServer {
   void DeleteRun(const httplib::Request& request, httplib::Response& response);
   void GetFile(const httplib::Request& request, httplib::Response& response);
   void StreamEvents(const httplib::Request& request, httplib::Response& response);
+  void GetTopology(const httplib::Request& request, httplib::Response& response);
+  static void ListExamples(httplib::Response& response);
+  static void ServeDashboardFile(const std::string& name, httplib::Response& response);
 
   const ServeOptions options_;
   std::unique_ptr<RunStore> store_;

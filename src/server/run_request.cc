@@ -17,6 +17,7 @@
 #include "run/schedule_run.h"
 #include "scenario/scenario_loader.h"
 #include "server/sha256.h"
+#include "server/topology_json.h"
 
 namespace aifabric {
 namespace {
@@ -127,6 +128,7 @@ class ScenarioTask final : public RunTask {
       : scenario_(std::move(scenario)), origin_(std::move(origin)), text_(std::move(text)) {}
   Result<std::string> Execute(const std::string& out_dir, const RunHooks& hooks) override {
     if (Status s = KeepInputs(out_dir, {{origin_, text_}}); !s.ok()) return s.error();
+    if (Status s = WriteRunTopology(scenario_, out_dir); !s.ok()) return s.error();
     Result<ScenarioOutputs> outputs = RunScenarioOutputs(scenario_, origin_, out_dir, hooks);
     if (!outputs.ok()) return outputs.error();
     return outputs->summary_json;
@@ -147,6 +149,7 @@ class CollectiveTask final : public RunTask {
     if (!text_.empty()) {
       if (Status s = KeepInputs(out_dir, {{origin_, text_}}); !s.ok()) return s.error();
     }
+    if (Status s = WriteRunTopology(scenario_, out_dir); !s.ok()) return s.error();
     Result<CollectiveSweepResult> sweep = RunCollectiveSweep(scenario_, request_, hooks);
     if (!sweep.ok()) return sweep.error();
     OutputFolder out(out_dir);
