@@ -41,6 +41,7 @@ int MaxMinSolver::AddResource(double capacity) {
   weight_sum_.push_back(0);
   resource_seen_.push_back(0);
   set_users_.push_back(0);
+  bound_.push_back(0);
   return static_cast<int>(capacity_.size()) - 1;
 }
 
@@ -118,12 +119,12 @@ int MaxMinSolver::AddMergedFlow(double weight) {
   double rate = f.private_cap;
   if (!fits) rate = FairShareOfSlack(id);
   fits = fits || rate > 0;
-  f.bottleneck = -1;
+  BindTo(f, -1);
   if (fits) {
     f.rate = rate;
     for (const auto& [r, a] : Shared(f)) {
       remaining_[static_cast<size_t>(r)] -= a * f.rate;
-      if (f.bottleneck < 0 && rate < f.private_cap && !Unsaturated(r, 0)) f.bottleneck = r;  // the slack it filled
+      if (f.bottleneck < 0 && rate < f.private_cap && !Unsaturated(r, 0)) BindTo(f, r);  // the slack it filled
     }
     fast_flows_.push_back(id);
   } else {
@@ -239,7 +240,7 @@ void MaxMinSolver::MakeShared(int flow, int r) {
   remaining_[static_cast<size_t>(r)] = capacity_[static_cast<size_t>(r)] - a * f.rate;  // its slack so far
   // A flow held by its private cap on r is held by r now (full, and the
   // newcomer has no rate yet).
-  if (f.bottleneck < 0 && !Unsaturated(r, 0)) f.bottleneck = r;
+  if (f.bottleneck < 0 && !Unsaturated(r, 0)) BindTo(f, r);
   // Its tightest private resource is private no more: recount without it.
   if (capacity_[static_cast<size_t>(r)] / a == f.private_cap && --f.private_ties == 0) RecomputePrivateCap(f);
 }
@@ -266,6 +267,7 @@ void MaxMinSolver::RemoveFlow(int flow) {
   Flow& f = flows_[static_cast<size_t>(flow)];
   assert(f.active);
   f.active = false;
+  BindTo(f, -1);
   // A flow whose shared resources all had slack bound no other flow: the
   // others keep their rates and only the slack grows. (One still waiting
   // for its first solve may have left stale slack figures: re-solve.)
@@ -287,6 +289,12 @@ void MaxMinSolver::RemoveFlow(int flow) {
   f.size = f.shared_size = 0;
   free_ids_.push_back(flow);
   --active_;
+}
+
+void MaxMinSolver::BindTo(Flow& f, int r) {
+  if (f.bottleneck >= 0) --bound_[static_cast<size_t>(f.bottleneck)];
+  f.bottleneck = r;
+  if (r >= 0) ++bound_[static_cast<size_t>(r)];
 }
 
 void MaxMinSolver::JoinSolve(int fid) {
@@ -356,7 +364,7 @@ void MaxMinSolver::FillSet() {
     Flow& f = flows_[static_cast<size_t>(fid)];
     frozen_[static_cast<size_t>(fid)] = epoch_;
     f.rate = f.weight * s;
-    f.bottleneck = bottleneck;
+    BindTo(f, bottleneck);
     for (const auto& [r, a] : Shared(f)) {
       const size_t o = static_cast<size_t>(r);
       remaining_[o] -= a * f.rate;
@@ -411,6 +419,7 @@ bool MaxMinSolver::JoinOutsidersItWronged() {
     }
     if (std::abs(f.rate - old_rates_[i]) <= kSlack * std::max(f.rate, old_rates_[i])) continue;
     for (const auto& [r, a] : Shared(f)) {
+      if (bound_[static_cast<size_t>(r)] == 0) continue;  // no flow's bottleneck
       for (int h : users_[static_cast<size_t>(r)]) {
         if (flows_[static_cast<size_t>(h)].bottleneck == r) JoinSolve(h);
       }
@@ -438,6 +447,7 @@ void MaxMinSolver::Solve() {
   std::swap(fast_flows_, fast_scratch_);  // published after the set's (below)
   fast_flows_.clear();
   for (int r : changed_) {
+    if (bound_[static_cast<size_t>(r)] == 0) continue;
     for (int fid : users_[static_cast<size_t>(r)]) {
       if (flows_[static_cast<size_t>(fid)].bottleneck == r) JoinSolve(fid);
     }

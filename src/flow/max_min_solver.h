@@ -160,6 +160,8 @@ class MaxMinSolver {
   // with every outsider's rate held; the outsiders whose bottleneck that
   // breaks join (true if any did).
   void JoinSolve(int flow);
+  // Sets f's bottleneck (a shared resource, or -1), keeping bound_ counted.
+  void BindTo(Flow& f, int r);
   void JoinComponent();
   void FillSet();
   bool JoinOutsidersItWronged();
@@ -218,6 +220,7 @@ class MaxMinSolver {
   std::vector<int> solved_flows_;
   std::vector<double> old_rates_;    // by position in solved_flows_
   std::vector<uint32_t> set_users_;  // by resource: its flows in the set
+  std::vector<uint32_t> bound_;      // by resource: the flows whose bottleneck it is
   std::vector<std::pair<int, double>> scratch_;  // AddFlow: resources with coefficients, merged
   std::vector<double> remaining_;
   std::vector<double> weight_sum_;
