@@ -11,6 +11,14 @@
 namespace aifabric {
 namespace {
 
+// The useful GPU-hours a design's utilization buys over the years, and per
+// dollar of its cluster's cost of ownership.
+void Value(const PlanRequirements& r, DesignOutcome& out) {
+  out.useful_gpu_hours = r.gpus * kHoursPerYear * r.costs.years * out.effective_gpu_utilization;
+  const double tco = out.cost.cluster_tco_usd();
+  out.useful_gpu_hours_per_usd = tco > 0 ? out.useful_gpu_hours / tco : 0;
+}
+
 // "workloads.N" of the i-th training workload.
 std::string TrainingPath(const PlanRequirements& r, size_t i) {
   for (const PlanWorkload& w : r.workloads) {
@@ -80,7 +88,8 @@ Status CheckTrainingMemory(const PlanRequirements& r, const Scenario& scenario) 
   return Status::Ok();
 }
 
-Result<DesignOutcome> EvaluateDesign(const PlanRequirements& r, const Design& design, const Catalog& catalog) {
+Result<DesignOutcome> EvaluateDesign(const PlanRequirements& r, const Design& design, const Catalog& catalog,
+                                     const DesignOutcome* twin) {
   const auto start = std::chrono::steady_clock::now();
   DesignOutcome out;
   out.design = design;
@@ -104,6 +113,13 @@ Result<DesignOutcome> EvaluateDesign(const PlanRequirements& r, const Design& de
   }
   out.bill = std::move(bill).value();
   out.cost = CostOf(out.bill, r.gpus, scenario->gpu, r.costs);
+  if (twin) {
+    out.workloads = twin->workloads;
+    out.effective_gpu_utilization = twin->effective_gpu_utilization;
+    Value(r, out);
+    out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+  }
 
   BottleneckRecorder bottlenecks;
   RunHooks hooks;
@@ -130,9 +146,7 @@ Result<DesignOutcome> EvaluateDesign(const PlanRequirements& r, const Design& de
   // own: the share of the cluster's GPU time it makes useful (its
   // utilization x the share of the GPUs it runs on), averaged over them.
   out.effective_gpu_utilization = training > 0 ? weighted / (static_cast<double>(training) * r.gpus) : 0;
-  out.useful_gpu_hours = r.gpus * kHoursPerYear * r.costs.years * out.effective_gpu_utilization;
-  const double tco = out.cost.cluster_tco_usd();
-  out.useful_gpu_hours_per_usd = tco > 0 ? out.useful_gpu_hours / tco : 0;
+  Value(r, out);
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

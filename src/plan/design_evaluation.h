@@ -82,7 +82,10 @@ WorkloadOutcome TrainingOutcome(const PlanWorkload& workload, const TrainingRunR
 // on the fabric, so any design's scenario answers for all.
 Status CheckTrainingMemory(const PlanRequirements& requirements, const Scenario& scenario);
 
+// With `twin`, the outcome of a design of the same SimulationKey
+// (design_scenario.h) that was not rejected: the workloads' figures are
+// its, and only this design's fabric is built and priced.
 Result<DesignOutcome> EvaluateDesign(const PlanRequirements& requirements, const Design& design,
-                                     const Catalog& catalog);
+                                     const Catalog& catalog, const DesignOutcome* twin = nullptr);
 
 }  // namespace aifabric

@@ -1,5 +1,6 @@
 #include "plan/design_scenario.h"
 
+#include <iomanip>
 #include <sstream>
 
 #include "fabric/topology_builder.h"
@@ -28,6 +29,17 @@ std::string DesignScenarioYaml(const PlanRequirements& r, const Design& d, const
   y << "workload:\n";
   for (const PlanWorkload& w : r.workloads) y << "  - " << w.entry_yaml << "\n";
   return y.str();
+}
+
+std::string SimulationKey(const PlanRequirements& r, const Design& d, const SwitchSpec& sw, const TopologyKnobs& knobs) {
+  Design simulated = d;
+  simulated.name.clear();
+  std::ostringstream figures;
+  figures << std::setprecision(17) << "{radix: " << sw.radix << ", port_rate_bps: " << sw.port_rate.bps() << ", latency_ps: " << sw.latency.ps()
+          << ", buffer_bytes: " << sw.buffer_bytes << ", capacity_tbps: " << sw.capacity_tbps
+          << ", family: " << static_cast<int>(sw.family) << "}";
+  simulated.switch_name = figures.str();
+  return DesignScenarioYaml(r, simulated, knobs);
 }
 
 }  // namespace aifabric

@@ -20,4 +20,12 @@ namespace aifabric {
 std::string DesignScenarioYaml(const PlanRequirements& requirements, const Design& design,
                                const TopologyKnobs& knobs);
 
+// What a design's simulation depends on: its scenario without its name,
+// and with its switch's simulated figures (radix, port rate, latency,
+// buffer, capacity, family) in place of the switch's name. Designs that
+// differ only in what prices them (QM9700 and QM9790: one ASIC, one managed)
+// have one key and simulate alike. REQUIRES: `switch_spec` is the design's.
+std::string SimulationKey(const PlanRequirements& requirements, const Design& design, const SwitchSpec& switch_spec,
+                          const TopologyKnobs& knobs);
+
 }  // namespace aifabric

@@ -1,6 +1,7 @@
 #include "plan/plan_run.h"
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -41,25 +42,44 @@ Result<DesignSweep> CheckDesigns(const PlanRequirements& r, const Catalog& catal
 Result<RankedPlan> RunPlan(const PlanRequirements& r, const Catalog& catalog, const PlanRunOptions& options) {
   DesignSweep sweep = EnumerateDesigns(r, catalog);
   const size_t n = sweep.designs.size();
-  std::mutex progress_mutex;
-  Result<std::vector<std::string>> evaluated =
-      ShareWork(n, options.jobs, options.processes, [&](size_t i) -> Result<std::string> {
-        Result<DesignOutcome> outcome = EvaluateDesign(r, sweep.designs[i], catalog);
-        if (!outcome) return outcome.error();
-        if (options.progress) {
-          std::lock_guard<std::mutex> lock(progress_mutex);
-          options.progress(i, n, *outcome);
-        }
-        return EncodeDesignOutcome(*outcome);
-      });
-  if (!evaluated) return evaluated.error();
-  std::vector<DesignOutcome> outcomes;
-  outcomes.reserve(n);
+  // Designs that simulate alike (SimulationKey) are simulated once: the
+  // first of each key, then the others priced with its figures.
+  std::vector<size_t> firsts, twins, twin_of(n);
+  std::map<std::string, size_t> first_of_key;
   for (size_t i = 0; i < n; ++i) {
-    Result<DesignOutcome> outcome = DecodeDesignOutcome((*evaluated)[i], sweep.designs[i]);
-    if (!outcome) return outcome.error();
-    outcomes.push_back(std::move(outcome).value());
+    const Design& d = sweep.designs[i];
+    const SwitchSpec* sw = catalog.FindSwitch(d.switch_name);
+    const NicSpec* nic = catalog.FindNic(d.nic_name);
+    const std::string key = sw && nic ? SimulationKey(r, d, *sw, SizeTwoTier(r, d, *sw, nic->rate)) : d.name;
+    twin_of[i] = first_of_key.emplace(key, i).first->second;
+    (twin_of[i] == i ? firsts : twins).push_back(i);
   }
+  std::mutex progress_mutex;
+  std::vector<DesignOutcome> outcomes(n);
+  auto evaluate = [&](const std::vector<size_t>& items, bool as_twins) -> Status {
+    Result<std::vector<std::string>> evaluated =
+        ShareWork(items.size(), options.jobs, options.processes, [&](size_t k) -> Result<std::string> {
+          const size_t i = items[k];
+          const DesignOutcome* twin = as_twins ? &outcomes[twin_of[i]] : nullptr;
+          if (twin && !twin->rejected.empty()) twin = nullptr;  // its own build may say why
+          Result<DesignOutcome> outcome = EvaluateDesign(r, sweep.designs[i], catalog, twin);
+          if (!outcome) return outcome.error();
+          if (options.progress) {
+            std::lock_guard<std::mutex> lock(progress_mutex);
+            options.progress(i, n, *outcome);
+          }
+          return EncodeDesignOutcome(*outcome);
+        });
+    if (!evaluated) return evaluated.error();
+    for (size_t k = 0; k < items.size(); ++k) {
+      Result<DesignOutcome> outcome = DecodeDesignOutcome((*evaluated)[k], sweep.designs[items[k]]);
+      if (!outcome) return outcome.error();
+      outcomes[items[k]] = std::move(outcome).value();
+    }
+    return Status::Ok();
+  };
+  if (Status s = evaluate(firsts, false); !s) return s.error();
+  if (Status s = evaluate(twins, true); !s) return s.error();
   RankedPlan plan = RankDesigns(r, std::move(outcomes), std::move(sweep.rejected));
   // The best few, again at packet level on a scaled copy: their error bars.
   const size_t checks = std::min(plan.designs.size(), static_cast<size_t>(r.packet_check.designs));
