@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "diagnosis/diagnosis.h"
+
 namespace aifabric {
 namespace {
 
@@ -118,9 +120,22 @@ std::string FormatTenantsSummary(const Scenario& scenario, const Topology& topol
                          runs.tenants[e.aggressor].name, 100 * e.share, e.slowdown_part);
     }
   }
+  if (runs.findings.empty()) {
+    out += "  diagnosis   no findings\n";
+  } else {
+    for (size_t i = 0; i < runs.findings.size() && i < 3; ++i) {
+      const Finding& f = runs.findings[i];
+      std::string who;
+      for (const std::string& o : f.owners) who += (who.empty() ? "" : ", ") + o;
+      const std::string most = f.evidence.contains("slows_most") ? ", slows " + f.evidence["slows_most"].get<std::string>() + " most" : "";
+      out += fmt::format("  {}  {} on {} -> {} (severity {:.2f}){}{}\n", i == 0 ? "diagnosis" : "         ", f.kind,
+                         topology.node(f.node).name, topology.node(f.port_peer).name, f.severity,
+                         who.empty() ? "" : "; shared by " + who, most);
+    }
+  }
   out += fmt::format("  simulated   {} simulations (shared + each alone) in {:.3f} s wall ({} events shared)\n",
                      runs.tenants.size() + 1, runs.wall_seconds, runs.shared.events);
-  out += "  wrote       " + out_dir + "/summary.json\n";
+  out += "  wrote       " + out_dir + "/summary.json, " + out_dir + "/diagnosis.json\n";
   return out;
 }
 
@@ -132,6 +147,8 @@ Result<TenantOutputs> WriteTenantOutputs(const Scenario& scenario, const std::st
   TenantOutputs outputs;
   outputs.summary_json = TenantsSummary(scenario, runs->topology, *runs).dump(2) + "\n";
   if (Status st = out.Write("summary.json", outputs.summary_json); !st.ok()) return st.error();
+  const std::string diagnosis = FindingsJson(runs->topology, runs->findings).dump(2) + "\n";
+  if (Status st = out.Write("diagnosis.json", diagnosis); !st.ok()) return st.error();
   if (Status st = out.Commit(); !st.ok()) return st.error();
   outputs.summary_text = FormatTenantsSummary(scenario, runs->topology, *runs, out.dir());
   return outputs;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "diagnosis/diagnosis.h"
+#include "diagnosis/tenant_findings.h"
 #include "run/chakra_run.h"
 #include "run/tenant_placement.h"
 #include "workload/flow_generator.h"
@@ -137,6 +139,19 @@ Result<TenantRuns> RunTenants(const Scenario& scenario, const RunHooks& hooks) {
   for (const Port& port : fabric->topology.ports()) rates.push_back(port.rate.bps());
   runs.interference = Interference(bytes, rates, slowdown);
   for (size_t i = 0; i < runs.tenants.size(); ++i) runs.tenants[i].bottleneck_ports = BottleneckPorts(bytes, rates, i);
+  std::vector<TenantLoad> loads;
+  for (const TenantResult& r : runs.tenants) {
+    TenantLoad l;
+    l.name = r.name;
+    l.port_bytes = r.port_tx_bytes;
+    l.slowdown = r.slowdown;
+    if (!r.shared.steps.empty() && r.shared.headline > Time::Zero()) {
+      l.network_share = r.shared.mean_exposed_comm_s / r.shared.headline.seconds();
+    }
+    loads.push_back(std::move(l));
+  }
+  runs.findings = Diagnose(fabric->topology, runs.shared.observation);
+  NameTenants(fabric->topology, loads, runs.findings);
   runs.topology = fabric->topology;
   runs.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return runs;

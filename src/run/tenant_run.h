@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "diagnosis/finding.h"
 #include "fabric/topology.h"
 #include "run/run_hooks.h"
 #include "run/tenant_interference.h"
@@ -42,6 +43,9 @@ struct TenantRuns {
   std::vector<InterferenceEntry> interference;
   TenantSimulation shared;                   // the shared run (its `tenants` moved into the results)
   Topology topology;                         // the fabric they shared
+  // The shared run's diagnosis, with the tenants named on each finding
+  // (diagnosis/tenant_findings.h).
+  std::vector<Finding> findings;
   double wall_seconds = 0;                   // all simulations
 };
 

@@ -166,3 +166,32 @@ TEST(TenantRun, APolicyPlacesOnTheFreeGpusAndAFullClusterIsAnError) {
 
 }  // namespace
 }  // namespace aifabric
+
+namespace aifabric {
+namespace {
+
+TEST(TenantRun, TheDiagnosisNamesTheSharedUplinkAndBothJobs) {
+  // The step of each job waits on the network for about half its time
+  // (the exposed all-reduce of the shared run), so each is network-bound;
+  // the busiest link each crosses is a leaf uplink or spine downlink: both
+  // jobs' ring flows at 100G, where its NIC links carry one.
+  const Scenario s = TwoJobs("[0, 2]", "[1, 3]", 2);
+  Result<TenantRuns> r = RunTenants(s);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  bool named = false;
+  for (const Finding& f : r->findings) {
+    const Node& from = r->topology.node(f.node);
+    const Node& to = r->topology.node(f.port_peer);
+    std::printf("%s %s -> %s owners %zu\n", f.kind.c_str(), from.name.c_str(), to.name.c_str(), f.owners.size());
+    if (f.owners == std::vector<std::string>{"a", "b"} && from.kind == NodeKind::kSwitch &&
+        to.kind == NodeKind::kSwitch) {
+      named = true;
+      ASSERT_TRUE(f.evidence.contains("tenants"));
+      EXPECT_EQ(f.evidence["tenants"].size(), 2u);
+    }
+  }
+  EXPECT_TRUE(named) << "no finding on a switch-to-switch link names both jobs";
+}
+
+}  // namespace
+}  // namespace aifabric
