@@ -1,6 +1,7 @@
 #include "report/tenant_outputs.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 

@@ -117,9 +117,10 @@ Result<TenantRuns> RunTenants(const Scenario& scenario, const RunHooks& hooks) {
     if (!alone.ok()) return alone.error();
     r.alone = std::move(alone->tenants[0]);
     r.port_tx_bytes = std::move(alone->port_tx_bytes);
-    r.slowdown = r.alone.headline > Time::Zero()
+    // Unfinished work (simulation.until) has no headline to compare.
+    r.slowdown = r.alone.headline > Time::Zero() && r.shared.complete && r.alone.complete
                      ? static_cast<double>(r.shared.headline.ps()) / static_cast<double>(r.alone.headline.ps())
-                     : 1.0;
+                     : 0.0;
     if (tenants[i].training) {
       r.model_flops_per_step = tenants[i].training->step.model_flops_per_step;
       r.tokens_per_step = tenants[i].training->step.tokens_per_step;

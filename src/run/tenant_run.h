@@ -29,7 +29,7 @@ struct TenantResult {
   std::vector<GpuId> gpus;           // jobs: where it ran
   TenantFigures shared;              // beside the others
   TenantFigures alone;               // with the others removed
-  double slowdown = 1;               // shared.headline / alone.headline
+  double slowdown = 1;               // shared.headline / alone.headline (0 if either is incomplete)
   // Training: what MFU and tokens/s need of the step (0 otherwise).
   double model_flops_per_step = 0;
   uint64_t tokens_per_step = 0;
