@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "cli_harness.h"
@@ -225,6 +226,20 @@ TEST(Cli, EveryExampleRunsAndConservesBytes) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(r.out.empty());
     const auto s = nlohmann::json::parse(ReadFile(dir.path() + "/out/summary.json"));
+    if (s.contains("tenants")) {
+      // A shared run (docs/multi_tenant.md): every tenant finished beside
+      // the others and alone, and each victim's shares sum to 1.
+      std::map<std::string, double> shares;
+      for (const auto& t : s["tenants"]) {
+        EXPECT_TRUE(t["shared"]["complete"].get<bool>()) << t["name"];
+        EXPECT_TRUE(t["alone"]["complete"].get<bool>()) << t["name"];
+        EXPECT_GT(t["slowdown"].get<double>(), 0);
+      }
+      for (const auto& e : s["interference"]) shares[e["victim"].get<std::string>()] += e["share"].get<double>();
+      for (const auto& [victim, sum] : shares) EXPECT_NEAR(sum, 1.0, 1e-9) << victim;
+      EXPECT_TRUE(Exists(dir.path() + "/out/diagnosis.json"));
+      continue;
+    }
     if (s.contains("training")) {
       // A training step: it finished, and its GPUs did useful work.
       for (const auto& t : s["training"]) {

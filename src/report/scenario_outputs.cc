@@ -6,6 +6,7 @@
 #include "report/output_folder.h"
 #include "report/run_outputs.h"
 #include "report/run_summary_text.h"
+#include "report/tenant_outputs.h"
 #include "run/job_runs.h"
 #include "run/scenario_run.h"
 
@@ -37,6 +38,13 @@ Result<ScenarioOutputs> RunJobScenario(const Scenario& scenario, const std::stri
 
 Result<ScenarioOutputs> RunScenarioOutputs(const Scenario& scenario, const std::string& origin,
                                            const std::string& out_dir, RunHooks hooks, const WarningsHook& warn) {
+  if (scenario.shared_fabric) {  // the items as tenants of one fabric: report/tenant_outputs.h
+    if (warn) warn(ScenarioWarnings(scenario));
+    OutputFolder out(out_dir);
+    Result<TenantOutputs> t = WriteTenantOutputs(scenario, origin, out, hooks);
+    if (!t.ok()) return t.error();
+    return ScenarioOutputs{t->summary_text, t->summary_json};
+  }
   if (HasJobs(scenario)) {
     if (warn) warn(ScenarioWarnings(scenario));
     return RunJobScenario(scenario, origin, out_dir, hooks);

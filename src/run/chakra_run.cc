@@ -4,7 +4,7 @@
 
 namespace aifabric {
 
-Result<ChakraRunResult> RunChakraJob(const Scenario& scenario, const Scenario::ChakraJob& job, const RunHooks& hooks) {
+Result<JobGraph> ReadChakraJob(const Scenario& scenario, const Scenario::ChakraJob& job, int* ranks) {
   ChakraOptions options;
   // Kernels given only as num_ops run at the GPU's peak (the traces carry
   // measured durations where they have them).
@@ -19,11 +19,19 @@ Result<ChakraRunResult> RunChakraJob(const Scenario& scenario, const Scenario::C
   if (!files.ok()) return Error{job.path + ": " + files.error().message};
   Result<JobGraph> graph = ReadChakraTraces(*files, options);
   if (!graph.ok()) return Error{job.path + ": " + graph.error().message};
+  if (ranks != nullptr) *ranks = static_cast<int>(files->size());
+  return graph;
+}
+
+Result<ChakraRunResult> RunChakraJob(const Scenario& scenario, const Scenario::ChakraJob& job, const RunHooks& hooks) {
+  int ranks = 0;
+  Result<JobGraph> graph = ReadChakraJob(scenario, job, &ranks);
+  if (!graph.ok()) return graph.error();
   Result<JobRunResult> run = RunJob(scenario, *graph, job.path, 0, 0, hooks);
   if (!run.ok()) return run.error();
   ChakraRunResult r;
   r.run = std::move(run).value();
-  r.ranks = static_cast<int>(files->size());
+  r.ranks = ranks;
   r.nodes = graph->size();
   return r;
 }

@@ -16,6 +16,10 @@ struct ChakraRunResult {
   size_t nodes = 0;
 };
 
+// The trace set as a JobGraph (and how many rank files it read). Errors
+// name the workload entry and the trace file and node at fault.
+Result<JobGraph> ReadChakraJob(const Scenario& scenario, const Scenario::ChakraJob& job, int* ranks = nullptr);
+
 // Errors name the workload entry and the trace file and node at fault.
 Result<ChakraRunResult> RunChakraJob(const Scenario& scenario, const Scenario::ChakraJob& job, const RunHooks& hooks = {});
 

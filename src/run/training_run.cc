@@ -46,8 +46,7 @@ Result<JobGraph> WithCheckpoint(const Scenario& scenario, const Scenario::Traini
 
 }  // namespace
 
-Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenario::Training& training,
-                                          const RunHooks& hooks) {
+Result<PreparedTraining> PrepareTraining(const Scenario& scenario, const Scenario::Training& training) {
   if (training.memory.zero_stage == 3) {
     return Error{training.path + ".zero: 3 (ZeRO-3 / FSDP) is not simulated: the step model has no per-layer "
                  "parameter all-gathers; use 0, 1 or 2 (memory estimates accept 3: aifabric validate)"};
@@ -58,7 +57,7 @@ Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenar
     if (!found.ok()) return found.error();
     fit = std::move(found).value();
   }
-  const ParallelismSpec& p = fit ? fit->parallelism : training.parallelism;
+  const ParallelismSpec p = fit ? fit->parallelism : training.parallelism;
   ClusterShape shape;
   shape.gpus = p.tp * p.pp * p.dp;
   shape.gpus_per_server = scenario.server.gpus_per_server;
@@ -74,38 +73,55 @@ Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenar
     if (!found.ok()) return found.error();
     fit = std::move(found).value();
   }
-  JobGraph graph = step->graph;
+  PreparedTraining prepared;
+  prepared.parallelism = p;
+  prepared.gpus = shape.gpus;
+  prepared.graph = step->graph;
   if (training.storage_servers > 0) {
     Result<JobGraph> with = WithCheckpoint(scenario, training, p, *step);
     if (!with.ok()) return with.error();
-    graph = std::move(with).value();
+    prepared.graph = std::move(with).value();
   }
-  // The step is its own nodes; a checkpoint after them runs in the background.
-  Result<JobRunResult> run = RunJob(scenario, graph, training.path, shape.gpus, step->graph.size(), hooks);
-  if (!run.ok()) return run.error();
+  prepared.step = std::move(step).value();
+  prepared.fit = std::move(fit).value();
+  return prepared;
+}
 
+TrainingRunResult TrainingResultOf(const PreparedTraining& prepared, const JobRunResult& run) {
+  const TrainingStep& step = prepared.step;
   TrainingRunResult r;
-  r.network_model = run->network_model;
-  r.gpus = shape.gpus;
-  r.step_time = run->makespan;
-  r.metrics = run->metrics;
-  r.tokens_per_step = step->tokens_per_step;
-  r.model_flops_per_step = step->model_flops_per_step;
-  r.tokens_per_s = r.step_time > Time::Zero() ? step->TokensPerSecond(r.step_time) : 0;
-  r.mfu = r.step_time > Time::Zero() ? step->Mfu(r.step_time) : 0;
-  for (size_t d = 0; d < kCommDimensionCount; ++d) r.comm_bytes[d] = step->comm_bytes[d];
-  r.nodes = step->graph.size();
-  for (JobNodeIndex i = 0; i < step->graph.size(); ++i) {
-    const JobNode& n = step->graph.node(i);
+  r.network_model = run.network_model;
+  r.gpus = prepared.gpus;
+  r.step_time = run.makespan;
+  r.metrics = run.metrics;
+  r.tokens_per_step = step.tokens_per_step;
+  r.model_flops_per_step = step.model_flops_per_step;
+  r.tokens_per_s = r.step_time > Time::Zero() ? step.TokensPerSecond(r.step_time) : 0;
+  r.mfu = r.step_time > Time::Zero() ? step.Mfu(r.step_time) : 0;
+  for (size_t d = 0; d < kCommDimensionCount; ++d) r.comm_bytes[d] = step.comm_bytes[d];
+  r.nodes = step.graph.size();
+  for (JobNodeIndex i = 0; i < step.graph.size(); ++i) {
+    const JobNode& n = step.graph.node(i);
     if (n.kind == JobNodeKind::kCollective) ++r.collectives[static_cast<size_t>(n.dimension)];
   }
-  r.parallelism = p;
-  r.memory = fit->memory;
-  r.fitting_splits = fit->ranked.size();
-  if (!fit->ranked.empty()) r.estimate = fit->ranked.front().estimate;
-  r.events = run->events;
-  r.wall_seconds = run->wall_seconds;
+  r.parallelism = prepared.parallelism;
+  r.memory = prepared.fit.memory;
+  r.fitting_splits = prepared.fit.ranked.size();
+  if (!prepared.fit.ranked.empty()) r.estimate = prepared.fit.ranked.front().estimate;
+  r.events = run.events;
+  r.wall_seconds = run.wall_seconds;
   return r;
+}
+
+Result<TrainingRunResult> RunTrainingStep(const Scenario& scenario, const Scenario::Training& training,
+                                          const RunHooks& hooks) {
+  Result<PreparedTraining> prepared = PrepareTraining(scenario, training);
+  if (!prepared.ok()) return prepared.error();
+  // The step is its own nodes; a checkpoint after them runs in the background.
+  Result<JobRunResult> run =
+      RunJob(scenario, prepared->graph, training.path, prepared->gpus, prepared->step.graph.size(), hooks);
+  if (!run.ok()) return run.error();
+  return TrainingResultOf(*prepared, *run);
 }
 
 }  // namespace aifabric

@@ -10,12 +10,14 @@
 #include <array>
 #include <cstdint>
 
+#include "run/finished_simulation.h"
 #include "run/run_hooks.h"
 #include "run/training_fit.h"
 #include "scenario/scenario.h"
 #include "core/result.h"
 #include "core/time.h"
 #include "workload/job_metrics.h"
+#include "workload/training_step.h"
 
 namespace aifabric {
 
@@ -39,6 +41,21 @@ struct TrainingRunResult {
   uint64_t events = 0;
   double wall_seconds = 0;
 };
+
+// A training entry made ready to run: its split, the step's JobGraph (with
+// the checkpoint's transfers after the step's nodes, when it has one) and
+// the memory fit. GPUs 0..gpus-1 are the job's; a checkpoint's targets are
+// the cluster's storage GPUs (ids >= gpus).
+struct PreparedTraining {
+  ParallelismSpec parallelism;
+  int gpus = 0;
+  TrainingStep step;
+  JobGraph graph;  // step.graph, plus the checkpoint
+  TrainingFit fit;
+};
+Result<PreparedTraining> PrepareTraining(const Scenario& scenario, const Scenario::Training& training);
+// The result of one run of `prepared.graph`.
+TrainingRunResult TrainingResultOf(const PreparedTraining& prepared, const JobRunResult& run);
 
 // Errors name the workload entry (e.g. "workload.0.training: ..."). With
 // `parallelism: auto` the search's best split runs; `zero: 3` is refused

@@ -16,6 +16,7 @@
 #include "fabric/topology_spec.h"
 #include "packet/packet_config.h"
 #include "scenario/policy_spec.h"
+#include "scenario/tenant_spec.h"
 #include "sched/job_profile.h"
 #include "transport/transport_config.h"
 #include "workload/inference_spec.h"
@@ -101,6 +102,12 @@ struct Scenario {
     std::string path;  // "workload.N.inference", for messages
   };
   std::vector<Inference> inferences;
+  // Every workload item as a tenant, in file order (tenant_spec.h). With
+  // shared_fabric (an item carries a tenant key, or jobs stand beside
+  // flows), `aifabric run` runs them all in one simulation
+  // (run/tenant_run.h, docs/multi_tenant.md); else each job alone.
+  std::vector<TenantSpec> tenants;
+  bool shared_fabric = false;
 
   // simulation.*
   ModelKind model = ModelKind::kPacket;

@@ -46,6 +46,10 @@ std::string CatalogNames(const std::vector<T>& items) {
   return out;
 }
 
+// `priority: 0..7` or `class: <name of a fabric.qos.classes entry>`
+// (both absent: `fallback`).
+uint8_t ReadPriority(const SectionContext& c, const MapReader& m, uint8_t fallback = 3);
+
 // Reads m.key as a path, resolves it against the scenario's folder and checks
 // the file exists. Returns the resolved path ("" after an error).
 std::string ResolveFile(const SectionContext& c, const MapReader& m, const std::string& key);

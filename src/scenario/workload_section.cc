@@ -1,24 +1,12 @@
 #include "scenario/workload_section.h"
 
 #include "scenario/job_sections.h"
+#include "scenario/tenant_section.h"
 
 namespace aifabric {
 namespace {
 
-// `priority: 0..7` or `class: <name of a fabric.qos.classes entry>`.
-uint8_t Priority(const SectionContext& c, const MapReader& m) {
-  if (m.Has("class")) {
-    if (m.Has("priority")) m.FailAt("class", "give either class or priority, not both");
-    const std::string name = m.String("class", "");
-    const auto it = c.classes->find(name);
-    if (it != c.classes->end()) return it->second;
-    std::string known;
-    for (const auto& [n, p] : *c.classes) known += (known.empty() ? "" : ", ") + n;
-    m.FailAt("class", "unknown class '" + name + "'; fabric.qos.classes defines " + (known.empty() ? "none" : known));
-    return 0;
-  }
-  return static_cast<uint8_t>(m.Int("priority", 3, 0, kNumPriorities - 1));
-}
+uint8_t Priority(const SectionContext& c, const MapReader& m) { return ReadPriority(c, m); }
 
 uint64_t TrafficSize(const MapReader& m) {
   return m.Size("size", 1 << 20, 1, kMaxBytes);
@@ -112,18 +100,39 @@ std::string DescribeKeys(const YAML::Node& node) {
   return std::to_string(node.size()) + " keys" + (keys.empty() ? "" : " (" + keys + ")");
 }
 
-std::optional<TrafficSpec> ReadWorkloadItem(const SectionContext& c, const MapReader& item, Scenario& s) {
-  item.AllowOnly({"flows", "permutation", "incast", "all_to_all", "poisson", "training", "chakra", "inference"});
+std::optional<TrafficSpec> ReadWorkloadItem(const SectionContext& c, const MapReader& item, Scenario& s,
+                                            TenantSpec& tenant) {
+  item.AllowOnly({"flows", "permutation", "incast", "all_to_all", "poisson", "training", "chakra", "inference", "name",
+                  "placement", "start", "steps", "duration", "class", "priority"});
   if (!c.d.ok()) return std::nullopt;
   const YAML::Node& node = item.node();
-  if (!node.IsMap() || node.size() != 1) {
+  // Exactly one kind key; the tenant keys (tenant_section.h) may stand beside it.
+  std::string kind;
+  size_t kinds = 0;
+  if (node.IsMap()) {
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      if (IsTenantKey(it->first.Scalar())) continue;
+      kind = it->first.Scalar();
+      ++kinds;
+    }
+  }
+  if (!node.IsMap() || kinds != 1) {
     c.d.Fail(node, item.path(),
              std::string("expected a map with exactly one of ") + kWorkloadKinds + ", got " + DescribeKeys(node));
     return std::nullopt;
   }
-  const std::string kind = node.begin()->first.Scalar();
-  const YAML::Node value = node.begin()->second;
+  const YAML::Node value = node[kind];
   const std::string path = item.Path(kind);
+  tenant.kind_name = kind;
+  tenant.kind = kind == "training"    ? TenantKind::kTraining
+                : kind == "chakra"    ? TenantKind::kChakra
+                : kind == "inference" ? TenantKind::kInference
+                                      : TenantKind::kFlows;
+  tenant.index = kind == "training"    ? s.trainings.size()
+                 : kind == "chakra"    ? s.chakras.size()
+                 : kind == "inference" ? s.inferences.size()
+                                       : s.workload.size();
+  ReadTenantKeys(c, item, tenant);
   if (kind == "flows") return ReadFlows(c, value, path);
   if (kind == "training") {
     ReadTraining(c, value, path, s);
@@ -157,9 +166,13 @@ void ReadWorkload(const SectionContext& c, const MapReader& top, Scenario& s) {
   }
   for (size_t i = 0; i < list->size() && c.d.ok(); ++i) {
     MapReader item(c.d, (*list)[i], "workload." + std::to_string(i));
-    std::optional<TrafficSpec> spec = ReadWorkloadItem(c, item, s);
+    TenantSpec tenant;
+    tenant.path = item.path();
+    std::optional<TrafficSpec> spec = ReadWorkloadItem(c, item, s, tenant);
     if (spec) s.workload.push_back(std::move(*spec));
+    if (c.d.ok()) s.tenants.push_back(std::move(tenant));
   }
+  if (c.d.ok()) CheckTenants(c, s);
 }
 
 }  // namespace aifabric

@@ -1,0 +1,158 @@
+#include "report/tenant_outputs.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "diagnosis/diagnosis.h"
+
+namespace aifabric {
+namespace {
+
+double Ms(Time t) { return t.seconds() * 1e3; }
+
+// "leaf0 -> spine1"
+std::string LinkName(const Topology& topology, size_t port) {
+  const Port& p = topology.port(static_cast<PortId>(port));
+  return topology.node(p.node).name + " -> " + topology.node(p.peer).name;
+}
+
+// The p-quantile (nearest rank) of the finished flows' FCTs.
+Time Quantile(std::vector<Time> fct, double q) {
+  std::erase_if(fct, [](Time t) { return t.IsInfinite(); });
+  if (fct.empty()) return Time::Zero();
+  std::sort(fct.begin(), fct.end());
+  const size_t rank = static_cast<size_t>(std::max(1.0, std::ceil(q * static_cast<double>(fct.size()))));
+  return fct[std::min(rank, fct.size()) - 1];
+}
+
+nlohmann::ordered_json Figures(const TenantResult& t, const TenantFigures& f) {
+  nlohmann::ordered_json j;
+  j["complete"] = f.complete;
+  if (!f.steps.empty() || t.kind != "flows") {
+    j["steps"] = f.steps.size();
+    j["step_time_s"] = f.headline.seconds();
+    nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+    for (const JobMetrics& m : f.steps) steps.push_back(m.makespan.seconds());
+    j["step_times_s"] = std::move(steps);
+    if (t.model_flops_per_step > 0) {
+      j["mfu"] = TenantMfu(t, f);
+      j["tokens_per_s"] = f.headline > Time::Zero() ? static_cast<double>(t.tokens_per_step) / f.headline.seconds() : 0;
+    }
+    j["exposed_comm_s"] = f.mean_exposed_comm_s;
+    if (!f.steps.empty()) j["effective_gpu_utilization"] = f.steps.front().effective_utilization;
+  } else {
+    size_t done = 0;
+    for (Time x : f.fct) done += !x.IsInfinite();
+    j["flows"] = f.fct.size();
+    j["completed"] = done;
+    j["fct_ns"] = {{"mean", f.headline.ns()}, {"p50", Quantile(f.fct, 0.5).ns()}, {"p99", Quantile(f.fct, 0.99).ns()}};
+  }
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json TenantsSummary(const Scenario& scenario, const Topology& topology, const TenantRuns& runs) {
+  nlohmann::ordered_json s;
+  s["scenario"] = scenario.name;
+  s["model"] = ModelKindName(scenario.model);
+  s["seed"] = scenario.seed;
+  s["sim_time_ns"] = runs.shared.sim_time.ns();
+  s["wall_s"] = runs.wall_seconds;
+  s["events"] = runs.shared.events;
+  nlohmann::ordered_json tenants = nlohmann::ordered_json::array();
+  for (const TenantResult& t : runs.tenants) {
+    nlohmann::ordered_json j;
+    j["name"] = t.name;
+    j["kind"] = t.kind;
+    if (!t.gpus.empty()) j["gpus"] = t.gpus;
+    j["shared"] = Figures(t, t.shared);
+    j["alone"] = Figures(t, t.alone);
+    j["slowdown"] = t.slowdown;
+    nlohmann::ordered_json links = nlohmann::ordered_json::array();
+    for (size_t p : t.bottleneck_ports) links.push_back(LinkName(topology, p));
+    j["bottleneck_links"] = std::move(links);
+    uint64_t bytes = 0;
+    for (uint64_t b : t.port_tx_bytes) bytes += b;
+    j["link_bytes"] = bytes;
+    tenants.push_back(std::move(j));
+  }
+  s["tenants"] = std::move(tenants);
+  nlohmann::ordered_json table = nlohmann::ordered_json::array();
+  for (const InterferenceEntry& e : runs.interference) {
+    table.push_back({{"victim", runs.tenants[e.victim].name},
+                     {"aggressor", runs.tenants[e.aggressor].name},
+                     {"share", e.share},
+                     {"slowdown_part", e.slowdown_part},
+                     {"shared_bytes", e.shared_bytes}});
+  }
+  s["interference"] = std::move(table);
+  return s;
+}
+
+std::string FormatTenantsSummary(const Scenario& scenario, const Topology& topology, const TenantRuns& runs,
+                                 const std::string& out_dir) {
+  std::string out = fmt::format("aifabric run — {} ({} model, seed {}), {} workload items on one fabric\n",
+                                scenario.name, ModelKindName(scenario.model), scenario.seed, runs.tenants.size());
+  out += fmt::format("  {:<20} {:<12} {:>6} {:>14} {:>14} {:>9}\n", "tenant", "kind", "GPUs", "shared", "alone",
+                     "slowdown");
+  for (const TenantResult& t : runs.tenants) {
+    const char* what = t.kind == "flows" || t.shared.steps.empty() ? "FCT" : "step";
+    out += fmt::format("  {:<20} {:<12} {:>6} {:>9.3f} ms {:>9.3f} ms {:>8.3f}x  ({} {})\n", t.name, t.kind,
+                       t.gpus.size(), Ms(t.shared.headline), Ms(t.alone.headline), t.slowdown,
+                       t.shared.steps.empty() ? "mean" : "mean", what);
+    if (t.model_flops_per_step > 0) {
+      out += fmt::format("  {:<20} MFU {:.1f}% shared, {:.1f}% alone; exposed communication {:.3f} ms shared, {:.3f} ms alone\n",
+                         "", 100 * TenantMfu(t, t.shared), 100 * TenantMfu(t, t.alone), t.shared.mean_exposed_comm_s * 1e3,
+                         t.alone.mean_exposed_comm_s * 1e3);
+    }
+    if (!t.bottleneck_ports.empty()) {
+      out += fmt::format("  {:<20} shares most on {}\n", "", LinkName(topology, t.bottleneck_ports.front()));
+    }
+  }
+  if (runs.interference.empty()) {
+    out += "  interference: no tenant shares a link with another\n";
+  } else {
+    out += "  interference (victim <- aggressor: share of the victim's slowdown, slowdown it adds)\n";
+    for (const InterferenceEntry& e : runs.interference) {
+      out += fmt::format("    {} <- {}: {:.1f}%, +{:.3f}x\n", runs.tenants[e.victim].name,
+                         runs.tenants[e.aggressor].name, 100 * e.share, e.slowdown_part);
+    }
+  }
+  if (runs.findings.empty()) {
+    out += "  diagnosis   no findings\n";
+  } else {
+    for (size_t i = 0; i < runs.findings.size() && i < 3; ++i) {
+      const Finding& f = runs.findings[i];
+      std::string who;
+      for (const std::string& o : f.owners) who += (who.empty() ? "" : ", ") + o;
+      const std::string most = f.evidence.contains("slows_most") ? ", slows " + f.evidence["slows_most"].get<std::string>() + " most" : "";
+      out += fmt::format("  {}  {} on {} -> {} (severity {:.2f}){}{}\n", i == 0 ? "diagnosis" : "         ", f.kind,
+                         topology.node(f.node).name, topology.node(f.port_peer).name, f.severity,
+                         who.empty() ? "" : "; shared by " + who, most);
+    }
+  }
+  out += fmt::format("  simulated   {} simulations (shared + each alone) in {:.3f} s wall ({} events shared)\n",
+                     runs.tenants.size() + 1, runs.wall_seconds, runs.shared.events);
+  out += "  wrote       " + out_dir + "/summary.json, " + out_dir + "/diagnosis.json\n";
+  return out;
+}
+
+Result<TenantOutputs> WriteTenantOutputs(const Scenario& scenario, const std::string& origin, OutputFolder& out,
+                                         const RunHooks& hooks) {
+  Result<TenantRuns> runs = RunTenants(scenario, hooks);
+  if (hooks.cancel != nullptr && hooks.cancel->load()) return Error{"cancelled"};
+  if (!runs.ok()) return Error{origin + ": " + runs.error().message};
+  TenantOutputs outputs;
+  outputs.summary_json = TenantsSummary(scenario, runs->topology, *runs).dump(2) + "\n";
+  if (Status st = out.Write("summary.json", outputs.summary_json); !st.ok()) return st.error();
+  const std::string diagnosis = FindingsJson(runs->topology, runs->findings).dump(2) + "\n";
+  if (Status st = out.Write("diagnosis.json", diagnosis); !st.ok()) return st.error();
+  if (Status st = out.Commit(); !st.ok()) return st.error();
+  outputs.summary_text = FormatTenantsSummary(scenario, runs->topology, *runs, out.dir());
+  return outputs;
+}
+
+}  // namespace aifabric

@@ -1,0 +1,161 @@
+#include "run/tenant_run.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "diagnosis/diagnosis.h"
+#include "diagnosis/tenant_findings.h"
+#include "run/chakra_run.h"
+#include "run/tenant_placement.h"
+#include "workload/flow_generator.h"
+#include "workload/job_graph_remap.h"
+
+namespace aifabric {
+namespace {
+
+// Builds every tenant but its placement; `needs` gets each one's GPUs.
+Status PrepareAll(const Scenario& scenario, const BuiltFabric& fabric, std::vector<PreparedTenant>& out,
+                  std::vector<int>& needs, int& storage_servers) {
+  Rng rng(scenario.seed);
+  FlowId next_flow = 0;
+  for (const TenantSpec& spec : scenario.tenants) {
+    PreparedTenant t;
+    t.spec = &spec;
+    int need = 0;
+    switch (spec.kind) {
+      case TenantKind::kTraining: {
+        const Scenario::Training& training = scenario.trainings[spec.index];
+        Result<PreparedTraining> p = PrepareTraining(scenario, training);
+        if (!p.ok()) return p.error();
+        need = p->gpus;
+        t.graph = p->graph;
+        t.metric_gpus = p->gpus;
+        t.timed_nodes = p->step.graph.size();
+        storage_servers = std::max(storage_servers, training.storage_servers);
+        t.training = std::move(p).value();
+        break;
+      }
+      case TenantKind::kChakra: {
+        Result<JobGraph> g = ReadChakraJob(scenario, scenario.chakras[spec.index]);
+        if (!g.ok()) return g.error();
+        need = g->gpu_count();
+        t.graph = std::move(g).value();
+        break;
+      }
+      case TenantKind::kInference:
+        return Error{spec.path + ": inference beside other workload items in one simulation is not supported yet "
+                                 "(run it in a scenario of its own)"};
+      case TenantKind::kFlows: {
+        // The stream ScenarioRun gives the same entry, so its flows are those of a flows run.
+        Rng entry_rng = rng.Fork(spec.index + 1);
+        const std::string field = "workload[" + spec.path.substr(spec.path.rfind('.') + 1) + "]";
+        Result<std::vector<FlowSpec>> flows =
+            BuildFlows(scenario.workload[spec.index], fabric.topology, entry_rng, next_flow, field);
+        if (!flows.ok()) return flows.error();
+        for (FlowSpec& f : *flows) {
+          if (fabric.routes.Distance(f.src, f.dst) < 0) {
+            return Error{field + ": flow " + std::to_string(f.id) + " from node " + std::to_string(f.src) +
+                         " to node " + std::to_string(f.dst) + " has no path through the topology"};
+          }
+          f.start = f.start + spec.start;
+          if (spec.priority >= 0) f.priority = static_cast<uint8_t>(spec.priority);
+        }
+        next_flow += flows->size();
+        t.flows = std::move(flows).value();
+        break;
+      }
+    }
+    needs.push_back(need);
+    out.push_back(std::move(t));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+double TenantMfu(const TenantResult& t, const TenantFigures& f) {
+  if (t.model_flops_per_step <= 0 || f.headline <= Time::Zero() || t.gpus.empty()) return 0;
+  return t.model_flops_per_step / (f.headline.seconds() * static_cast<double>(t.gpus.size()) * t.peak_flops_per_gpu);
+}
+
+Result<TenantRuns> RunTenants(const Scenario& scenario, const RunHooks& hooks) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  Result<BuiltFabric> fabric = BuildFabric(scenario);
+  if (!fabric.ok()) return fabric.error();
+  std::vector<PreparedTenant> tenants;
+  std::vector<int> needs;
+  int storage_servers = 0;
+  if (Status s = PrepareAll(scenario, *fabric, tenants, needs, storage_servers); !s.ok()) return s.error();
+  Result<std::vector<std::vector<GpuId>>> placed = PlaceTenants(scenario, *fabric, needs, storage_servers);
+  if (!placed.ok()) return placed.error();
+  for (size_t i = 0; i < tenants.size(); ++i) {
+    if (needs[i] == 0) continue;
+    tenants[i].gpus = (*placed)[i];
+    Result<JobGraph> g = RemapJobGraph(tenants[i].graph, tenants[i].gpus);
+    if (!g.ok()) return Error{tenants[i].spec->path + ": " + g.error().message};
+    tenants[i].placed = std::move(g).value();
+  }
+
+  std::vector<size_t> all(tenants.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  Result<TenantSimulation> shared = SimulateTenants(scenario, *fabric, tenants, all, hooks, true);
+  if (!shared.ok()) return shared.error();
+  // The alone runs: no telemetry, no live publishing (the shared run is the one shown).
+  Scenario quiet = scenario;
+  quiet.telemetry.enabled = false;
+  RunHooks alone_hooks;
+  alone_hooks.cancel = hooks.cancel;
+  TenantRuns runs;
+  for (size_t i = 0; i < tenants.size(); ++i) {
+    TenantResult r;
+    r.name = tenants[i].spec->name;
+    r.kind = tenants[i].spec->kind_name;
+    r.gpus = tenants[i].gpus;
+    r.shared = std::move(shared->tenants[i]);
+    const size_t one[] = {i};
+    Result<TenantSimulation> alone = SimulateTenants(quiet, *fabric, tenants, one, alone_hooks, false);
+    if (!alone.ok()) return alone.error();
+    r.alone = std::move(alone->tenants[0]);
+    r.port_tx_bytes = std::move(alone->port_tx_bytes);
+    // Unfinished work (simulation.until) has no headline to compare.
+    r.slowdown = r.alone.headline > Time::Zero() && r.shared.complete && r.alone.complete
+                     ? static_cast<double>(r.shared.headline.ps()) / static_cast<double>(r.alone.headline.ps())
+                     : 0.0;
+    if (tenants[i].training) {
+      r.model_flops_per_step = tenants[i].training->step.model_flops_per_step;
+      r.tokens_per_step = tenants[i].training->step.tokens_per_step;
+      r.peak_flops_per_gpu = tenants[i].training->step.peak_flops_per_gpu;
+    }
+    runs.tenants.push_back(std::move(r));
+  }
+  shared->tenants.clear();
+  runs.shared = std::move(shared).value();
+  std::vector<std::vector<uint64_t>> bytes;
+  std::vector<double> slowdown;
+  for (const TenantResult& r : runs.tenants) {
+    bytes.push_back(r.port_tx_bytes);
+    slowdown.push_back(r.slowdown);
+  }
+  std::vector<uint64_t> rates;
+  for (const Port& port : fabric->topology.ports()) rates.push_back(port.rate.bps());
+  runs.interference = Interference(bytes, rates, slowdown);
+  for (size_t i = 0; i < runs.tenants.size(); ++i) runs.tenants[i].bottleneck_ports = BottleneckPorts(bytes, rates, i);
+  std::vector<TenantLoad> loads;
+  for (const TenantResult& r : runs.tenants) {
+    TenantLoad l;
+    l.name = r.name;
+    l.port_bytes = r.port_tx_bytes;
+    l.slowdown = r.slowdown;
+    if (!r.shared.steps.empty() && r.shared.headline > Time::Zero()) {
+      l.network_share = r.shared.mean_exposed_comm_s / r.shared.headline.seconds();
+    }
+    loads.push_back(std::move(l));
+  }
+  runs.findings = Diagnose(fabric->topology, runs.shared.observation);
+  NameTenants(fabric->topology, loads, runs.findings);
+  runs.topology = fabric->topology;
+  runs.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return runs;
+}
+
+}  // namespace aifabric

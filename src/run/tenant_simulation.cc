@@ -1,0 +1,259 @@
+#include "run/tenant_simulation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+#include "flow/gpu_network.h"
+#include "run/fabric_simulation.h"
+#include "run/run_observation.h"
+#include "run/run_watch.h"
+#include "workload/job_executor.h"
+#include "workload/traffic_injector.h"
+#include "workload/transfer_dispatcher.h"
+
+namespace aifabric {
+namespace {
+
+// GPU-level flow ids: tenant t owns [(t + 1) << kRegionBits, (t + 2) <<
+// kRegionBits), whichever tenants run beside it, so its transfers carry
+// the same ids (and ECMP entropy) in every simulation. Each step takes a
+// block of 2^32 of them (as an inference iteration does).
+constexpr int kRegionBits = 56;
+constexpr FlowId kIdsPerStep = FlowId{1} << 32;
+constexpr size_t kMaxTenants = 120;  // regions below bit 63 (coflow ids must not use it)
+
+// Routes a GpuNetwork completion to the tenant whose region holds the id.
+class RegionRouter final : public TransferObserver {
+ public:
+  explicit RegionRouter(size_t tenants) : owners_(tenants, nullptr) {}
+  void SetOwner(size_t tenant, TransferObserver* owner) { owners_[tenant] = owner; }
+  void OnTransferDone(FlowId id, Time finish) override {
+    owners_[static_cast<size_t>(id >> kRegionBits) - 1]->OnTransferDone(id, finish);
+  }
+
+ private:
+  std::vector<TransferObserver*> owners_;
+};
+
+// Fabric-level completions: ids below `gpu_first` are the flow tenants'
+// flows, the rest GpuNetwork's.
+class FabricSplit final : public TransferObserver {
+ public:
+  FabricSplit(FlowId gpu_first, GpuNetwork& gpus, std::function<void(FlowId, Time)> flow_done)
+      : gpu_first_(gpu_first), gpus_(gpus), flow_done_(std::move(flow_done)) {}
+  void OnTransferDone(FlowId id, Time finish) override {
+    if (id < gpu_first_) {
+      flow_done_(id, finish);
+    } else {
+      gpus_.OnTransferDone(id, finish);
+    }
+  }
+
+ private:
+  const FlowId gpu_first_;
+  GpuNetwork& gpus_;
+  std::function<void(FlowId, Time)> flow_done_;
+};
+
+// One job tenant: from its start, `steps` runs of its placed graph back to
+// back (or, with a duration, as many as start before start + duration),
+// each on a fresh JobExecutor with a block of the tenant's region.
+class JobDriver {
+ public:
+  JobDriver(Simulator& sim, GpuNetwork& gpus, const ClusterLayout& layout, const PreparedTenant& tenant,
+            JobExecutorOptions options, FlowId region_first, std::function<void()> on_finished)
+      : sim_(sim), gpus_(gpus), layout_(layout), tenant_(tenant), options_(std::move(options)),
+        dispatcher_(region_first), on_finished_(std::move(on_finished)) {}
+  JobDriver(const JobDriver&) = delete;
+  JobDriver& operator=(const JobDriver&) = delete;
+
+  TransferDispatcher& dispatcher() { return dispatcher_; }
+  void Start() {
+    sim_.ScheduleCallback(tenant_.spec->start, [this] { BeginStep(); });
+  }
+  const std::optional<Error>& error() const { return error_; }
+  bool finished() const { return finished_; }
+  std::vector<JobMetrics>& steps() { return steps_; }
+
+ private:
+  void BeginStep() {
+    JobExecutorOptions o = options_;
+    o.first_flow_id = dispatcher_.Reserve(kIdsPerStep);
+    block_ = o.first_flow_id;
+    o.on_done = [this] { sim_.ScheduleCallback(sim_.Now(), [this] { StepDone(); }); };
+    executor_ = std::make_unique<JobExecutor>(sim_, gpus_, layout_, tenant_.placed, std::move(o));
+    dispatcher_.SetOwner(block_, executor_.get());
+    if (Status s = executor_->Start(); !s.ok()) {
+      error_ = Error{tenant_.spec->path + ": " + s.error().message};
+      sim_.Stop();
+    }
+  }
+  void StepDone() {
+    if (executor_->error()) {
+      error_ = Error{tenant_.spec->path + ": " + executor_->error()->message};
+      sim_.Stop();
+      return;
+    }
+    steps_.push_back(ComputeJobMetrics(tenant_.graph, executor_->node_start(), executor_->node_finish(),
+                                       tenant_.metric_gpus, tenant_.timed_nodes));
+    dispatcher_.Release(block_);
+    executor_.reset();
+    const TenantSpec& spec = *tenant_.spec;
+    const bool more = spec.duration > Time::Zero() ? sim_.Now() < spec.start + spec.duration
+                                                   : steps_.size() < static_cast<size_t>(spec.steps);
+    if (more) {
+      BeginStep();
+      return;
+    }
+    finished_ = true;
+    on_finished_();
+  }
+
+  Simulator& sim_;
+  GpuNetwork& gpus_;
+  const ClusterLayout& layout_;
+  const PreparedTenant& tenant_;
+  const JobExecutorOptions options_;
+  TransferDispatcher dispatcher_;
+  std::function<void()> on_finished_;
+  std::unique_ptr<JobExecutor> executor_;
+  FlowId block_ = 0;
+  std::vector<JobMetrics> steps_;
+  bool finished_ = false;
+  std::optional<Error> error_;
+};
+
+Time Mean(const std::vector<Time>& times) {
+  int64_t sum = 0, n = 0;
+  for (Time t : times) {
+    if (t.IsInfinite()) continue;
+    sum += t.ps();
+    ++n;
+  }
+  return n == 0 ? Time::Zero() : Time::FromPs(sum / n);
+}
+
+}  // namespace
+
+Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFabric& fabric,
+                                         std::span<const PreparedTenant> tenants, std::span<const size_t> which,
+                                         const RunHooks& hooks, bool observe) {
+  if (tenants.size() > kMaxTenants) {
+    return Error{"workload: " + std::to_string(tenants.size()) + " items share the fabric, at most " +
+                 std::to_string(kMaxTenants)};
+  }
+  const auto wall_start = std::chrono::steady_clock::now();
+  FlowId flow_ids = 0;  // every flow tenant's ids, whichever run: GpuNetwork's start after them
+  for (const PreparedTenant& t : tenants) {
+    for (const FlowSpec& f : t.flows) flow_ids = std::max(flow_ids, f.id + 1);
+  }
+  FabricSimulation simulation(scenario, fabric.topology, fabric.routes);
+  Simulator& sim = simulation.sim();
+  FabricNetwork& network = simulation.network();
+  GpuNetwork gpus(sim, fabric.layout, network, flow_ids);
+  RegionRouter router(tenants.size());
+  gpus.SetObserver(&router);
+
+  TenantSimulation out;
+  out.tenants.resize(which.size());
+  // Flows: one injector for all flow tenants; a flow's tenant by its id.
+  std::vector<FlowSpec> flows;
+  std::vector<size_t> flow_owner(static_cast<size_t>(flow_ids), which.size());
+  std::vector<size_t> flow_slot(static_cast<size_t>(flow_ids), 0);
+  size_t unfinished_flows = 0;
+  size_t unfinished_jobs = 0;
+  for (size_t w = 0; w < which.size(); ++w) {
+    const PreparedTenant& t = tenants[which[w]];
+    out.tenants[w].fct.assign(t.flows.size(), Time::Infinite());
+    for (size_t k = 0; k < t.flows.size(); ++k) {
+      flows.push_back(t.flows[k]);
+      flow_owner[static_cast<size_t>(t.flows[k].id)] = w;
+      flow_slot[static_cast<size_t>(t.flows[k].id)] = k;
+    }
+    unfinished_flows += t.flows.size();
+  }
+  const auto all_done = [&] {
+    if (unfinished_flows == 0 && unfinished_jobs == 0) sim.Stop();
+  };
+  FabricSplit split(flow_ids, gpus, [&](FlowId id, Time finish) {
+    const size_t w = flow_owner[static_cast<size_t>(id)];
+    const size_t k = flow_slot[static_cast<size_t>(id)];
+    out.tenants[w].fct[k] = finish - tenants[which[w]].flows[k].start;
+    --unfinished_flows;
+    all_done();
+  });
+  network.SetObserver(&split);
+  std::stable_sort(flows.begin(), flows.end(),
+                   [](const FlowSpec& a, const FlowSpec& b) { return a.start < b.start || (a.start == b.start && a.id < b.id); });
+  TrafficInjector injector(sim, network, std::move(flows));
+
+  // Jobs: one driver each, in its own region of GPU-level ids.
+  JobExecutorOptions options;
+  options.reduce_rate = scenario.reduce_rate();
+  options.gpu_network_rate = DataRate::BitsPerSecond(
+      static_cast<uint64_t>(static_cast<double>(scenario.topology.nic_rate.bps()) * scenario.nics_per_gpu));
+  options.coflow_collectives = scenario.coflow_collectives();
+  std::vector<std::unique_ptr<JobDriver>> drivers(which.size());
+  for (size_t w = 0; w < which.size(); ++w) {
+    const PreparedTenant& t = tenants[which[w]];
+    if (t.spec->kind == TenantKind::kFlows) continue;
+    JobExecutorOptions o = options;
+    if (t.spec->priority >= 0) o.priority = static_cast<uint8_t>(t.spec->priority);
+    const FlowId region = static_cast<FlowId>(which[w] + 1) << kRegionBits;
+    drivers[w] = std::make_unique<JobDriver>(sim, gpus, fabric.layout, t, o, region, [&] {
+      --unfinished_jobs;
+      all_done();
+    });
+    router.SetOwner(which[w], &drivers[w]->dispatcher());
+    ++unfinished_jobs;
+  }
+
+  std::vector<int> priorities;
+  for (size_t w = 0; w < which.size(); ++w) {
+    const PreparedTenant& t = tenants[which[w]];
+    const int p = t.spec->priority >= 0 ? t.spec->priority : (t.flows.empty() ? 3 : t.flows.front().priority);
+    if (std::find(priorities.begin(), priorities.end(), p) == priorities.end()) priorities.push_back(p);
+  }
+  simulation.PrepareTelemetry(priorities, hooks, [&network] { return network.TransfersCompleted(); });
+  {
+    RunWatch watch(sim, hooks, ProgressOptions{});
+    injector.Start();
+    for (auto& d : drivers) {
+      if (d) d->Start();
+    }
+    simulation.StartTelemetry();
+    sim.Run(scenario.until);
+    watch.Finish();
+  }
+  out.sim_time = sim.Now();
+  network.FinishRun(out.sim_time);
+  simulation.FinishTelemetry();
+  for (size_t w = 0; w < which.size(); ++w) {
+    const PreparedTenant& t = tenants[which[w]];
+    TenantFigures& f = out.tenants[w];
+    if (drivers[w]) {
+      if (drivers[w]->error()) return *drivers[w]->error();
+      f.steps = std::move(drivers[w]->steps());
+      f.complete = drivers[w]->finished();
+      std::vector<Time> step_times;
+      for (const JobMetrics& m : f.steps) {
+        step_times.push_back(m.makespan);
+        f.mean_exposed_comm_s += m.exposed_total_s() / static_cast<double>(f.steps.size());
+      }
+      f.headline = Mean(step_times);
+    } else {
+      f.complete = std::none_of(f.fct.begin(), f.fct.end(), [](Time x) { return x.IsInfinite(); });
+      f.headline = Mean(f.fct);
+      for (const FlowSpec& spec : t.flows) f.ideal_fct.push_back(network.IdealFct(TrafficInjector::RequestFor(spec)));
+    }
+  }
+  out.port_tx_bytes.reserve(fabric.topology.ports().size());
+  for (const Port& port : fabric.topology.ports()) out.port_tx_bytes.push_back(network.LinkCounters(port.id).tx_bytes);
+  out.events = sim.events_processed();
+  if (observe) out.observation = ObserveSimulation(simulation, out.sim_time);
+  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return out;
+}
+
+}  // namespace aifabric

@@ -1,0 +1,73 @@
+// SimulateTenants runs several workload items of a scenario (its tenants:
+// scenario/tenant_spec.h) on one fabric and one clock: every training step
+// and Chakra trace as JobExecutors on one GpuNetwork, every flow workload
+// through one TrafficInjector on the same fabric model, each job at its
+// placement from its start, its steps back to back. The same prepared
+// tenants run in any subset (the shared run holds them all, a tenant's
+// alone run only it), and each keeps its own flow ids and ECMP entropy in
+// every subset, so a tenant crosses the same links in each. Returns data;
+// not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "core/result.h"
+#include "core/time.h"
+#include "fabric/fabric_observation.h"
+#include "run/fabric_setup.h"
+#include "run/run_hooks.h"
+#include "run/training_run.h"
+#include "scenario/scenario.h"
+#include "workload/job_graph.h"
+#include "workload/job_metrics.h"
+#include "workload/traffic_spec.h"
+
+namespace aifabric {
+
+// One tenant made ready to run (run/tenant_run.h prepares them).
+struct PreparedTenant {
+  const TenantSpec* spec = nullptr;
+  // Jobs: the cluster GPUs it runs on (the graph's GPU g is gpus[g]), its
+  // graph as built (GPUs 0..n-1; metrics read it) and as placed.
+  std::vector<GpuId> gpus;
+  JobGraph graph;
+  JobGraph placed;
+  int32_t metric_gpus = 0;   // ComputeJobMetrics' `gpus`
+  size_t timed_nodes = 0;    // ComputeJobMetrics' `timed_nodes`
+  std::optional<PreparedTraining> training;
+  // Flows: with their ids (unique over all tenants) and starts.
+  std::vector<FlowSpec> flows;
+};
+
+// What one tenant measured in one simulation.
+struct TenantFigures {
+  std::vector<JobMetrics> steps;  // jobs: each step's (makespan = its step time)
+  std::vector<Time> fct;          // flows: by flow, Time::Infinite() if unfinished
+  std::vector<Time> ideal_fct;    // flows: alone on the idle fabric
+  bool complete = false;          // every step / flow finished
+  // The headline time a slowdown compares: a job's mean step time, a flow
+  // workload's mean FCT (of the finished flows).
+  Time headline;
+  double mean_exposed_comm_s = 0;  // jobs: per GPU, mean over steps
+};
+
+struct TenantSimulation {
+  std::vector<TenantFigures> tenants;  // one per index of `which`, in that order
+  std::vector<uint64_t> port_tx_bytes;  // per topology port: what it carried (all tenants)
+  Time sim_time;
+  uint64_t events = 0;
+  double wall_seconds = 0;
+  FabricObservation observation;        // with `observe`
+};
+
+// Runs the tenants `which` (indices into `tenants`) together. `hooks`
+// watch the run (progress, cancel). With `observe`, fills the observation
+// (the diagnosis reads it). Errors name the tenant.
+Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFabric& fabric,
+                                         std::span<const PreparedTenant> tenants, std::span<const size_t> which,
+                                         const RunHooks& hooks, bool observe);
+
+}  // namespace aifabric
