@@ -10,6 +10,7 @@
 #include <functional>
 #include <sstream>
 
+#include "core/text_file.h"
 #include "scenario/yaml_reader.h"
 
 namespace aifabric {
@@ -313,9 +314,7 @@ Result<std::string> ReadInputFile(const std::string& path, const char* what) {
   if (fs::file_size(path, ec) > (16u << 20)) return Error{path + ": the " + std::string(what) + " is over 16 MiB"};
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot read the " + std::string(what) + " (" + std::strerror(errno) + ")"};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return ReadTextFile(path, 16u << 20);
 }
 
 std::string BaseDir(const std::string& path) {

@@ -124,10 +124,10 @@ Result<Scenario> LoadScenarioText(const std::string& text, const std::string& or
 Result<Scenario> LoadScenarioFile(const std::string& path, const std::vector<std::string>& set_overrides) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot read the scenario file (" + std::strerror(errno) + ")"};
-  std::ostringstream text;
-  text << in.rdbuf();
+  Result<std::string> text = ReadTextFile(path);
+  if (!text) return text.error();
   const std::string base_dir = fs::path(path).parent_path().string();
-  Result<Scenario> s = LoadScenarioText(text.str(), path, base_dir.empty() ? "." : base_dir, set_overrides);
+  Result<Scenario> s = LoadScenarioText(*text, path, base_dir.empty() ? "." : base_dir, set_overrides);
   if (s) s->source_file = path;
   return s;
 }

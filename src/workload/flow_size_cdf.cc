@@ -35,9 +35,9 @@ FlowSizeCdf::FlowSizeCdf(std::vector<Point> points) : points_(std::move(points))
 Result<FlowSizeCdf> FlowSizeCdf::Load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot open the flow-size CDF file"};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return Parse(text.str(), path);
+  Result<std::string> text = ReadTextFile(path);
+  if (!text) return text.error();
+  return Parse(*text, path);
 }
 
 Result<FlowSizeCdf> FlowSizeCdf::Parse(std::string_view text, const std::string& origin) {
