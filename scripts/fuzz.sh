@@ -42,11 +42,7 @@ for t in "${targets[@]}"; do
 done
 
 if [ "$do_build" = 1 ]; then
-  cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Sanitize \
-    "-DCMAKE_CXX_FLAGS=-O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
-    -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined -DAIFABRIC_FUZZ=ON ${CMAKE_FLAGS:-} > "$build.configure.log" 2>&1 ||
-    { cat "$build.configure.log"; exit 1; }
-  cmake --build "$build" -j"${JOBS:-2}" --target $(printf 'fuzz_%s ' "${targets[@]}") > "$build.fuzz-build.log" 2>&1 ||
+  scripts/sanitizer_build.sh "$build" $(printf 'fuzz_%s ' "${targets[@]}") > "$build.fuzz-build.log" 2>&1 ||
     { tail -50 "$build.fuzz-build.log"; exit 1; }
 fi
 

@@ -252,6 +252,11 @@ Result<PlanRequirements> ReadPlanRequirements(const std::string& text, const std
     const MapReader top(d, *root, "");
     top.AllowOnly({"name", "seed", "cluster", "workloads", "design_space", "constraints", "costs", "packet_check"});
     r.name = top.String("name", fs::path(origin).stem().string());
+    // The default output folder is out/<name>-plan: keep it one folder inside out/.
+    if (top.Has("name") && (r.name.empty() || r.name.find_first_of("/\\") != std::string::npos || r.name == "..")) {
+      top.FailAt("name", "'" + r.name + "': the default output folder is out/<name>-plan, so a name may not be "
+                         "empty or '..', nor hold '/' or '\\'");
+    }
     r.seed = top.Unsigned("seed", 1);
     if (!top.Has("cluster")) top.Fail("cluster", "required, missing ({gpus, gpu, gpus_per_server})");
     ReadCluster(top.Map("cluster"), Catalog::BuiltIn(), r);
