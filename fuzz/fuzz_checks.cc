@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -9,6 +10,7 @@
 
 #include "calibrate/nccl_tests_log.h"
 #include "chakra/chakra_trace_file.h"
+#include "core/rng.h"
 #include "core/text_file.h"
 #include "fabric/catalog.h"
 #include "fabric/hpcc_topology_reader.h"
@@ -144,8 +146,18 @@ CheckOutcome CheckJobTrace(std::string_view input) {
   return Contract(ParseJobTrace(input, "trace.csv", models), "trace.csv");
 }
 
+// A distribution read is also drawn from: its mean is a positive number
+// and a draw is at least 1 byte (UBSan watches the conversions).
 CheckOutcome CheckFlowSizeCdf(std::string_view input) {
-  return Contract(FlowSizeCdf::Parse(input, "cdf.txt"), "cdf.txt");
+  Result<FlowSizeCdf> cdf = FlowSizeCdf::Parse(input, "cdf.txt");
+  if (cdf.ok()) {
+    if (!(cdf->Mean() > 0) || !std::isfinite(cdf->Mean())) return {false, "a distribution whose mean is not positive"};
+    Rng rng(1);
+    for (int i = 0; i < 8; ++i) {
+      if (cdf->Sample(rng) < 1) return {false, "a draw of 0 bytes"};
+    }
+  }
+  return Contract(cdf, "cdf.txt");
 }
 
 CheckOutcome CheckNcclTestsLog(std::string_view input) {
