@@ -10,7 +10,8 @@
 #         GoogleTest, Google Benchmark, promtool (prometheus), Chromium and
 #         playwright-core (report.html in a headless browser), OpenSM under
 #         ibsim (tests/opensm_run_test.cc), GNU time (the benchmarks'
-#         whole-process figures: bench/telemetry_bench.sh).
+#         whole-process figures: bench/telemetry_bench.sh), clang and
+#         libFuzzer (.ci/run's sanitizer stage and scripts/fuzz.sh).
 # Debian packages come from apt (`apt-get update` runs only when one is
 # missing); web/report's npm packages at the versions its package-lock.json
 # pins, which run on Debian's Node 18.
@@ -34,6 +35,7 @@ TEST_PACKAGES=(
   prometheus chromium
   opensm ibsim-utils infiniband-diags
   time
+  clang libfuzzer-14-dev
 )
 packages=("${RUN_PACKAGES[@]}")
 if [ "$mode" = test ]; then packages+=("${TEST_PACKAGES[@]}"); fi

@@ -399,7 +399,7 @@ Result<NcclTestsLog> ReadNcclTestsLog(const std::string& path, std::optional<Col
     return Error{path + ": " + std::to_string(size) + " bytes; a log may hold at most " +
                  std::to_string(kMaxNcclTestsLogBytes)};
   }
-  Result<std::string> text = ReadTextFile(path);
+  Result<std::string> text = ReadTextFile(path, kMaxNcclTestsLogBytes);
   if (!text.ok()) return text.error();
   return ParseNcclTestsLog(*text, path, op);
 }

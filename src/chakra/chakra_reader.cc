@@ -9,6 +9,7 @@
 #include "chakra/chakra_job_assembler.h"
 #include "chakra/chakra_rank_nodes.h"
 #include "chakra/chakra_trace_reader.h"
+#include "core/text_file.h"
 
 namespace aifabric {
 
@@ -70,7 +71,9 @@ Result<JobGraph> BuildChakraJobGraph(const std::vector<ChakraRankTrace>& ranks, 
 Result<std::map<std::string, std::vector<int32_t>>> ReadChakraCommGroups(const std::string& path) {
   std::ifstream file(path);
   if (!file) return Error{path + ": cannot open"};
-  const nlohmann::json j = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
+  Result<std::string> text = ReadTextFile(path);
+  if (!text) return text.error();
+  const nlohmann::json j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Error{path + ": not valid JSON"};
   if (!j.is_object()) return Error{path + ": expected an object {\"group\": [ranks...], ...}"};
   std::map<std::string, std::vector<int32_t>> groups;

@@ -3,8 +3,8 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <sstream>
 
 namespace aifabric {
 namespace {
@@ -17,13 +17,34 @@ std::string_view Trim(std::string_view s) {
 
 }  // namespace
 
-Result<std::string> ReadTextFile(const std::string& path) {
+std::string ByteCountText(uint64_t bytes) {
+  if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+Result<std::string> ReadTextFile(const std::string& path, uint64_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot open file (" + std::strerror(errno) + ")"};
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Error{path + ": read error"};
-  return text.str();
+  const std::string too_large =
+      path + ": larger than " + ByteCountText(max_bytes) + ", the most aifabric reads from one input file";
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return Error{path + ": is a folder, not a file"};
+  std::string text;
+  if (std::filesystem::is_regular_file(path, ec)) {
+    const uintmax_t size = std::filesystem::file_size(path, ec);
+    if (!ec && size > max_bytes) return Error{too_large};
+    if (!ec) text.reserve(size);
+  }
+  // Chunks until end of file, so a pipe or a device is bounded too.
+  char chunk[1 << 16];
+  while (in) {
+    in.read(chunk, sizeof chunk);
+    const auto got = static_cast<uint64_t>(in.gcount());
+    if (text.size() + got > max_bytes) return Error{too_large};
+    text.append(chunk, got);
+  }
+  if (in.bad()) return Error{path + ": read error (" + std::strerror(errno) + ")"};
+  return text;
 }
 
 std::vector<TextLine> SplitLines(std::string_view text) {

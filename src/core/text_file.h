@@ -1,5 +1,5 @@
 // Small helpers shared by the line-oriented readers (topology files, flow
-// files, flow-size CDFs): reading a whole file, splitting text into numbered
+// files, flow-size CDFs): reading a whole file (bounded), splitting text into numbered
 // lines and fields, and naming a line or quoting a field in messages. Pure;
 // thread-safe.
 #pragma once
@@ -13,8 +13,22 @@
 
 namespace aifabric {
 
-// The whole file; the error names the path and the OS reason.
-Result<std::string> ReadTextFile(const std::string& path);
+// The most any reader takes from one input file: 256 MiB, far above any
+// scenario, topology, trace or log this project reads (the largest in
+// tests and examples is a few MiB), and small enough that a device file or
+// a mistaken path ends in a clear error instead of memory exhaustion.
+inline constexpr uint64_t kMaxInputFileBytes = 256ull << 20;
+
+// The whole file, at most `max_bytes` of it; the error names the path and
+// the OS reason, or says the file is larger than the bound (a regular file
+// by its size, before reading; a pipe or device such as /dev/zero once
+// more than `max_bytes` came out of it). Every reader of user input reads
+// through this.
+Result<std::string> ReadTextFile(const std::string& path, uint64_t max_bytes = kMaxInputFileBytes);
+
+// "N bytes" as messages about sizes show it: "256 MiB" when a whole number
+// of MiB, else the byte count.
+std::string ByteCountText(uint64_t bytes);
 
 struct TextLine {
   int number = 0;          // 1-based

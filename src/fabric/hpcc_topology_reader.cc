@@ -1,5 +1,6 @@
 #include "fabric/hpcc_topology_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -81,7 +82,9 @@ Result<Topology> ParseHpccTopology(std::string_view text, const std::string& ori
 
   // Then the links.
   std::vector<LinkLine> links;
-  links.reserve(static_cast<size_t>(num_links));
+  // No more than the lines left can hold: a short file declaring 10^8
+  // links must not reserve gigabytes.
+  links.reserve(std::min(static_cast<size_t>(num_links), lines.size() - next));
   for (; next < lines.size(); ++next) {
     const TextLine& line = lines[next];
     if (static_cast<int64_t>(links.size()) == num_links) {
@@ -117,6 +120,15 @@ Result<Topology> ParseHpccTopology(std::string_view text, const std::string& ori
     const int last = lines.back().number;
     return Error{at(last) + "the file ends after " + std::to_string(links.size()) + " links, but line " +
                  std::to_string(header.number) + " declares " + std::to_string(num_links)};
+  }
+
+  // Every node has a link: a node without one cannot send or forward, and
+  // a 10-byte file declaring 10^7 nodes must not build them.
+  std::vector<bool> linked(static_cast<size_t>(nodes), false);
+  for (const LinkLine& l : links) linked[l.a] = linked[l.b] = true;
+  if (auto lonely = std::find(linked.begin(), linked.end(), false); lonely != linked.end()) {
+    return Error{at(header.number) + "node " + std::to_string(lonely - linked.begin()) + " of the " +
+                 std::to_string(nodes) + " declared has no link"};
   }
 
   Topology t;

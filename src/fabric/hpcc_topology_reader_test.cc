@@ -89,6 +89,22 @@ TEST_F(HpccFile, SwitchIdsBeforeHostsAndRoundTrip) {
   EXPECT_EQ(again->num_links(), 2u);
 }
 
+// Counts the file cannot back: a node with no link is refused (so a few
+// bytes declaring 10^7 nodes build nothing), and 10^8 declared links in a
+// one-line file end in the missing-links error, not a reservation of
+// gigabytes.
+TEST_F(HpccFile, CountsTheFileCannotBackAreRefused) {
+  Result<Topology> lonely = ParseHpccTopology("3 1 1\n0\n1 0 100Gbps 1us 0\n", "t.txt", SwitchSpec{});
+  ASSERT_FALSE(lonely.ok());
+  EXPECT_EQ(lonely.error().message, "t.txt:1: node 2 of the 3 declared has no link");
+  Result<Topology> many = ParseHpccTopology("10000000 0 0\n\n", "t.txt", SwitchSpec{});
+  ASSERT_FALSE(many.ok());
+  EXPECT_EQ(many.error().message, "t.txt:1: node 0 of the 10000000 declared has no link");
+  Result<Topology> links = ParseHpccTopology("2 1 99999999\n0\n", "t.txt", SwitchSpec{});
+  ASSERT_FALSE(links.ok());
+  EXPECT_EQ(links.error().message, "t.txt:2: the file ends after 0 links, but line 1 declares 99999999");
+}
+
 TEST_F(HpccFile, ErrorsNameFileAndLine) {
   EXPECT_THAT(Err("7 3\n"), HasSubstr("topology.txt:1: expected 'nodes switches links' (three integers)"));
   EXPECT_THAT(Err(""), HasSubstr("topology.txt:1: expected 'nodes switches links'"));

@@ -10,6 +10,7 @@
 #include <functional>
 #include <sstream>
 
+#include "core/text_file.h"
 #include "scenario/yaml_reader.h"
 
 namespace aifabric {
@@ -251,6 +252,11 @@ Result<PlanRequirements> ReadPlanRequirements(const std::string& text, const std
     const MapReader top(d, *root, "");
     top.AllowOnly({"name", "seed", "cluster", "workloads", "design_space", "constraints", "costs", "packet_check"});
     r.name = top.String("name", fs::path(origin).stem().string());
+    // The default output folder is out/<name>-plan: keep it one folder inside out/.
+    if (top.Has("name") && (r.name.empty() || r.name.find_first_of("/\\") != std::string::npos || r.name == "..")) {
+      top.FailAt("name", "'" + r.name + "': the default output folder is out/<name>-plan, so a name may not be "
+                         "empty or '..', nor hold '/' or '\\'");
+    }
     r.seed = top.Unsigned("seed", 1);
     if (!top.Has("cluster")) top.Fail("cluster", "required, missing ({gpus, gpu, gpus_per_server})");
     ReadCluster(top.Map("cluster"), Catalog::BuiltIn(), r);
@@ -313,9 +319,7 @@ Result<std::string> ReadInputFile(const std::string& path, const char* what) {
   if (fs::file_size(path, ec) > (16u << 20)) return Error{path + ": the " + std::string(what) + " is over 16 MiB"};
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot read the " + std::string(what) + " (" + std::strerror(errno) + ")"};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return ReadTextFile(path, 16u << 20);
 }
 
 std::string BaseDir(const std::string& path) {

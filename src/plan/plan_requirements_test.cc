@@ -42,6 +42,16 @@ TEST(PlanRequirements, MinimalFillsDefaults) {
   EXPECT_EQ(r->space.roce_load_balancing, std::vector<LoadBalancing>{LoadBalancing::kEcmp});
 }
 
+// out/<name>-plan is the default output folder: a name may not climb out of out/.
+TEST(PlanRequirements, ANameThatWouldLeaveTheOutputFolderIsRefused) {
+  for (const std::string name : {"../../x", "a/b", ".."}) {
+    Result<PlanRequirements> r = Read("name: " + name + "\ncluster: {gpus: 16, gpu: H100, gpus_per_server: 8}\n");
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_NE(r.error().message.find("req.yaml:1"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("name"), std::string::npos) << r.error().message;
+  }
+}
+
 TEST(PlanRequirements, DesignSpaceListsAndScalars) {
   Result<PlanRequirements> r = Read(std::string(kMinimal) + R"(
 design_space:

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text_file.h"
 #include "diagnosis/diagnosis.h"
 
 namespace aifabric {
@@ -13,9 +14,9 @@ Result<std::string> DiagnosisReport(const std::string& out_dir) {
   const std::string path = out_dir + "/diagnosis.json";
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot read it (is " + out_dir + " the output folder of an aifabric run?)"};
-  std::ostringstream text;
-  text << in.rdbuf();
-  nlohmann::ordered_json diagnosis = nlohmann::ordered_json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  Result<std::string> text = ReadTextFile(path);
+  if (!text) return text.error();
+  nlohmann::ordered_json diagnosis = nlohmann::ordered_json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (diagnosis.is_discarded()) return Error{path + ": not valid JSON"};
   if (!diagnosis.is_object() || !diagnosis.contains("findings") || !diagnosis["findings"].is_array()) {
     return Error{path + ": expected an object with a \"findings\" list"};

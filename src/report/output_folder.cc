@@ -1,5 +1,6 @@
 #include "report/output_folder.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -15,6 +16,12 @@ Status OutputFolder::Write(const std::string& name, std::string_view contents) {
 }
 
 Status OutputFolder::Stream(const std::string& name, const std::function<void(TextSink&)>& write) {
+  const std::filesystem::path relative(name);
+  if (name.empty() || relative.is_absolute() ||
+      std::any_of(relative.begin(), relative.end(), [](const std::filesystem::path& part) { return part == ".."; })) {
+    return Error{"output file '" + name + "' would be outside the output folder " + dir_ +
+                 " (a file name below it was expected)"};
+  }
   const std::string path = dir_ + "/" + name;
   const std::string folder = std::filesystem::path(path).parent_path().string();
   std::error_code ec;
@@ -34,6 +41,9 @@ Status OutputFolder::Commit() {
     std::filesystem::rename(pending_[i].temporary, pending_[i].path, ec);
     if (ec) {
       const Error error{"cannot rename " + pending_[i].temporary + " to " + pending_[i].path + ": " + ec.message()};
+      // Nothing of this run stays: the files already in place go, and the
+      // destructor removes the temporaries not renamed.
+      for (size_t j = 0; j < i; ++j) std::filesystem::remove(pending_[j].path, ec);
       pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(i));
       return error;
     }

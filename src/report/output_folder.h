@@ -4,7 +4,9 @@
 // only the buffer in memory, and Commit renames them all into place at the
 // end: a reader never sees half a file, and a command that fails leaves
 // none of its new files behind (what was not committed is removed when the
-// folder object goes). Not thread-safe.
+// folder object goes; a Commit that fails partway removes the files it had
+// already renamed into place). A name that would climb out of the folder
+// (absolute, or with a `..` part) is an error. Not thread-safe.
 #pragma once
 
 #include <functional>
@@ -31,12 +33,14 @@ class OutputFolder {
   const std::string& dir() const { return dir_; }
   // Writes `contents` as `name`, a path below the folder ("summary.json",
   // "topology+crux/jobs.csv"), creating the folders it needs. Errors name
-  // the file.
+  // the file; a name outside the folder (absolute, or with a `..` part)
+  // is an error naming it.
   Status Write(const std::string& name, std::string_view contents);
   // The same for a file `write` appends to the sink it is given, as it
   // formats it; errors name the file and the OS reason.
   Status Stream(const std::string& name, const std::function<void(TextSink&)>& write);
-  // Renames every file written into place, in the order written.
+  // Renames every file written into place, in the order written; if one
+  // cannot be, removes those renamed before it and returns the error.
   Status Commit();
   // The names written so far, in order, as given to Write.
   const std::vector<std::string>& names() const { return names_; }

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace aifabric {
 namespace {
@@ -63,6 +64,40 @@ TEST(OutputFolder, AFileThatCannotBeWrittenIsAnErrorNamingIt) {
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().message.find("links.csv"), std::string::npos) << st.error().message;
   fs::remove_all(tmpl);
+}
+
+// A folder where the second file should go: the first, already renamed,
+// is removed again, and no temporary stays.
+TEST(OutputFolder, AFailedCommitLeavesNothingOfTheRunBehind) {
+  const std::string dir = MakeTempDir();
+  fs::create_directories(dir + "/links.csv");
+  {
+    OutputFolder out(dir);
+    ASSERT_TRUE(out.Write("summary.json", "{}\n").ok());
+    ASSERT_TRUE(out.Write("links.csv", "link_id\n").ok());
+    ASSERT_TRUE(out.Write("flows.csv", "flow_id\n").ok());
+    Status committed = out.Commit();
+    ASSERT_FALSE(committed.ok());
+    EXPECT_NE(committed.error().message.find(dir + "/links.csv"), std::string::npos) << committed.error().message;
+  }
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir)) left.push_back(e.path().filename().string());
+  EXPECT_EQ(left, std::vector<std::string>{"links.csv"});  // the folder that was there, nothing else
+  EXPECT_TRUE(fs::is_empty(dir + "/links.csv"));
+  fs::remove_all(dir);
+}
+
+TEST(OutputFolder, ANameThatClimbsOutIsRefused) {
+  const std::string dir = MakeTempDir();
+  OutputFolder out(dir + "/run");
+  for (const std::string name : {"../x.csv", "a/../../x.csv", "/tmp/x.csv", ""}) {
+    Status written = out.Write(name, "x");
+    ASSERT_FALSE(written.ok()) << name;
+    EXPECT_NE(written.error().message.find("outside the output folder"), std::string::npos) << written.error().message;
+  }
+  EXPECT_TRUE(out.Write("sub/x.csv", "x").ok());
+  EXPECT_TRUE(out.names() == std::vector<std::string>{"sub/x.csv"});
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -227,7 +227,7 @@ Status WriteOutputs(const ScenarioRun& run, const nlohmann::ordered_json& summar
   for (const auto& [name, write] : {std::pair<const char*, Writer>{"flows.csv", WriteFlowsCsv},
                                     {"links.csv", WriteLinksCsv},
                                     {"fct.txt", WriteFctTxt}}) {
-    if (Status st = out.Stream(name, [&run, write](TextSink& sink) { write(sink, run); }); !st.ok()) return st;
+    if (Status st = out.Stream(name, [&run, w = write](TextSink& sink) { w(sink, run); }); !st.ok()) return st;
   }
   if (Status st = out.Write("summary.json", summary.dump(2) + "\n"); !st.ok()) return st;
   if (!run.scenario().telemetry.enabled) return Status::Ok();

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -23,6 +24,14 @@ namespace aifabric {
 namespace {
 
 namespace fs = std::filesystem;
+
+// A name that, as out/<name>, stays one folder inside out/.
+bool IsOutputName(const std::string& name) {
+  if (name.empty() || name == "." || name == "..") return false;
+  return std::none_of(name.begin(), name.end(), [](char ch) {
+    return ch == '/' || ch == '\\' || static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f;
+  });
+}
 
 // calibration: FILE (relative to the scenario's folder), merged over the
 // built-in data/calibration.yaml; its bus efficiencies scale the NVLink and
@@ -56,6 +65,10 @@ void ReadScenario(const SectionContext& c, const YAML::Node& root, const std::st
   MapReader top(c.d, root, "");
   top.AllowOnly({"name", "seed", "cluster", "fabric", "workload", "simulation", "scheduling", "calibration"});
   s.name = top.String("name", default_name);
+  if (top.Has("name") && !IsOutputName(s.name)) {
+    top.FailAt("name", Quote(s.name) + ": the default output folder is out/<name>, so a name may not be empty, '.' or "
+                       "'..', nor hold '/', '\\' or control characters");
+  }
   s.seed = top.Unsigned("seed", 1);
   ReadCluster(c, top.Map("cluster"), s);
   ReadCalibration(c, top, s);
@@ -124,10 +137,10 @@ Result<Scenario> LoadScenarioText(const std::string& text, const std::string& or
 Result<Scenario> LoadScenarioFile(const std::string& path, const std::vector<std::string>& set_overrides) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot read the scenario file (" + std::strerror(errno) + ")"};
-  std::ostringstream text;
-  text << in.rdbuf();
+  Result<std::string> text = ReadTextFile(path);
+  if (!text) return text.error();
   const std::string base_dir = fs::path(path).parent_path().string();
-  Result<Scenario> s = LoadScenarioText(text.str(), path, base_dir.empty() ? "." : base_dir, set_overrides);
+  Result<Scenario> s = LoadScenarioText(*text, path, base_dir.empty() ? "." : base_dir, set_overrides);
   if (s) s->source_file = path;
   return s;
 }

@@ -226,6 +226,20 @@ TEST_F(ScenarioLoaderTest, EmptyTextIsAllDefaults) {
   EXPECT_EQ(s->source_file, "");
 }
 
+// The default output folder is out/<name>: a name that would climb out of
+// out/ (or split into folders) is refused, naming the field and line.
+TEST_F(ScenarioLoaderTest, ANameThatWouldLeaveTheOutputFolderIsRefused) {
+  for (const std::string name : {"../../x", "a/b", "..", ".", "''"}) {
+    Result<Scenario> s = LoadScenarioText("seed: 1\nname: " + name + "\n", "n.yaml", dir_.string(), {});
+    ASSERT_FALSE(s.ok()) << name;
+    EXPECT_NE(s.error().message.find("n.yaml:2"), std::string::npos) << s.error().message;
+    EXPECT_NE(s.error().message.find("name"), std::string::npos) << s.error().message;
+  }
+  Result<Scenario> plain = LoadScenarioText("name: llama3-8b_v1.2\n", "n.yaml", dir_.string(), {});
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  EXPECT_EQ(plain->name, "llama3-8b_v1.2");
+}
+
 TEST_F(ScenarioLoaderTest, NicModelSetsRate) {
   Result<Scenario> s = Load("nic.yaml", "cluster: {nic: {model: CX8-800G}}\n");
   ASSERT_TRUE(s.ok()) << s.error().message;

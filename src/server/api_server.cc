@@ -118,6 +118,8 @@ Result<std::unique_ptr<ApiServer>> ApiServer::Start(const ServeOptions& options)
                  " (address in use, not an address of this machine, or not permitted)"};
   }
   self->port_ = bound;
+  self->watchdog_ = std::make_unique<ConnectionWatchdog>(
+      bound, ConnectionWatchdog::Limits{std::chrono::milliseconds(0), options.max_connections});
   ApiServer* raw = self.get();
   self->listener_ = std::thread([raw] {
     raw->http_->listen_after_bind();
@@ -132,8 +134,13 @@ ApiServer::~ApiServer() { Stop(); }
 void ApiServer::Stop() {
   if (stopping_.exchange(true)) return;
   if (manager_) manager_->Shutdown();
+  // Cut every client (a stalled request, an event stream) so the pool's
+  // join is prompt; the watchdog cuts what still connects until the
+  // listener closes.
+  if (watchdog_) watchdog_->ShutDownAll();
   http_->stop();
   if (listener_.joinable()) listener_.join();
+  watchdog_.reset();
 }
 
 bool ApiServer::Authorized(const httplib::Request& request) const {

@@ -15,7 +15,10 @@
 // Errors are JSON {"error": "..."}: 400 bad input or a refused limit, 401
 // without the token (POST and DELETE, when --token is set), 404, 409
 // (cancel of a finished run), 413 (body over --max-body-bytes).
-// Slow clients are cut off by the read, write and keep-alive timeouts.
+// Slow clients are cut off by the read, write and keep-alive timeouts;
+// beyond max_connections open at once the oldest are cut, and Stop cuts
+// every client first, so none holds the process at exit
+// (telemetry/connection_watchdog.h).
 // Start returns once it listens; Stop (or destruction) stops the runs
 // (server/run_manager.h Shutdown) and then the listener. Thread-safe.
 #pragma once
@@ -30,6 +33,7 @@
 #include "server/run_manager.h"
 #include "server/run_store.h"
 #include "server/server_metrics.h"
+#include "telemetry/connection_watchdog.h"
 
 namespace httplib {
 class Server;
@@ -51,6 +55,7 @@ struct ServeOptions {
   int read_timeout_s = 5;           // a request stalled this long is dropped
   int write_timeout_s = 5;          // a client not reading for this long is dropped
   int keep_alive_timeout_s = 5;     // an idle keep-alive connection is closed
+  int max_connections = 64;         // open at once; the oldest beyond are cut (0: no bound)
 };
 
 class ApiServer {
@@ -89,6 +94,7 @@ class ApiServer {
   std::unique_ptr<httplib::Server> http_;
   ServerMetrics metrics_;
   std::thread listener_;
+  std::unique_ptr<ConnectionWatchdog> watchdog_;  // set once Start has bound the port
   int port_ = 0;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> listener_returned_{false};

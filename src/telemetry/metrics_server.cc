@@ -37,6 +37,10 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::Start(int port) {
   });
   server.new_task_queue = [] { return new httplib::ThreadPool(kWorkerThreads); };
   server.set_keep_alive_timeout(kIdleTimeoutSeconds);
+  // One request per connection: a scraper reconnects (locally, cheaply) and
+  // no connection outlives one answer, so the watchdog's lifetime bound
+  // never cuts a healthy scraper between two scrapes.
+  server.set_keep_alive_max_count(1);
   server.set_read_timeout(kReadWriteTimeoutSeconds, 0);
   server.set_write_timeout(kReadWriteTimeoutSeconds, 0);
   // Runs before routing for every well-formed request, so the count is
@@ -67,6 +71,8 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::Start(int port) {
                  " (port in use or not permitted); choose another --metrics-port, or 0 for any free port"};
   }
   self->port_ = bound;
+  self->watchdog_ = std::make_unique<ConnectionWatchdog>(
+      bound, ConnectionWatchdog::Limits{std::chrono::seconds(kMaxConnectionSeconds), kMaxConnections});
 
   self->listener_ = std::thread([raw] {
     raw->server_->listen_after_bind();
@@ -81,8 +87,13 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::Start(int port) {
 }
 
 MetricsServer::~MetricsServer() {
+  // Cut every client first, so the workers' blocked reads and writes return
+  // and stop's join of the pool is prompt; the watchdog keeps cutting what
+  // connects until the listener is closed.
+  if (watchdog_) watchdog_->ShutDownAll();
   server_->stop();
   if (listener_.joinable()) listener_.join();
+  watchdog_.reset();
 }
 
 void MetricsServer::Publish(std::string exposition) {

@@ -11,9 +11,14 @@
 //
 // Cost bounds: Publish swaps a pointer under a mutex, so a scrape never
 // holds the simulation thread for longer than that swap. Requests run on a
-// pool of kWorkerThreads; a connection idle for kIdleTimeoutSeconds, or
-// stalled mid-request or mid-response for kReadWriteTimeoutSeconds, is
-// closed, which also bounds how long destruction waits for a stuck client.
+// pool of kWorkerThreads, one request per connection; a connection idle
+// for kIdleTimeoutSeconds, or stalled mid-request or mid-response for
+// kReadWriteTimeoutSeconds, is closed; a ConnectionWatchdog cuts one open
+// for longer than kMaxConnectionSeconds however it trickles (a client
+// sending its headers a byte at a time), cuts the oldest beyond
+// kMaxConnections (a crowd of idle connections), and at destruction cuts
+// every client, so destruction never waits for one. Headers are capped by
+// cpp-httplib (8 KiB a line).
 // cpp-httplib's server ignores SIGPIPE process-wide, so a scraper that
 // hangs up mid-response cannot kill the run.
 #pragma once
@@ -26,6 +31,7 @@
 #include <thread>
 
 #include "core/result.h"
+#include "telemetry/connection_watchdog.h"
 
 namespace httplib {
 class Server;
@@ -35,19 +41,19 @@ namespace aifabric {
 
 class MetricsServer {
  public:
-  static constexpr int kWorkerThreads = 2;
+  static constexpr int kWorkerThreads = 8;
   static constexpr int kIdleTimeoutSeconds = 1;       // keep-alive wait for the next request
   static constexpr int kReadWriteTimeoutSeconds = 1;  // per blocked read or write of a request
+  static constexpr int kMaxConnectionSeconds = 5;     // a connection's whole life, however it trickles
+  static constexpr int kMaxConnections = 16;          // open at once; the oldest beyond are cut
 
   // Binds 127.0.0.1:port (port 0: any free port) and starts serving in a
   // background thread. An Error naming the port if it cannot be bound (in
   // use, privileged) or is outside 0..65535.
   [[nodiscard]] static Result<std::unique_ptr<MetricsServer>> Start(int port);
 
-  // Stops listening and joins. A client that connected and went silent
-  // (before or partway through a request) delays this by at most about
-  // kIdleTimeoutSeconds + kReadWriteTimeoutSeconds; one that trickles bytes
-  // can hold it longer, but only local processes can connect.
+  // Cuts every client, stops listening and joins: prompt whatever the
+  // clients do (about the watchdog's scan interval at worst).
   ~MetricsServer();
 
   MetricsServer(const MetricsServer&) = delete;
@@ -69,6 +75,7 @@ class MetricsServer {
   // Fixed once Start returns.
   std::unique_ptr<httplib::Server> server_;
   std::thread listener_;
+  std::unique_ptr<ConnectionWatchdog> watchdog_;
   int port_ = 0;
 
   mutable std::mutex mutex_;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -140,6 +141,10 @@ class StalledClient {
   StalledClient(const StalledClient&) = delete;
   StalledClient& operator=(const StalledClient&) = delete;
   bool connected() const { return connected_; }
+  // Sends more; false once the server has cut the connection.
+  bool Send(const std::string& bytes) {
+    return send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(bytes.size());
+  }
 
  private:
   const int fd_;
@@ -171,6 +176,77 @@ TEST(MetricsServer, DestructionIsPromptEvenWithClientsConnected) {
   std::this_thread::sleep_for(std::chrono::milliseconds(50));  // let the workers pick both up
   const double bound = MetricsServer::kIdleTimeoutSeconds + MetricsServer::kReadWriteTimeoutSeconds;
   EXPECT_LT(SecondsToDestroy(busy), bound);
+}
+
+// A slow-headers client: sends a request whose headers never end, a byte
+// every 100 ms (each byte well inside the read timeout), until the server
+// cuts it or `stop` is set; `cut` says which.
+class Trickler {
+ public:
+  Trickler(int port, const std::atomic<bool>& stop)
+      : thread_([this, port, &stop] {
+          StalledClient client(port, "");
+          const std::string request = "GET /metrics HTTP/1.1\r\nX-Slow: " + std::string(100000, 'a');
+          for (size_t i = 0; i < request.size() && !stop.load(); ++i) {
+            if (!client.Send(request.substr(i, 1))) {
+              cut_.store(true);
+              return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+          }
+        }) {}
+  ~Trickler() { thread_.join(); }
+  bool cut() const { return cut_.load(); }
+
+ private:
+  std::atomic<bool> cut_{false};
+  std::thread thread_;
+};
+
+// Two slow-headers clients and 200 idle connections: another client is
+// still answered, within the time the workers need to drain what the
+// connection cap leaves ahead of it (the oldest beyond kMaxConnections are
+// cut; each of the rest holds a worker for at most kIdleTimeoutSeconds, so
+// kMaxConnections / kWorkerThreads rounds of it), plus a second of slack;
+// the tricklers are cut; destruction stays prompt with all of them
+// connected.
+TEST(MetricsServer, SlowAndIdleClientsBlockNeitherOthersNorTheExit) {
+  std::unique_ptr<MetricsServer> server = StartOnAnyPort();
+  ASSERT_NE(server, nullptr);
+  server->Publish("a 1\n");
+  std::atomic<bool> stop{false};
+  auto slow1 = std::make_unique<Trickler>(server->port(), stop);
+  auto slow2 = std::make_unique<Trickler>(server->port(), stop);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // both mid-headers
+  std::vector<std::unique_ptr<StalledClient>> crowd;
+  for (int i = 0; i < 200; ++i) crowd.push_back(std::make_unique<StalledClient>(server->port(), ""));
+
+  const auto start = std::chrono::steady_clock::now();
+  httplib::Client client("127.0.0.1", server->port());
+  client.set_read_timeout(10, 0);
+  httplib::Result got = client.Get("/metrics");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(got) << httplib::to_string(got.error());
+  EXPECT_EQ(got->status, 200);
+  EXPECT_EQ(got->body, "a 1\n");
+  const int rounds = (MetricsServer::kMaxConnections + MetricsServer::kWorkerThreads - 1) / MetricsServer::kWorkerThreads;
+  EXPECT_LT(seconds, rounds * MetricsServer::kIdleTimeoutSeconds + 1.0);
+
+  // The tricklers, oldest of all, are cut (by the cap here; by the
+  // lifetime bound at the latest).
+  const auto deadline = start + std::chrono::seconds(MetricsServer::kMaxConnectionSeconds + 1);
+  while ((!slow1->cut() || !slow2->cut()) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(slow1->cut());
+  EXPECT_TRUE(slow2->cut());
+
+  // New tricklers and a new crowd, then the exit: prompt.
+  auto slow3 = std::make_unique<Trickler>(server->port(), stop);
+  for (int i = 0; i < 50; ++i) crowd.push_back(std::make_unique<StalledClient>(server->port(), ""));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_LT(SecondsToDestroy(server), 0.5);
+  stop.store(true);
 }
 
 }  // namespace

@@ -35,9 +35,9 @@ FlowSizeCdf::FlowSizeCdf(std::vector<Point> points) : points_(std::move(points))
 Result<FlowSizeCdf> FlowSizeCdf::Load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot open the flow-size CDF file"};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return Parse(text.str(), path);
+  Result<std::string> text = ReadTextFile(path);
+  if (!text) return text.error();
+  return Parse(*text, path);
 }
 
 Result<FlowSizeCdf> FlowSizeCdf::Parse(std::string_view text, const std::string& origin) {
@@ -51,8 +51,10 @@ Result<FlowSizeCdf> FlowSizeCdf::Parse(std::string_view text, const std::string&
                    std::to_string(f.size()) + " fields"};
     }
     Point p;
-    if (!ParseDouble(f[0], p.bytes) || p.bytes < 0) {
-      return Error{FileLine(origin, line_no) + "expected a size in bytes >= 0, got '" +
+    // At most 2^53 bytes (8 PiB), where doubles still hold every whole
+    // byte and Sample's conversion to uint64_t is defined.
+    if (!ParseDouble(f[0], p.bytes) || p.bytes < 0 || p.bytes > 9007199254740992.0) {
+      return Error{FileLine(origin, line_no) + "expected a size in bytes in [0, 2^53], got '" +
                    std::string(f[0]) + "'"};
     }
     if (!ParseDouble(f[1], p.percent) || p.percent < 0 || p.percent > 100) {
@@ -84,7 +86,11 @@ Result<FlowSizeCdf> FlowSizeCdf::Parse(std::string_view text, const std::string&
     return Error{FileLine(origin, last_line) + "the last cumulative percent must be 100, got " +
                  got.str()};
   }
-  return FlowSizeCdf(std::move(points));
+  FlowSizeCdf cdf(std::move(points));
+  // A mean of 0 (every size 0) would make the expected flow count of a
+  // load infinite.
+  if (!(cdf.Mean() > 0)) return Error{origin + ": the distribution's mean flow size is 0 bytes; give sizes above 0"};
+  return cdf;
 }
 
 uint64_t FlowSizeCdf::Sample(Rng& rng) const {

@@ -96,6 +96,10 @@ TEST(FlowSizeCdfTest, ErrorsNameFileAndLine) {
            Case{"0 0\n100 50 7\n", "c.txt:2: expected `<size_bytes> <cumulative_percent>`"},
            Case{"100 100\n", "c.txt: expected at least 2"},
            Case{"", "c.txt: expected at least 2"},
+           // every size 0: mean 0, an infinite number of flows for any load
+           Case{"0 0\n0 100\n", "c.txt: the distribution's mean flow size is 0 bytes"},
+           // 1e300 bytes would overflow Sample's uint64_t
+           Case{"0 0\n1e300 100\n", "c.txt:2: expected a size in bytes in [0, 2^53]"},
        }) {
     Result<FlowSizeCdf> cdf = FlowSizeCdf::Parse(c.text, "c.txt");
     ASSERT_FALSE(cdf.ok()) << c.text;

@@ -89,9 +89,9 @@ Result<std::vector<FlowSpec>> ReadHpccFlowFile(const std::string& path,
   if (!in) {
     return Error{path + ": cannot open the HPCC flow file (" + std::strerror(errno) + ")"};
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return ParseHpccFlows(text.str(), path, topology);
+  Result<std::string> text = ReadTextFile(path);
+  if (!text) return text.error();
+  return ParseHpccFlows(*text, path, topology);
 }
 
 Result<std::vector<FlowSpec>> ParseHpccFlows(std::string_view text, const std::string& origin,
