@@ -50,7 +50,8 @@ Result<std::vector<LinkFault>> ResolveFaults(const Scenario& scenario, const Top
         Result<LinkId> link = LinkBetween(topology, f);
         if (!link.ok()) return link.error();
         lf.links.push_back(*link);
-        lf.name = f.a + "-" + f.b + (f.link_index > 0 ? "#" + std::to_string(f.link_index) : "");
+        lf.name = f.a + "-" + f.b;
+        if (f.link_index > 0) lf.name.append("#").append(std::to_string(f.link_index));
         break;
       }
       case FaultKind::kSwitchDown:

@@ -59,8 +59,8 @@ TEST(ResolveFaults, ErrorsNameTheField) {
             "faults.0.link: no node named 'spine9' in the topology");
   EXPECT_EQ(ErrorOf(Load("faults: [{kind: link_down, link: [leaf0, leaf1], at: 0}]\n")),
             "faults.0.link: 'leaf0' and 'leaf1' share no link");
-  EXPECT_EQ(ErrorOf(Load("faults: [{kind: switch_down, node: host0, at: 0}]\n")),
-            "faults.0.node: 'host0' is a host; switch_down expects a switch");
+  EXPECT_EQ(ErrorOf(Load("faults: [{kind: switch_down, node: h0, at: 0}]\n")),
+            "faults.0.node: 'h0' is a host; switch_down expects a switch");
   EXPECT_EQ(ErrorOf(Load("faults: [{kind: link_down, link: [leaf0, spine0], at: 0}]\n", "flow")),
             "faults.0: faults are modelled at packet level only for now (simulation.model: packet)");
   EXPECT_EQ(ErrorOf(Load("faults: [{kind: straggler, gpu: 3, at: 0, factor: 0.5}]\n")),

@@ -72,7 +72,7 @@ void ReadFault(const MapReader& f, FaultSpec& spec) {
       spec.node = f.String("node", "");
       if (spec.node.empty()) {
         f.Fail("node", spec.kind == FaultKind::kSwitchDown ? "missing; expected the switch's name, e.g. node: spine1"
-                                                            : "missing; expected the NIC's (host's) name, e.g. node: host3");
+                                                            : "missing; expected the NIC's (host's) name, e.g. node: h3");
       }
       break;
     case FaultKind::kGrayLink:
@@ -105,7 +105,7 @@ void ReadFaultsSection(const MapReader& top, Scenario& s) {
     return;
   }
   for (size_t i = 0; i < list->size(); ++i) {
-    MapReader f(top.diagnostics(), (*list)[i], "faults." + std::to_string(i));
+    MapReader f(top.diagnostics(), (*list)[i], std::string("faults.").append(std::to_string(i)));
     FaultSpec spec;
     spec.path = f.path();
     ReadFault(f, spec);
