@@ -9,10 +9,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include "core/ids.h"
+#include "core/result.h"
 #include "core/time.h"
 #include "fabric/fabric_observation.h"
+#include "fabric/link_fault.h"
 #include "fabric/network_model.h"
 #include "fabric/port_counters.h"
 
@@ -64,6 +68,14 @@ class FabricNetwork : public NetworkModel {
   // port that caused each PFC pause. The analytic model tracks no queue
   // pairs and adds nothing. Sets observation.model.
   virtual void Observe(FabricObservation& observation) const = 0;
+  // Plays `faults` during the run (fabric/link_fault.h); call before the
+  // run starts. A model that does not model faults says so.
+  virtual Status InjectFaults(std::span<const LinkFault> faults) {
+    if (faults.empty()) return {};
+    return Error{"faults: this network model does not model faults (use simulation.model: packet)"};
+  }
+  // What each injected fault did so far, in injection order.
+  virtual std::vector<FaultOutcome> FaultOutcomes() const { return {}; }
 };
 
 }  // namespace aifabric

@@ -47,7 +47,7 @@ class PortLists {
 // and n's next hops toward it are its ports whose peer is one hop closer
 // to the switch — except at the switch itself, whose next hop is the
 // host's link (NextHops handles it). Hosts without rows are not visited.
-RoutingTable RoutingTable::BuildShortestPaths(const Topology& topology) {
+RoutingTable RoutingTable::BuildShortestPaths(const Topology& topology, std::span<const uint8_t> link_down) {
   RoutingTable table;
   const size_t num_nodes = topology.num_nodes();
   const std::vector<Node>& nodes = topology.nodes();
@@ -98,6 +98,7 @@ RoutingTable RoutingTable::BuildShortestPaths(const Topology& topology) {
     const Node& n = nodes[rows[r]];
     forwards[r] = n.kind == NodeKind::kSwitch;
     for (PortId p : n.ports) {
+      if (!link_down.empty() && link_down[static_cast<size_t>(ports[p].link)] != 0) continue;
       const int peer_row = table.row_[ports[p].peer];
       if (peer_row >= 0) adjacency.emplace_back(static_cast<uint32_t>(peer_row), ports[p].reverse());
     }

@@ -34,8 +34,11 @@ namespace aifabric {
 class RoutingTable {
  public:
   // All shortest paths (by hop count) from every node to every host.
-  // O(columns x (switches + their ports)) time.
-  static RoutingTable BuildShortestPaths(const Topology& topology);
+  // O(columns x (switches + their ports)) time. With `link_down` (by
+  // LinkId, non-zero: down), the paths avoid those links, as routing does
+  // once it has converged around a failure; a host hanging off one switch
+  // keeps its one link either way (it has no other).
+  static RoutingTable BuildShortestPaths(const Topology& topology, std::span<const uint8_t> link_down = {});
 
   // InfiniBand static routes (ib_forwarding_tables.h): at a switch,
   // NextHops is the one LFT port; at a host, its first link (CA port 1).

@@ -136,6 +136,11 @@ class EgressPort final : public EventHandler {
     ++queue_events_version_;
   }
   DataRate rate() const { return wiring_.rate; }
+  Time propagation() const { return wiring_.propagation; }
+  // What gets this port's packets at the far end. A fault gate
+  // (packet/fault_gate.h) puts itself there and passes on what survives.
+  EventHandler* receiver() const { return wiring_.receiver; }
+  void SetReceiver(EventHandler* receiver) { wiring_.receiver = receiver; }
   PortId id() const { return wiring_.id; }
 
   // The transmitter freed, or a PFC frame arrived (see the tags above).
@@ -230,7 +235,7 @@ class EgressPort final : public EventHandler {
 
   // Hot: touched for every packet (kept together for the cache).
   Simulator& sim_;
-  const Wiring wiring_;
+  Wiring wiring_;  // fixed but for the receiver a fault gate may stand in for (SetReceiver)
   const uint64_t ps_per_byte_;                  // 0 when not a whole number
   const bool cut_through_;
   const bool stamp_int_;                        // a switch port with INT on

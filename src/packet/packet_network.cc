@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "packet/host_nic.h"
+#include "packet/packet_faults.h"
 #include "packet/switch_node.h"
 
 namespace aifabric {
@@ -14,7 +15,8 @@ PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const Rou
       routes_(routes),
       config_(config),
       transport_(transport),
-      pool_(config.int_telemetry) {
+      pool_(config.int_telemetry),
+      active_routes_(&routes) {
   const size_t n = topology.num_nodes();
   switch_salt_.resize(n);
   hosts_.resize(n);
@@ -64,7 +66,7 @@ PacketNetwork::PacketNetwork(Simulator& sim, const Topology& topology, const Rou
 PacketNetwork::~PacketNetwork() = default;
 
 PortId PacketNetwork::NextHop(NodeId node, NodeId dst, uint32_t hash) const {
-  return EcmpNextHop(routes_, switch_salt_, node, dst, hash);
+  return EcmpNextHop(*active_routes_, switch_salt_, node, dst, hash);
 }
 
 void PacketNetwork::StartTransfer(const TransferRequest& request) {
@@ -81,7 +83,8 @@ void PacketNetwork::StartQueuePair(const TransferRequest& request, uint32_t tran
   FlowState flow;
   flow.transfer = transfer;
   flow.request = request;
-  const std::vector<PortId> path = PathPorts(request.src, request.dst, FlowHash(flow.request));
+  const std::vector<PortId> path = PathPorts(RoutesBetween(request.src, request.dst), request.src, request.dst,
+                                             FlowHash(flow.request));
   flow.first_port = path.front();
   flow.route_offset = StoreRoute(path);
   flow.start = sim_.Now();
@@ -94,7 +97,8 @@ void PacketNetwork::StartQueuePair(const TransferRequest& request, uint32_t tran
     TransferRequest back = flow.request;
     std::swap(back.src, back.dst);
     std::swap(back.sport, back.dport);
-    const std::vector<PortId> reverse = PathPorts(request.dst, request.src, FlowHash(back));
+    const std::vector<PortId> reverse = PathPorts(RoutesBetween(request.dst, request.src), request.dst, request.src,
+                                                  FlowHash(back));
     flow.reverse_route_offset = StoreRoute(reverse);
     FlowContext context;
     context.flow_index = index;
@@ -325,14 +329,18 @@ size_t PacketNetwork::TransfersCompleted() const {
   return done;
 }
 
-std::vector<PortId> PacketNetwork::PathPorts(NodeId src, NodeId dst, uint32_t hash) const {
-  return EcmpPath(topology_, routes_, switch_salt_, src, dst, hash);
+std::vector<PortId> PacketNetwork::PathPorts(const RoutingTable& routes, NodeId src, NodeId dst, uint32_t hash) const {
+  return EcmpPath(topology_, routes, switch_salt_, src, dst, hash);
 }
 
 std::vector<PortId> PacketNetwork::path(uint32_t flow_index) const {
   const FlowState& flow = flows_[flow_index];
+  return StoredRoute(flow.route_offset, flow.request.dst);
+}
+
+std::vector<PortId> PacketNetwork::StoredRoute(uint32_t offset, NodeId dst) const {
   std::vector<PortId> ports;
-  for (uint32_t i = flow.route_offset; ports.empty() || topology_.port(ports.back()).peer != flow.request.dst; ++i) {
+  for (uint32_t i = offset; ports.empty() || topology_.port(ports.back()).peer != dst; ++i) {
     ports.push_back(route_arena_[i]);
   }
   return ports;
@@ -340,7 +348,8 @@ std::vector<PortId> PacketNetwork::path(uint32_t flow_index) const {
 
 Time PacketNetwork::IdealFct(const TransferRequest& request) const {
   const TransferRequest r = WithSourcePort(request);
-  const std::vector<PortId> path = PathPorts(r.src, r.dst, FlowHash(r));
+  // Alone on the idle fabric: the fault-free routes.
+  const std::vector<PortId> path = PathPorts(routes_, r.src, r.dst, FlowHash(r));
   const uint32_t overhead = config_.wire_overhead_bytes;
   const uint64_t first_payload = r.bytes < config_.mtu_bytes ? r.bytes : config_.mtu_bytes;
   const uint32_t first_wire = static_cast<uint32_t>(first_payload) + overhead;

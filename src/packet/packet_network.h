@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -31,6 +32,7 @@
 namespace aifabric {
 
 class HostNic;
+class PacketFaults;
 class SwitchNode;
 
 class PacketNetwork final : public FabricNetwork, public TransportHost, private EventHandler {
@@ -62,6 +64,11 @@ class PacketNetwork final : public FabricNetwork, public TransportHost, private 
   void Observe(FabricObservation& observation) const override;
   // Closes time-based counters (PFC pause time) at the end of a run.
   void FinishRun(Time end) override;
+  // Link faults (packet/packet_faults.h). Refuses a fault that needs
+  // rerouting on InfiniBand forwarding tables (not modelled yet) and a
+  // second call.
+  Status InjectFaults(std::span<const LinkFault> faults) override;
+  std::vector<FaultOutcome> FaultOutcomes() const override;
 
   // Results, valid during and after the run: one FlowState per queue pair
   // (per transfer unless PacketConfig::qps_per_transfer > 1).
@@ -104,7 +111,10 @@ class PacketNetwork final : public FabricNetwork, public TransportHost, private 
   int LocalPortIndex(PortId id) const { return local_port_index_[id]; }
   PacketPool& pool() { return pool_; }
   const PacketConfig& config() const { return config_; }
-  const RoutingTable& routes() const { return routes_; }
+  // The routes switches forward by now: the network's own, or those a
+  // fault's routing update installed (UseRoutes).
+  const RoutingTable& routes() const { return *active_routes_; }
+  const RoutingTable& base_routes() const { return routes_; }
   EgressPort& port(PortId id) { return *ports_[id]; }
   FlowState& flow(uint32_t index) { return flows_[index]; }
   // Picks the ECMP next hop out of `node` toward `dst` for a hash.
@@ -137,9 +147,31 @@ class PacketNetwork final : public FabricNetwork, public TransportHost, private 
   // InfiniBand receive buffer per VL of the input port fed by `port`.
   uint64_t VlBufferBytes(const Port& port) const;
 
+  // --- Used by PacketFaults -----------------------------------------------
+  // Whether `link` carries nothing now (a fault holds it down).
+  bool LinkDown(LinkId link) const;
+  bool has_faults() const { return faults_ != nullptr; }
+  // A fault destroyed `p` on the link `at` sends over: counted as a drop
+  // at `at` (and, InfiniBand, its credits returned as the link's retrain
+  // would), freed.
+  void OnFaultLoss(Packet* p, EgressPort& at);
+  // Switches forward by `routes` from now. REQUIRES: it outlives its use.
+  void UseRoutes(const RoutingTable& routes) { active_routes_ = &routes; }
+  // Gives the flows still sending whose data or feedback path crosses a
+  // link with routed_down[link] != 0 — and, when `restoring`, those moved
+  // before — the path their hash picks in routes(). Returns how many
+  // changed path.
+  uint64_t RerouteFlows(std::span<const uint8_t> routed_down, bool restoring);
+
  private:
   void StartQueuePair(const TransferRequest& request, uint32_t transfer);
-  std::vector<PortId> PathPorts(NodeId src, NodeId dst, uint32_t hash) const;
+  std::vector<PortId> PathPorts(const RoutingTable& routes, NodeId src, NodeId dst, uint32_t hash) const;
+  // routes(), or the network's own where a fault cut `src` off from `dst`.
+  const RoutingTable& RoutesBetween(NodeId src, NodeId dst) const {
+    return active_routes_->Distance(src, dst) > 0 ? *active_routes_ : routes_;
+  }
+  // The ports of the route stored at `offset`, up to the one into `dst`.
+  std::vector<PortId> StoredRoute(uint32_t offset, NodeId dst) const;
   // The deadlock check (EventHandler): returns whether any port is paused.
   void OnEvent(uint64_t tag) override;
   bool FindPauseCycle(bool& any_paused) const;
@@ -180,6 +212,9 @@ class PacketNetwork final : public FabricNetwork, public TransportHost, private 
   // and packets carry an offset into it, as htsim's packets carry routes.
   std::vector<PortId> route_arena_;
   TransferObserver* observer_ = nullptr;
+  const RoutingTable* active_routes_;       // routes() (faults may replace it)
+  std::unique_ptr<PacketFaults> faults_;  // null without faults
+  std::vector<uint8_t> moved_;            // per flow: a fault moved its path
   bool deadlock_check_pending_ = false;
   bool in_deadlock_ = false;
   uint64_t pfc_deadlocks_ = 0;

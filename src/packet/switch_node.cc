@@ -168,7 +168,7 @@ PortId SwitchNode::ChooseNextHop(Packet* p) {
     case LoadBalancing::kSpray:
       return spray_round_robin_ ? hops[spray_turn_++ % hops.size()] : hops[rng.Below(hops.size())];
     case LoadBalancing::kAdaptive:
-      return LeastQueued(hops);
+      return network_.has_faults() ? LeastQueuedLive(hops) : LeastQueued(hops);
     case LoadBalancing::kFlowlet: {
       const uint64_t key = static_cast<uint64_t>(p->flow_index) << 1 | (p->kind == PacketKind::kData ? 0 : 1);
       const Time now = network_.sim().Now();
@@ -193,6 +193,18 @@ PortId SwitchNode::LeastQueued(std::span<const PortId> hops) {
   size_t b = rng.Below(hops.size() - 1);
   if (b >= a) ++b;
   return network_.port(hops[a]).queue_bytes() <= network_.port(hops[b]).queue_bytes() ? hops[a] : hops[b];
+}
+
+PortId SwitchNode::LeastQueuedLive(std::span<const PortId> hops) {
+  // Adaptive routing sees its own ports' state: a dead one is never chosen
+  // (unless all are dead), from the instant it fails.
+  live_hops_.clear();
+  for (PortId h : hops) {
+    if (!network_.LinkDown(network_.topology().port(h).link)) live_hops_.push_back(h);
+  }
+  if (live_hops_.empty()) return hops[0];
+  if (live_hops_.size() == 1) return live_hops_[0];
+  return LeastQueued(live_hops_);
 }
 
 void SwitchNode::OnFlowControlledDeparture(Packet* p) {

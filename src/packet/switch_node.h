@@ -101,6 +101,8 @@ class SwitchNode final : public EventHandler {
   [[noreturn, gnu::cold, gnu::noinline]] void FailLosslessDrop(const Packet& p, size_t slot) const;
   PortId ChooseNextHop(Packet* p);
   PortId LeastQueued(std::span<const PortId> hops);
+  // LeastQueued among the hops whose link is up (a fault may hold some down).
+  PortId LeastQueuedLive(std::span<const PortId> hops);
   // Sends a PFC frame for `priority` upstream over `in_port`; a PAUSE is
   // recorded with its `cause` (see PacketNetwork::pause_causes).
   void SendPfc(PortId in_port, int priority, bool pause, PortId cause);
@@ -131,6 +133,7 @@ class SwitchNode final : public EventHandler {
   };
   std::unordered_map<uint64_t, Flowlet> flowlets_;  // by (flow, direction)
   uint64_t spray_turn_ = 0;
+  std::vector<PortId> live_hops_;  // LeastQueuedLive's scratch
   uint64_t headroom_drops_ = 0;
 };
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "run/run_observation.h"
+#include "report/faults_json.h"
 #include "report/telemetry_outputs.h"
 
 namespace aifabric {
@@ -210,6 +211,8 @@ nlohmann::ordered_json BuildSummary(const ScenarioRun& run) {
     workloads.push_back(std::move(w));
   }
   s["workload"] = std::move(workloads);
+  // Only a scenario with faults has the section, so other outputs stay as they were.
+  if (!sc.faults.empty()) s["faults"] = FaultsJson(run.network().FaultOutcomes());
   s["warnings"] = WarningsJson(run.warnings());
   return s;
 }

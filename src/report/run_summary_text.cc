@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "report/faults_json.h"
 #include "report/run_outputs.h"
 #include "core/peak_memory.h"
 #include "core/units.h"
@@ -74,6 +75,7 @@ std::string FormatRunSummary(const ScenarioRun& run, const nlohmann::ordered_jso
                      100 * links["max_util"].get<double>(), links["busiest"].get<std::string>(),
                      100 * links["mean_util"].get<double>(), s["drops"].get<uint64_t>());
   out += SignalsLine(run, s);
+  if (s.contains("faults")) out += FormatFaultLines(s["faults"]);
   out += fmt::format("  outputs     {}/ (summary.json, flows.csv, links.csv, fct.txt{})\n", out_dir,
                      !run.scenario().telemetry.enabled ? ""
                      : run.series() != nullptr

@@ -4,6 +4,7 @@
 
 #include "fabric/topology_builder.h"
 #include "packet/pfc_headroom.h"
+#include "run/fault_plan.h"
 #include "run/ib_routes.h"
 
 namespace aifabric {
@@ -76,6 +77,7 @@ Result<BuiltFabric> BuildFabric(const Scenario& scenario) {
   f.routes = std::move(routes).value();
   Result<ClusterLayout> layout = ClusterLayout::Build(f.topology, scenario.server);
   if (!layout.ok()) return layout.error();
+  if (Result<std::vector<LinkFault>> faults = ResolveFaults(scenario, f.topology); !faults.ok()) return faults.error();
   f.layout = std::move(layout).value();
   return f;
 }

@@ -1,12 +1,21 @@
 #include "run/fabric_simulation.h"
 
+#include <stdexcept>
+
+#include "run/fault_plan.h"
+
 namespace aifabric {
 
 FabricSimulation::FabricSimulation(const Scenario& scenario, const Topology& topology, const RoutingTable& routes)
     : scenario_(scenario),
       topology_(topology),
       sim_(scenario.seed),
-      model_(ModelHandle::Make(sim_, scenario, topology, routes)) {}
+      model_(ModelHandle::Make(sim_, scenario, topology, routes)) {
+  // BuildFabric checked the faults (run/fault_plan.h); a failure here is a bug.
+  Result<std::vector<LinkFault>> faults = ResolveFaults(scenario, topology);
+  if (!faults.ok()) throw std::logic_error(faults.error().message);
+  if (Status st = model_->network().InjectFaults(*faults); !st.ok()) throw std::logic_error(st.error().message);
+}
 
 void FabricSimulation::PrepareTelemetry(const std::vector<int>& priorities, const RunHooks& hooks,
                                         std::function<size_t()> transfers_completed) {

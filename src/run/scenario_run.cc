@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "run/fault_plan.h"
 #include "run/fabric_setup.h"
 #include "scenario/scenario_loader.h"
 #include "run/run_watch.h"
@@ -30,6 +31,9 @@ Result<std::unique_ptr<ScenarioRun>> ScenarioRun::Prepare(const Scenario& scenar
   Result<RoutingTable> routes = BuildScenarioRoutes(scenario, run->topology_);
   if (!routes.ok()) return routes.error();
   run->routes_ = std::make_unique<RoutingTable>(std::move(routes).value());
+  if (Result<std::vector<LinkFault>> faults = ResolveFaults(scenario, run->topology_); !faults.ok()) {
+    return faults.error();
+  }
 
   // Each workload entry draws from its own stream, so adding an entry does
   // not change the flows of the others.

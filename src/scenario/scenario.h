@@ -15,6 +15,7 @@
 #include "fabric/network_model.h"
 #include "fabric/topology_spec.h"
 #include "packet/packet_config.h"
+#include "scenario/fault_spec.h"
 #include "scenario/policy_spec.h"
 #include "scenario/tenant_spec.h"
 #include "sched/job_profile.h"
@@ -144,6 +145,8 @@ struct Scenario {
     };
     std::vector<LinkFailure> link_failures;
   } scheduling;
+  // faults: failures during the run (docs/faults.md), as written.
+  std::vector<FaultSpec> faults;
   // calibration: FILE, merged over the built-in data/calibration.yaml
   // (unset: the built-in); its bus efficiencies are already applied to
   // server.nvlink_per_dir and topology.nic_rate.

@@ -13,6 +13,7 @@
 #include "core/text_file.h"
 #include "scenario/cluster_section.h"
 #include "scenario/fabric_section.h"
+#include "scenario/faults_section.h"
 #include "scenario/scheduling_section.h"
 #include "scenario/section_reading.h"
 #include "scenario/set_override.h"
@@ -63,7 +64,8 @@ void ReadCalibration(const SectionContext& c, const MapReader& top, Scenario& s)
 
 void ReadScenario(const SectionContext& c, const YAML::Node& root, const std::string& default_name, Scenario& s) {
   MapReader top(c.d, root, "");
-  top.AllowOnly({"name", "seed", "cluster", "fabric", "workload", "simulation", "scheduling", "calibration"});
+  top.AllowOnly({"name", "seed", "cluster", "fabric", "workload", "simulation", "scheduling", "calibration",
+                  "faults"});
   s.name = top.String("name", default_name);
   if (top.Has("name") && !IsOutputName(s.name)) {
     top.FailAt("name", Quote(s.name) + ": the default output folder is out/<name>, so a name may not be empty, '.' or "
@@ -76,6 +78,7 @@ void ReadScenario(const SectionContext& c, const YAML::Node& root, const std::st
   ReadWorkload(c, top, s);
   ReadSimulation(top.Map("simulation"), s);
   ReadSchedulingSection(top.Map("scheduling"), s);
+  ReadFaultsSection(top, s);
 }
 
 std::string DefaultName(const std::string& origin) {

@@ -1,0 +1,167 @@
+// Specs of link faults at packet level (packet/packet_faults.h), each
+// against a figure worked out by hand: which packets a dead link destroys,
+// when routing moves the flows, how many reroutes a flapping link makes,
+// how many packets a gray link loses.
+#include "packet/packet_faults.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "engine/simulator.h"
+#include "fabric/routing_table.h"
+#include "fabric/topology.h"
+#include "packet/packet_network.h"
+
+namespace aifabric {
+namespace {
+
+// h0 under leaf0, h1 under leaf1, each leaf joined to spine0 and spine1;
+// every link 400G with 500 ns cables, switches 400 ns store-and-forward.
+struct TwoSpines {
+  TwoSpines() {
+    SwitchSpec spec;
+    spec.name = "test";
+    spec.radix = 64;
+    spec.port_rate = DataRate::Gbps(400);
+    spec.latency = Time::FromNs(400);
+    spec.buffer_bytes = 64ull << 20;
+    h0 = t.AddHost("h0");
+    h1 = t.AddHost("h1");
+    const int s = t.AddSwitchSpec(spec);
+    leaf0 = t.AddSwitch("leaf0", 1, s);
+    leaf1 = t.AddSwitch("leaf1", 1, s);
+    spine0 = t.AddSwitch("spine0", 2, s);
+    spine1 = t.AddSwitch("spine1", 2, s);
+    const DataRate r = DataRate::Gbps(400);
+    const Time cable = Time::FromNs(500);
+    t.AddLink(h0, leaf0, r, cable);
+    t.AddLink(h1, leaf1, r, cable);
+    for (NodeId leaf : {leaf0, leaf1}) {
+      for (NodeId spine : {spine0, spine1}) t.AddLink(leaf, spine, r, cable);
+    }
+  }
+  LinkId Link(NodeId a, NodeId b) const {
+    for (PortId p : t.node(a).ports) {
+      if (t.port(p).peer == b) return t.port(p).link;
+    }
+    return -1;
+  }
+  Topology t;
+  NodeId h0, h1, leaf0, leaf1, spine0, spine1;
+};
+
+struct FaultRun {
+  explicit FaultRun(const Topology& t) : sim(1), routes(RoutingTable::BuildShortestPaths(t)), net(sim, t, routes, {}) {}
+  void Start(uint64_t bytes, NodeId src, NodeId dst) {
+    TransferRequest r;
+    r.id = 0;
+    r.src = src;
+    r.dst = dst;
+    r.bytes = bytes;
+    net.StartTransfer(r);
+  }
+  Simulator sim;
+  RoutingTable routes;
+  PacketNetwork net;
+};
+
+constexpr uint32_t kPayload = 4096;            // PacketConfig's default MTU
+constexpr int64_t kPacketPs = 4178 * 20;   // 4096 + 82 B at 400G (20 ps a byte): 83,560 ps
+
+TEST(PacketFaults, LinkDownLosesWhatCrossesItUntilRoutingMovesTheFlow) {
+  TwoSpines f;
+  FaultRun run(f.t);
+  run.Start(400ull * kPayload, f.h0, f.h1);
+  // The spine the flow's hash picked, and the other one.
+  const NodeId via = f.t.port(run.net.path(0)[1]).peer;
+  const NodeId other = via == f.spine0 ? f.spine1 : f.spine0;
+  LinkFault fault;
+  fault.kind = FaultKind::kLinkDown;
+  fault.links = {f.Link(f.leaf0, via)};
+  fault.at = Time::FromUs(5);
+  fault.detection = Time::FromUs(10);
+  fault.name = "leaf0-spine";
+  ASSERT_TRUE(run.net.InjectFaults(std::span<const LinkFault>(&fault, 1)).ok());
+  run.sim.Run();
+
+  // Without a transport the source sends every packet once, back to back:
+  // packet k leaves h0 at k*tau, is whole at leaf0 (k+1)*tau + 500 ns and
+  // leaves it 400 ns later, and reaches the spine ((k+2)*tau + 1800 ns) —
+  // where the gate sees it — only if that is before the link fails at 5 us:
+  // (k+2) * 83.56 ns + 1800 ns < 5000 ns for k <= 36, so 37 get through.
+  // Routing moves the flow at 5 + 10 = 15 us; the packets made before
+  // (k * tau < 15 us: k <= 179, 180 of them) carry the old path and die at
+  // the dead link: 180 - 37 = 143 lost.
+  const std::vector<FaultOutcome> out = run.net.FaultOutcomes();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].packets_lost, 143u);
+  EXPECT_EQ(out[0].detected, Time::FromUs(15));
+  EXPECT_EQ(out[0].rerouted, Time::FromUs(15));
+  EXPECT_EQ(out[0].route_changes, 1u);
+  EXPECT_EQ(out[0].flows_rerouted, 1u);
+  EXPECT_EQ(f.t.port(run.net.path(0)[1]).peer, other);
+  // Conservation: what was not lost arrived.
+  const PayloadTotals totals = run.net.totals();
+  EXPECT_EQ(totals.dropped, 143ull * kPayload);
+  EXPECT_EQ(totals.delivered + totals.dropped, 400ull * kPayload);
+  EXPECT_EQ(totals.in_flight, 0u);
+  static_assert(kPacketPs == 83'560);
+}
+
+TEST(PacketFaults, FlappingLinkReroutesTwicePerDetectedDownPeriod) {
+  // Down for 8 us at the start of every 20 us from 10 us to 110 us: 5
+  // periods. With a 3 us detection each down period holds long enough to
+  // be seen (3 < 8) and each repair too before the next failure
+  // (8 + 3 < 20): routing changes away and back 5 times, 10 changes.
+  TwoSpines f;
+  for (const auto& [detection, changes] : {std::pair{Time::FromUs(3), 10u}, std::pair{Time::FromUs(9), 0u}}) {
+    FaultRun run(f.t);
+    run.Start(4000ull * kPayload, f.h0, f.h1);
+    LinkFault flap;
+    flap.kind = FaultKind::kLinkFlap;
+    flap.links = {f.Link(f.leaf0, f.spine0)};
+    flap.at = Time::FromUs(10);
+    flap.until = Time::FromUs(110);
+    flap.period = Time::FromUs(20);
+    flap.down_for = Time::FromUs(8);
+    flap.detection = detection;
+    ASSERT_TRUE(run.net.InjectFaults(std::span<const LinkFault>(&flap, 1)).ok());
+    run.sim.Run();
+    const FaultOutcome out = run.net.FaultOutcomes()[0];
+    // With a 9 us detection no down period (8 us) lasts long enough: never
+    // detected, never rerouted.
+    EXPECT_EQ(out.route_changes, changes) << "detection " << detection.us_f() << " us";
+    EXPECT_EQ(out.detected.IsInfinite(), changes == 0);
+  }
+}
+
+TEST(PacketFaults, GrayLinkLosesItsLossRateOfThePackets) {
+  // 20,000 packets over a link losing each with p = 1%: the count lost is
+  // binomial, mean n p = 200, sd sqrt(n p (1 - p)) = 14.07; the link's own
+  // generator is seeded, so the count is fixed, and it lies within 4 sd.
+  TwoSpines f;
+  FaultRun run(f.t);
+  constexpr uint64_t kPackets = 20'000;
+  run.Start(kPackets * kPayload, f.h0, f.h1);
+  LinkFault gray;
+  gray.kind = FaultKind::kGrayLink;
+  gray.links = {f.Link(f.h0, f.leaf0)};
+  gray.loss_rate = 0.01;
+  ASSERT_TRUE(run.net.InjectFaults(std::span<const LinkFault>(&gray, 1)).ok());
+  run.sim.Run();
+  const FaultOutcome out = run.net.FaultOutcomes()[0];
+  const double mean = kPackets * 0.01, sd = std::sqrt(kPackets * 0.01 * 0.99);
+  EXPECT_LE(std::abs(static_cast<double>(out.packets_lost) - mean), 4 * sd) << out.packets_lost;
+  EXPECT_TRUE(out.detected.IsInfinite());  // silent loss: routing never hears of it
+  EXPECT_EQ(run.net.totals().dropped, out.packets_lost * kPayload);
+  // The same seed gives the same losses.
+  FaultRun again(f.t);
+  again.Start(kPackets * kPayload, f.h0, f.h1);
+  ASSERT_TRUE(again.net.InjectFaults(std::span<const LinkFault>(&gray, 1)).ok());
+  again.sim.Run();
+  EXPECT_EQ(again.net.FaultOutcomes()[0].packets_lost, out.packets_lost);
+}
+
+}  // namespace
+}  // namespace aifabric

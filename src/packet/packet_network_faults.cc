@@ -1,0 +1,78 @@
+// PacketNetwork's part in link faults (packet/packet_faults.h plays them).
+#include <cassert>
+
+#include "packet/packet_faults.h"
+#include "packet/packet_network.h"
+
+namespace aifabric {
+
+Status PacketNetwork::InjectFaults(std::span<const LinkFault> faults) {
+  if (faults.empty()) return {};
+  if (faults_ != nullptr) return Error{"faults: already injected into this network"};
+  if (routes_.forwarding()) {
+    for (const LinkFault& f : faults) {
+      if (!f.detection.IsInfinite()) {
+        return Error{"faults: " + f.name + ": rerouting InfiniBand forwarding tables after a fault is not modelled "
+                     "yet; give the fault detection: none (the links fail, routes stay)"};
+      }
+    }
+  }
+  faults_ = std::make_unique<PacketFaults>(*this, faults);
+  return {};
+}
+
+std::vector<FaultOutcome> PacketNetwork::FaultOutcomes() const {
+  return faults_ ? faults_->Outcomes() : std::vector<FaultOutcome>{};
+}
+
+bool PacketNetwork::LinkDown(LinkId link) const { return faults_ != nullptr && faults_->LinkDown(link); }
+
+void PacketNetwork::OnFaultLoss(Packet* p, EgressPort& at) {
+  if (credit_flow_control()) ReturnCredits(p);
+  OnDropped(p, at);
+}
+
+uint64_t PacketNetwork::RerouteFlows(std::span<const uint8_t> routed_down, bool restoring) {
+  if (moved_.size() < flows_.size()) moved_.resize(flows_.size(), 0);
+  auto crosses = [&](const std::vector<PortId>& ports) {
+    for (PortId p : ports) {
+      if (routed_down[static_cast<size_t>(topology_.port(p).link)] != 0) return true;
+    }
+    return false;
+  };
+  uint64_t moved = 0;
+  for (uint32_t i = 0; i < flows_.size(); ++i) {
+    FlowState& f = flows_[i];
+    if (f.done() && f.sender->Finished()) continue;
+    const std::vector<PortId> forward = StoredRoute(f.route_offset, f.request.dst);
+    std::vector<PortId> reverse;
+    if (transport_ != nullptr) reverse = StoredRoute(f.reverse_route_offset, f.request.src);
+    if (!crosses(forward) && !crosses(reverse) && !(restoring && moved_[i])) continue;
+    bool changed = false;
+    // The source's own port stays (a host with one link has no other).
+    const std::vector<PortId> new_forward =
+        PathPorts(RoutesBetween(f.request.src, f.request.dst), f.request.src, f.request.dst, FlowHash(f.request));
+    if (new_forward != forward && new_forward.front() == f.first_port) {
+      f.route_offset = StoreRoute(new_forward);
+      changed = true;
+    }
+    if (transport_ != nullptr) {
+      TransferRequest back = f.request;
+      std::swap(back.src, back.dst);
+      std::swap(back.sport, back.dport);
+      const std::vector<PortId> new_reverse =
+          PathPorts(RoutesBetween(back.src, back.dst), back.src, back.dst, FlowHash(back));
+      if (new_reverse != reverse) {
+        f.reverse_route_offset = StoreRoute(new_reverse);
+        changed = true;
+      }
+    }
+    if (changed) {
+      ++moved;
+      moved_[i] = 1;
+    }
+  }
+  return moved;
+}
+
+}  // namespace aifabric

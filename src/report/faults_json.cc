@@ -1,0 +1,48 @@
+#include "report/faults_json.h"
+
+#include <fmt/format.h>
+
+namespace aifabric {
+namespace {
+
+nlohmann::ordered_json NsOrNull(Time t) {
+  if (t.IsInfinite()) return nullptr;
+  return static_cast<double>(t.ps()) / 1000.0;
+}
+
+std::string UsOrNever(const nlohmann::ordered_json& ns) {
+  return ns.is_null() ? "never" : fmt::format("at {:.3f} us", ns.get<double>() / 1000.0);
+}
+
+}  // namespace
+
+nlohmann::ordered_json FaultsJson(const std::vector<FaultOutcome>& faults) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const FaultOutcome& f : faults) {
+    list.push_back({{"kind", FaultKindName(f.kind)},
+                    {"name", f.name},
+                    {"at_ns", NsOrNull(f.at)},
+                    {"detected_ns", NsOrNull(f.detected)},
+                    {"rerouted_ns", NsOrNull(f.rerouted)},
+                    {"packets_lost", f.packets_lost},
+                    {"bytes_resent", f.bytes_resent},
+                    {"route_changes", f.route_changes},
+                    {"flows_rerouted", f.flows_rerouted}});
+  }
+  return list;
+}
+
+std::string FormatFaultLines(const nlohmann::ordered_json& faults) {
+  std::string out;
+  for (const auto& f : faults) {
+    out += fmt::format("  fault       {} {} at {:.3f} us: detected {}, rerouted {} ({} route changes, {} flows moved); "
+                       "{} packets lost, {} bytes resent\n",
+                       f["kind"].get<std::string>(), f["name"].get<std::string>(), f["at_ns"].get<double>() / 1000.0,
+                       UsOrNever(f["detected_ns"]), UsOrNever(f["rerouted_ns"]), f["route_changes"].get<uint64_t>(),
+                       f["flows_rerouted"].get<uint64_t>(), f["packets_lost"].get<uint64_t>(),
+                       f["bytes_resent"].get<uint64_t>());
+  }
+  return out;
+}
+
+}  // namespace aifabric

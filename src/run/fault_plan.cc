@@ -1,0 +1,90 @@
+#include "run/fault_plan.h"
+
+namespace aifabric {
+namespace {
+
+Result<NodeId> NodeNamed(const Topology& t, const std::string& name, const std::string& field) {
+  const NodeId id = t.FindByName(name);
+  if (id == kNoNode) return Error{field + ": no node named '" + name + "' in the topology"};
+  return id;
+}
+
+Result<LinkId> LinkBetween(const Topology& t, const FaultSpec& f) {
+  const std::string field = f.path + ".link";
+  Result<NodeId> a = NodeNamed(t, f.a, field);
+  if (!a.ok()) return a.error();
+  Result<NodeId> b = NodeNamed(t, f.b, field);
+  if (!b.ok()) return b.error();
+  std::vector<LinkId> parallel;
+  for (PortId p : t.node(*a).ports) {
+    if (t.port(p).peer == *b) parallel.push_back(t.port(p).link);
+  }
+  if (parallel.empty()) return Error{field + ": '" + f.a + "' and '" + f.b + "' share no link"};
+  if (static_cast<size_t>(f.link_index) >= parallel.size()) {
+    return Error{f.path + ".index: '" + f.a + "' and '" + f.b + "' share " + std::to_string(parallel.size()) +
+                 " links; expected 0.." + std::to_string(parallel.size() - 1) + ", got " +
+                 std::to_string(f.link_index)};
+  }
+  return parallel[static_cast<size_t>(f.link_index)];
+}
+
+}  // namespace
+
+Result<std::vector<LinkFault>> ResolveFaults(const Scenario& scenario, const Topology& topology) {
+  std::vector<LinkFault> out;
+  for (const FaultSpec& f : scenario.faults) {
+    if (scenario.model != ModelKind::kPacket) {
+      return Error{f.path + ": faults are modelled at packet level only for now (simulation.model: packet)"};
+    }
+    LinkFault lf;
+    lf.kind = f.kind;
+    lf.at = f.at;
+    lf.until = f.until;
+    lf.period = f.period;
+    lf.down_for = f.down_for;
+    lf.loss_rate = f.loss_rate;
+    switch (f.kind) {
+      case FaultKind::kLinkDown:
+      case FaultKind::kLinkFlap:
+      case FaultKind::kGrayLink: {
+        Result<LinkId> link = LinkBetween(topology, f);
+        if (!link.ok()) return link.error();
+        lf.links.push_back(*link);
+        lf.name = f.a + "-" + f.b;
+        if (f.link_index > 0) lf.name.append("#").append(std::to_string(f.link_index));
+        break;
+      }
+      case FaultKind::kSwitchDown:
+      case FaultKind::kNicPortDown: {
+        Result<NodeId> node = NodeNamed(topology, f.node, f.path + ".node");
+        if (!node.ok()) return node.error();
+        const bool want_switch = f.kind == FaultKind::kSwitchDown;
+        if ((topology.node(*node).kind == NodeKind::kSwitch) != want_switch) {
+          return Error{f.path + ".node: '" + f.node + "' is " + (want_switch ? "a host" : "a switch") + "; " +
+                       FaultKindName(f.kind) + " expects " + (want_switch ? "a switch" : "a host (its NIC)")};
+        }
+        for (PortId p : topology.node(*node).ports) lf.links.push_back(topology.port(p).link);
+        lf.name = f.node;
+        break;
+      }
+      case FaultKind::kStraggler:
+        return Error{f.path + ".kind: straggler is not modelled yet"};
+    }
+    if (f.kind == FaultKind::kGrayLink && f.rate.bps() > 0) {
+      return Error{f.path + ".rate: a gray link's degraded rate is not modelled yet; give loss_rate"};
+    }
+    const bool ib = scenario.packet.kind == FabricKind::kIb;
+    // InfiniBand reroutes at the subnet manager's sweep, not modelled yet:
+    // its links fail and the routes stay.
+    const Time by_kind = f.kind == FaultKind::kGrayLink || ib ? Time::Infinite() : kPhyLinkDownDetection;
+    lf.detection = f.detection.value_or(by_kind);
+    if (ib && !lf.detection.IsInfinite()) {
+      return Error{f.path + ".detection: rerouting an InfiniBand fabric after a fault (the subnet manager's sweep) "
+                   "is not modelled yet; leave detection out or give detection: none"};
+    }
+    out.push_back(std::move(lf));
+  }
+  return out;
+}
+
+}  // namespace aifabric
