@@ -101,12 +101,21 @@ Result<DesignOutcome> EvaluateDesign(const PlanRequirements& r, const Design& de
   Result<Scenario> scenario = LoadScenarioText(out.scenario_yaml, origin, r.base_dir, {}, catalog);
   if (!scenario) return Error{"design " + design.name + ": " + scenario.error().message};
   if (Status fits = CheckTrainingMemory(r, *scenario); !fits) return fits.error();
-  Result<BuiltFabric> fabric = BuildFabric(*scenario);
-  if (!fabric) {
-    out.rejected = fabric.error().message;
+  // The fabric with its routes (a twin's are its first's: one topology),
+  // or the reason it cannot be built.
+  Result<Topology> topology = Error{""};
+  if (twin) {
+    topology = BuildScenarioTopology(*scenario);
+  } else if (Result<BuiltFabric> fabric = BuildFabric(*scenario); fabric) {
+    topology = std::move(fabric->topology);
+  } else {
+    topology = fabric.error();
+  }
+  if (!topology) {
+    out.rejected = topology.error().message;
     return out;
   }
-  Result<BillOfMaterials> bill = PriceFabric(fabric->topology, design.nic_name, r.costs.cable, catalog);
+  Result<BillOfMaterials> bill = PriceFabric(*topology, design.nic_name, r.costs.cable, catalog);
   if (!bill) {
     out.rejected = bill.error().message;
     return out;

@@ -36,7 +36,7 @@ std::string SimulationKey(const PlanRequirements& r, const Design& d, const Swit
   simulated.name.clear();
   std::ostringstream figures;
   figures << std::setprecision(17) << "{radix: " << sw.radix << ", port_rate_bps: " << sw.port_rate.bps() << ", latency_ps: " << sw.latency.ps()
-          << ", buffer_bytes: " << sw.buffer_bytes << ", capacity_tbps: " << sw.capacity_tbps
+          << ", capacity_tbps: " << sw.capacity_tbps
           << ", family: " << static_cast<int>(sw.family) << "}";
   simulated.switch_name = figures.str();
   return DesignScenarioYaml(r, simulated, knobs);

@@ -20,11 +20,15 @@ namespace aifabric {
 std::string DesignScenarioYaml(const PlanRequirements& requirements, const Design& design,
                                const TopologyKnobs& knobs);
 
-// What a design's simulation depends on: its scenario without its name,
-// and with its switch's simulated figures (radix, port rate, latency,
-// buffer, capacity, family) in place of the switch's name. Designs that
-// differ only in what prices them (QM9700 and QM9790: one ASIC, one managed)
-// have one key and simulate alike. REQUIRES: `switch_spec` is the design's.
+// What a design's flow-level simulation depends on: its scenario without
+// its name, and with the switch figures the flow level reads (radix, port
+// rate, latency, capacity, family) in place of the switch's name. Designs
+// that differ only in what prices them (QM9700 and QM9790: one ASIC, one
+// managed) have one key and simulate alike. The buffer is left out: the
+// flow level has no queues, and the one use it makes of the buffer, the
+// lossless check (run/fabric_setup.h), each design still makes on its own
+// fabric (EvaluateDesign builds every design). REQUIRES: `switch_spec` is
+// the design's.
 std::string SimulationKey(const PlanRequirements& requirements, const Design& design, const SwitchSpec& switch_spec,
                           const TopologyKnobs& knobs);
 

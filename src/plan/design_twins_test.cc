@@ -70,9 +70,11 @@ design_space:
   EXPECT_LT(twin->cost.network_capex_usd, first->cost.network_capex_usd);
 }
 
-TEST(DesignTwins, ADifferentBufferIsADifferentSimulation) {
+TEST(DesignTwins, TheBufferIsNotPartOfAFlowLevelSimulation) {
   // 64x800G (160 MB) and Arista-7060X6-64PE (165,660,324 B): same radix,
-  // rate and latency, different buffers.
+  // rate, latency and capacity, different buffers, which the flow level
+  // (no queues) does not read: one key, and the twin's figures are the ones
+  // simulating it gives. A different latency is another key.
   const PlanRequirements r = Read(R"(
 name: buffers
 cluster: {gpus: 64, gpu: H100}
@@ -90,7 +92,19 @@ design_space:
   const Design* arista = Find(sweep, "Arista-7060X6-64PE");
   ASSERT_NE(spectrum, nullptr);
   ASSERT_NE(arista, nullptr);
-  EXPECT_NE(Key(r, *spectrum, catalog), Key(r, *arista, catalog));
+  EXPECT_EQ(Key(r, *spectrum, catalog), Key(r, *arista, catalog));
+  Result<DesignOutcome> first = EvaluateDesign(r, *spectrum, catalog);
+  Result<DesignOutcome> alone = EvaluateDesign(r, *arista, catalog);
+  ASSERT_TRUE(first.ok() && alone.ok());
+  Result<DesignOutcome> twin = EvaluateDesign(r, *arista, catalog, &*first);
+  ASSERT_TRUE(twin.ok());
+  EXPECT_EQ(twin->workloads[0].step_time_s, alone->workloads[0].step_time_s);
+  EXPECT_EQ(twin->useful_gpu_hours_per_usd, alone->useful_gpu_hours_per_usd);
+
+  SwitchSpec slower = *catalog.FindSwitch("Arista-7060X6-64PE");
+  slower.latency = slower.latency + Time::FromNs(100);
+  const NicSpec* nic = catalog.FindNic(arista->nic_name);
+  EXPECT_NE(SimulationKey(r, *arista, slower, SizeTwoTier(r, *arista, slower, nic->rate)), Key(r, *arista, catalog));
 }
 
 }  // namespace
