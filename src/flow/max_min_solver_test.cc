@@ -130,6 +130,12 @@ TEST(MaxMinSolver, RemovedIdsAreReused) {
   EXPECT_EQ(s.AddFlow(std::vector<int>{link}), f);
 }
 
+// Removes element i of each of the parallel lists.
+template <typename... Lists>
+void EraseAt(size_t i, Lists&... lists) {
+  (lists.erase(lists.begin() + static_cast<std::ptrdiff_t>(i)), ...);
+}
+
 // Progressive filling the slow, obvious way: find the resource with the
 // lowest level among those with unfrozen flows, freeze its flows, repeat.
 // Flow f uses resource paths[f][k] at coefficients[f][k] times its rate
@@ -208,9 +214,7 @@ TEST(MaxMinSolver, AgreesWithTheObviousAlgorithmAcrossStartsAndRemovals) {
     for (int k = 0; k < 3 && !ids.empty(); ++k) {
       const size_t victim = next(ids.size());
       s.RemoveFlow(ids[victim]);
-      ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(victim));
-      paths.erase(paths.begin() + static_cast<std::ptrdiff_t>(victim));
-      weights.erase(weights.begin() + static_cast<std::ptrdiff_t>(victim));
+      EraseAt(victim, ids, paths, weights);
     }
     for (uint64_t k = next(4); k > 0; --k) add();
   }
@@ -223,9 +227,7 @@ TEST(MaxMinSolver, AgreesWithTheObviousAlgorithmAcrossStartsAndRemovals) {
     } else {
       const size_t victim = next(ids.size());
       s.RemoveFlow(ids[victim]);
-      ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(victim));
-      paths.erase(paths.begin() + static_cast<std::ptrdiff_t>(victim));
-      weights.erase(weights.begin() + static_cast<std::ptrdiff_t>(victim));
+      EraseAt(victim, ids, paths, weights);
     }
     s.Solve();
     const std::vector<double> expected = ReferenceRates(capacity, paths, weights);
@@ -274,10 +276,7 @@ TEST(MaxMinSolver, CoflowsAgreeWithTheObviousAlgorithmOneChangeAtATime) {
       } else {
         const size_t victim = next(ids.size());
         s.RemoveFlow(ids[victim]);
-        ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(victim));
-        paths.erase(paths.begin() + static_cast<std::ptrdiff_t>(victim));
-        coefficients.erase(coefficients.begin() + static_cast<std::ptrdiff_t>(victim));
-        weights.erase(weights.begin() + static_cast<std::ptrdiff_t>(victim));
+        EraseAt(victim, ids, paths, coefficients, weights);
       }
       s.Solve();
       const std::vector<double> expected = ReferenceRates(capacity, paths, weights, coefficients);
