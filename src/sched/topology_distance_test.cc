@@ -93,7 +93,7 @@ TEST(TopologyDistance, UnknownTiersMakeEachServerItsOwnPod) {
   Topology t;
   const NodeId a = t.AddHost("a", 0, 0);
   const NodeId b = t.AddHost("b", 1, 0);
-  const NodeId sw = t.AddSwitch("sw", -1, 0);
+  const NodeId sw = t.AddSwitch("sw", -1, -1);  // no switch spec
   t.AddLink(a, sw, DataRate::Gbps(100), Time::FromNs(500));
   t.AddLink(b, sw, DataRate::Gbps(100), Time::FromNs(500));
   ServerSpec server;
