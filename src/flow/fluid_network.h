@@ -11,7 +11,7 @@
 //
 // Cost. Each transfer keeps its remaining bytes as of the last change of
 // its rate and its predicted drain time in a heap; a solve touches only the
-// transfers it re-rated (the solver's component of the change), so an
+// transfers it re-rated (those the change could move), so an
 // event costs that component plus a heap operation, not every active
 // transfer.
 //

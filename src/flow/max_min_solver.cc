@@ -110,7 +110,8 @@ int MaxMinSolver::AddMergedFlow(double weight) {
   // A flow that can run at its private cap within the slack of every
   // shared resource it crosses takes that rate and changes no other:
   // those resources stay unsaturated, so they bind no flow, and every
-  // other flow keeps its bottleneck. Otherwise its component is re-solved.
+  // other flow keeps its bottleneck. Otherwise the next Solve re-rates it
+  // and the flows it may move.
   bool fits = f.private_ties > 0;
   for (const auto& [r, a] : Shared(f)) {
     if (!fits) break;

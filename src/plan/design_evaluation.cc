@@ -11,6 +11,11 @@
 namespace aifabric {
 namespace {
 
+Result<Topology> TopologyOf(Result<BuiltFabric> fabric) {
+  if (!fabric) return fabric.error();
+  return std::move(fabric->topology);
+}
+
 // The useful GPU-hours a design's utilization buys over the years, and per
 // dollar of its cluster's cost of ownership.
 void Value(const PlanRequirements& r, DesignOutcome& out) {
@@ -101,16 +106,10 @@ Result<DesignOutcome> EvaluateDesign(const PlanRequirements& r, const Design& de
   Result<Scenario> scenario = LoadScenarioText(out.scenario_yaml, origin, r.base_dir, {}, catalog);
   if (!scenario) return Error{"design " + design.name + ": " + scenario.error().message};
   if (Status fits = CheckTrainingMemory(r, *scenario); !fits) return fits.error();
-  // The fabric with its routes (a twin's are its first's: one topology),
-  // or the reason it cannot be built.
-  Result<Topology> topology = Error{""};
-  if (twin) {
-    topology = BuildScenarioTopology(*scenario);
-  } else if (Result<BuiltFabric> fabric = BuildFabric(*scenario); fabric) {
-    topology = std::move(fabric->topology);
-  } else {
-    topology = fabric.error();
-  }
+  // The fabric with its routes, or the reason it cannot be built; a
+  // twin's routes are its first's (one topology), so it builds the
+  // topology alone.
+  Result<Topology> topology = twin ? BuildScenarioTopology(*scenario) : TopologyOf(BuildFabric(*scenario));
   if (!topology) {
     out.rejected = topology.error().message;
     return out;
