@@ -5,7 +5,8 @@
 // but file: and data: URLs; when the scatter chart drew nothing in its plot
 // area, holds a number of points other than the designs of the page's own
 // data (#plan-data), or has no coloured pixel where a design's point
-// belongs; when the ranked table has a row count other than the designs';
+// belongs, or no coloured pixel at either end of a design's error bar
+// (utilization x (1 +- error_bar)); when the ranked table has a row count other than the designs';
 // when the recommendation is not shown as the data has it; when the chosen
 // design's bill of materials or bottlenecks, or the rejected designs, do
 // not have one line per item of the data. Prints one line per file
@@ -23,7 +24,9 @@ const kPointRadiusPx = 2;
 // Runs in the page: what the scatter chart drew. `saturated` counts the
 // coloured pixels of its plot area; `points` is the number of data items of
 // its per-kind series as ECharts holds them; `missing` lists the designs
-// whose point position has no coloured pixel around it.
+// whose point position has no coloured pixel around it; `bars` counts the
+// designs with an error bar and `unbarred` lists those with no coloured
+// pixel at an end of it.
 function MeasureScatter({minAlpha, minSaturation, radius}) {
   const div = document.querySelector('.chart[data-chart-name="Designs"]');
   if (!div) return null;
@@ -42,19 +45,27 @@ function MeasureScatter({minAlpha, minSaturation, radius}) {
   const x1 = Math.round(canvas.width - right * scale), y1 = Math.round(canvas.height - bottom * scale);
   let saturated = 0;
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (coloured(x, y)) saturated++;
-  const result = {saturated, area: Math.max(0, (x1 - x0) * (y1 - y0)), points: 0, missing: []};
+  const result = {saturated, area: Math.max(0, (x1 - x0) * (y1 - y0)), points: 0, missing: [], bars: 0, unbarred: []};
   const chart = window.echarts && window.echarts.getInstanceByDom(div);
   if (!chart) return result;
   for (const s of chart.getOption().series) {
     if (String(s.id).startsWith('kind:')) result.points += s.data.length;
   }
   const designs = JSON.parse(document.getElementById('plan-data').textContent).designs;
-  designs.forEach((d, i) => {
-    const [px, py] = chart.convertToPixel({gridIndex: 0}, [d.cost_usd, 100 * d.effective_gpu_utilization]);
+  const drawnAt = (cost, utilization) => {
+    const [px, py] = chart.convertToPixel({gridIndex: 0}, [cost, utilization]);
     const cx = Math.round(px * scale), cy = Math.round(py * scale), r = Math.ceil(radius * scale);
-    let seen = false;
-    for (let y = cy - r; y <= cy + r && !seen; y++) for (let x = cx - r; x <= cx + r && !seen; x++) seen = coloured(x, y);
-    if (!seen) result.missing.push(`${i + 1} ${d.name}`);
+    for (let y = cy - r; y <= cy + r; y++) for (let x = cx - r; x <= cx + r; x++) if (coloured(x, y)) return true;
+    return false;
+  };
+  designs.forEach((d, i) => {
+    const u = 100 * d.effective_gpu_utilization;
+    if (!drawnAt(d.cost_usd, u)) result.missing.push(`${i + 1} ${d.name}`);
+    if (typeof d.error_bar !== 'number' || !(d.error_bar > 0)) return;
+    result.bars++;
+    if (!drawnAt(d.cost_usd, u * (1 - d.error_bar)) || !drawnAt(d.cost_usd, u * (1 + d.error_bar))) {
+      result.unbarred.push(`${i + 1} ${d.name}`);
+    }
   });
   return result;
 }
@@ -98,6 +109,9 @@ async function Check(browser, file) {
       if (scatter.missing.length > 0) {
         problems.push(`no point drawn where ${scatter.missing.length} design(s) belong: ${scatter.missing.slice(0, 5).join(', ')}`);
       }
+      if (scatter.unbarred.length > 0) {
+        problems.push(`no error bar drawn for ${scatter.unbarred.length} design(s): ${scatter.unbarred.slice(0, 5).join(', ')}`);
+      }
     }
   }
   if (shown.designRows.length !== designs.length) {
@@ -135,7 +149,8 @@ async function Check(browser, file) {
     console.log(`FAIL ${file}: ${problems.join('; ')}`);
     return false;
   }
-  console.log(`ok ${file}: ${designs.length} designs (${scatter ? scatter.saturated : 0} coloured px), ` +
+  console.log(`ok ${file}: ${designs.length} designs (${scatter ? scatter.saturated : 0} coloured px, ` +
+              `${scatter ? scatter.bars : 0} error bars), ` +
               `${shown.billRows.length} bill lines, ${shown.bottlenecks.length} bottlenecks, ${rejected.length} rejected`);
   return true;
 }

@@ -17,6 +17,8 @@
   const kOtherColors = ['#9467bd', '#8c564b', '#17becf', '#bcbd22'];
   const kParetoColor = '#2ca02c';
   const kChosenColor = '#ff7f0e';
+  const kErrorBarColor = '#b22222';
+  const kErrorBarCapPx = 6;
   // Plot area insets in CSS pixels (left, top, right, bottom): the legend
   // sits above `top`, axis labels outside the plot.
   const kGrid = {left: 90, top: 48, right: 40, bottom: 56};
@@ -167,6 +169,33 @@
     return lines.map((l) => l.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')).join('<br>');
   }
 
+  // A design's packet-check error bar on its utilization: error_bar is the
+  // step time's relative difference between the flow and the packet level
+  // (docs/plan.md, "Error bars"), and utilization goes as 1 / step time, so
+  // the packet level puts it within u x (1 +- error_bar) to first order.
+  function ErrorBars() {
+    const bars = [];
+    designs.forEach(function (d, i) {
+      if (!IsNumber(d.error_bar) || d.error_bar <= 0) return;
+      const u = 100 * d.effective_gpu_utilization;
+      bars.push({value: [d.cost_usd, u * (1 - d.error_bar), u * (1 + d.error_bar)], name: String(d.name), design: i});
+    });
+    return bars;
+  }
+
+  // Draws one error bar: a vertical line between its ends, with caps.
+  function DrawErrorBar(params, api) {
+    const low = api.coord([api.value(0), api.value(1)]);
+    const high = api.coord([api.value(0), api.value(2)]);
+    const style = {stroke: kErrorBarColor, lineWidth: 2};
+    const line = (x1, y1, x2, y2) => ({type: 'line', shape: {x1: x1, y1: y1, x2: x2, y2: y2}, style: style});
+    return {type: 'group', children: [
+      line(low[0], low[1], high[0], high[1]),
+      line(low[0] - kErrorBarCapPx, low[1], low[0] + kErrorBarCapPx, low[1]),
+      line(high[0] - kErrorBarCapPx, high[1], high[0] + kErrorBarCapPx, high[1]),
+    ]};
+  }
+
   function Scatter() {
     const s = Section('Network cost against effective GPU utilization');
     if (designs.length === 0) return Note(s, 'No design was built, so there is nothing to draw.');
@@ -186,6 +215,11 @@
                    lineStyle: {color: kParetoColor, width: 2, type: 'dashed'}, itemStyle: {color: kParetoColor},
                    z: 2});
     }
+    const bars = ErrorBars();
+    if (bars.length > 0) {
+      series.push({id: 'error-bars', name: 'packet-check error bar', type: 'custom', data: bars,
+                   renderItem: DrawErrorBar, encode: {x: 0, y: [1, 2]}, itemStyle: {color: kErrorBarColor}, z: 3});
+    }
     series.push({id: 'chosen', name: 'chosen (rank 1)', type: 'scatter', data: [Point(designs[0], 0)],
                  symbol: 'circle', symbolSize: 22,
                  itemStyle: {color: 'rgba(0,0,0,0)', borderColor: kChosenColor, borderWidth: 3}, z: 4});
@@ -195,7 +229,8 @@
     div.dataset.chartName = 'Designs';
     div.dataset.plotInset = [kGrid.left, kGrid.top, kGrid.right, kGrid.bottom].join(',');
     s.appendChild(div);
-    Note(s, 'One point per design; click a point (or a table row) to show its bill of materials and bottlenecks.');
+    Note(s, 'One point per design; click a point (or a table row) to show its bill of materials and bottlenecks. ' +
+            'A vertical bar on a point is its packet-level check: utilization within ± the error bar.');
     const chart = echarts.init(div, null, {renderer: 'canvas'});
     let finished = false;
     pendingCharts++;
