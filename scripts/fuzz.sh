@@ -6,7 +6,8 @@
 # bound per input: any crash, sanitizer report, broken contract, hang or
 # memory blow-up is a finding.
 #   --build DIR  the sanitizer build folder (default build-asan, the one
-#                .ci/run uses); configured and built here unless --no-build
+#                scripts/ci_sanitizer_stage.sh uses); configured and built here
+#                unless --no-build
 # Corpora live in DIR/fuzz-corpus/<target>/, seeded from examples/, data/,
 # fuzz/seeds/ and fuzz/regressions/ (each text seed cut to its first 4 KiB,
 # whole lines, so no megabyte file steers the fuzzer), and keep what the

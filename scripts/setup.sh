@@ -11,7 +11,9 @@
 #         playwright-core (report.html in a headless browser), OpenSM under
 #         ibsim (tests/opensm_run_test.cc), GNU time (the benchmarks'
 #         whole-process figures: bench/telemetry_bench.sh), clang and
-#         libFuzzer (.ci/run's sanitizer stage and scripts/fuzz.sh).
+#         libFuzzer (the sanitizer stage, scripts/ci_sanitizer_stage.sh, and
+#         scripts/fuzz.sh), lld (links the test and fuzz binaries faster;
+#         CMake uses it when it is there: cmake/linker.cmake).
 # Debian packages come from apt (`apt-get update` runs only when one is
 # missing); web/report's npm packages at the versions its package-lock.json
 # pins, which run on Debian's Node 18.
@@ -36,6 +38,7 @@ TEST_PACKAGES=(
   opensm ibsim-utils infiniband-diags
   time
   clang libfuzzer-14-dev
+  lld
 )
 packages=("${RUN_PACKAGES[@]}")
 if [ "$mode" = test ]; then packages+=("${TEST_PACKAGES[@]}"); fi
