@@ -10,7 +10,7 @@
 //  - the runs list shows the attachment with its "live fabric" badge;
 //  - its page draws the graph with the fabric's 3 links and highlights
 //    the link of the top finding its diagnosis.json names (sw3 -> h0), and
-//    its live figures show a second pass;
+//    its pass note reaches a second pass;
 //  - the what-if form starts a run linked to it (whatif_of) and the compare
 //    view shows both side by side: per-port utilization for both and the
 //    observed fabric's top finding;
@@ -157,10 +157,16 @@ async function Check() {
 
   // Its page: the graph, the top finding on its link, a second pass.
   await page.goto(`${origin}/#/run/${id}`);
+  await page.waitForSelector('#topology');
+  const state = () => page.evaluate(() => JSON.stringify({
+    highlight: (document.getElementById('topology') || {dataset: {}}).dataset.highlight,
+    note: (document.getElementById('pass-note') || {}).textContent,
+    findings: document.querySelectorAll('#findings li').length}));
   await page.waitForFunction(() => {
     const t = document.getElementById('topology');
-    return t && t.dataset.highlight && /pass 2/.test(document.getElementById('pass-note').textContent);
-  });
+    const m = /^pass (\d+):/.exec(document.getElementById('pass-note').textContent);
+    return t && t.dataset.highlight && m && Number(m[1]) >= 2;
+  }).catch(async (e) => { throw new Error(`the run page never showed a second pass and a highlight: ${await state()}`); });
   const edges = await page.evaluate(() => {
     const chart = echarts.getInstanceByDom(document.getElementById('topology'));
     return chart ? chart.getOption().series[0].links.length : -1;
