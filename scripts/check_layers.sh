@@ -25,7 +25,7 @@ declare -A may_use=(
   [report]="run scenario core engine telemetry fabric packet transport flow diagnosis workload sched chakra"
   [observe]="core telemetry fabric diagnosis scenario report"
   [plan]="report run scenario core engine telemetry fabric packet transport flow diagnosis workload sched chakra"
-  [server]="plan report run scenario core telemetry fabric diagnosis"
+  [server]="plan observe report run scenario core telemetry fabric diagnosis"
   [calibrate]="run scenario core engine fabric workload"
   [cli]="server plan observe calibrate report run scenario core"
 )

@@ -158,6 +158,8 @@ struct ServeCommandOptions {
   int64_t max_hosts = 4096;            // 0: no limit
   std::string max_sim_time = "1s";     // of a flows run's simulation.until; "0s": no limit
   uint64_t max_events = 2'000'000'000; // per simulation; 0: no limit
+  int max_attachments = 2;             // attached fabrics at once
+  std::vector<std::string> attach;     // --attach FILE: fabrics to attach at start
 };
 int ServeCommand(const ServeCommandOptions& options);
 

@@ -195,6 +195,11 @@ int main(int argc, char** argv) {
                         "Longest simulation.until of a flows run (default 1s; 0s: no limit)");
   serve_cmd->add_option("--max-events", serve.max_events,
                         "Most events one simulation may process; past it the run fails (default 2e9; 0: no limit)");
+  serve_cmd->add_option("--attach", serve.attach,
+                        "Attach the real fabric FILE describes (Prometheus URL, topology) as a live run; repeatable "
+                        "(docs/serve.md, \"Attaching a real fabric\")");
+  serve_cmd->add_option("--max-attachments", serve.max_attachments, "Attached fabrics at once (default 2)")
+      ->check(CLI::Range(0, 64));
   ObserveCommandOptions observe;
   CLI::App* observe_cmd = app.add_subcommand(
       "observe", "Read a real fabric's port counters from Prometheus and diagnose them as a run is (docs/observability.md)");

@@ -1,6 +1,8 @@
 // `aifabric serve`: the REST API, run store and live feed
 // (server/api_server.h, docs/serve.md) until SIGINT or SIGTERM, which stop
-// it: queued runs fail and running ones are cancelled ("server stopped").
+// it: queued runs fail and running ones are cancelled ("server stopped"),
+// attached fabrics end done. Each --attach FILE is attached afresh at
+// every start.
 #include <pthread.h>
 #include <signal.h>
 
@@ -23,6 +25,8 @@ int ServeCommand(const ServeCommandOptions& options) {
   serve.limits.max_body_bytes = options.max_body_bytes;
   serve.limits.max_hosts = options.max_hosts;
   serve.limits.max_events = options.max_events;
+  serve.max_attachments = options.max_attachments;
+  serve.attach_files = options.attach;
   Result<Time> until = ParseTime(options.max_sim_time);
   if (!until.ok()) return ReportBadInput(Error{"--max-sim-time: " + until.error().message});
   serve.limits.max_sim_time = *until;
@@ -35,8 +39,9 @@ int ServeCommand(const ServeCommandOptions& options) {
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
   Result<std::unique_ptr<ApiServer>> server = ApiServer::Start(serve);
   if (!server.ok()) return ReportBadInput(server.error());
-  std::fprintf(stderr, "aifabric: serving http://%s:%d/api/runs (store %s, %d workers%s)\n", serve.bind.c_str(),
-               (*server)->port(), serve.store_dir.c_str(), serve.workers, serve.token.empty() ? "" : ", token required");
+  std::fprintf(stderr, "aifabric: serving http://%s:%d/api/runs (store %s, %d workers%s%s)\n", serve.bind.c_str(),
+               (*server)->port(), serve.store_dir.c_str(), serve.workers, serve.token.empty() ? "" : ", token required",
+               serve.attach_files.empty() ? "" : (", " + std::to_string(serve.attach_files.size()) + " attached").c_str());
   if ((*server)->interrupted_runs() > 0) {
     std::fprintf(stderr, "aifabric: %zu runs a restart cut short are marked failed\n", (*server)->interrupted_runs());
   }

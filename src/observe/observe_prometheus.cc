@@ -169,12 +169,16 @@ void ObserveLoop(const PrometheusClient& client, const Topology& topology, const
                  const std::function<bool(int pass, const Result<FabricReading>& reading)>& on_pass) {
   const auto interval = std::chrono::microseconds(std::max<int64_t>(1, options.interval.ps() / 1000000));
   auto next = std::chrono::steady_clock::now();
+  auto stopped = [&options] { return options.stop != nullptr && options.stop->load(); };
   for (int pass = 1; options.count <= 0 || pass <= options.count; ++pass) {
+    if (stopped()) return;
     const Result<FabricReading> reading = ObservePrometheus(client, topology, exporter, options.window);
     if (!on_pass(pass, reading)) return;
     if (options.count > 0 && pass == options.count) return;
     next += interval;
-    std::this_thread::sleep_until(next);
+    while (!stopped() && std::chrono::steady_clock::now() < next) {
+      std::this_thread::sleep_until(std::min(next, std::chrono::steady_clock::now() + std::chrono::milliseconds(20)));
+    }
   }
 }
 

@@ -14,6 +14,7 @@
 // client is used from the calling thread only.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -54,12 +55,16 @@ struct ObserveLoopOptions {
   Time window = Time::FromSeconds(30);
   Time interval = Time::FromSeconds(5);  // from the start of one pass to the next
   int count = 0;                         // passes; 0 = until on_pass says stop
+  // Read while waiting for the next pass (every 20 ms): once true, the loop
+  // returns. Null: only count and on_pass stop it.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // Runs ObservePrometheus every options.interval and hands each pass's
-// result (numbered from 1) to `on_pass`; stops after options.count passes
-// or when on_pass returns false. A failed pass is handed over too: the
-// caller decides whether to go on.
+// result (numbered from 1) to `on_pass`; stops after options.count passes,
+// when on_pass returns false, or when options.stop is set (a pass already
+// asking Prometheus finishes first, at most its timeout). A failed pass is
+// handed over too: the caller decides whether to go on.
 void ObserveLoop(const PrometheusClient& client, const Topology& topology, const ExporterSchema& exporter,
                  const ObserveLoopOptions& options,
                  const std::function<bool(int pass, const Result<FabricReading>& reading)>& on_pass);

@@ -15,39 +15,9 @@ namespace {
 using serve_testing::FreshDir;
 using serve_testing::kLongScenario;
 using serve_testing::kSmallScenario;
+using serve_testing::Event;
+using serve_testing::ParseEvents;
 using serve_testing::TestServer;
-
-struct Event {
-  uint64_t id = 0;
-  std::string type;
-  nlohmann::json data;
-};
-
-// Reads a text/event-stream body into its events.
-std::vector<Event> ParseEvents(const std::string& stream) {
-  std::vector<Event> out;
-  size_t at = 0;
-  while (at < stream.size()) {
-    size_t end = stream.find("\n\n", at);
-    if (end == std::string::npos) end = stream.size();
-    const std::string block = stream.substr(at, end - at);
-    at = end + 2;
-    if (block.empty() || block[0] == ':') continue;  // a comment (keep-alive)
-    Event e;
-    size_t line_at = 0;
-    while (line_at < block.size()) {
-      size_t nl = block.find('\n', line_at);
-      if (nl == std::string::npos) nl = block.size();
-      const std::string line = block.substr(line_at, nl - line_at);
-      line_at = nl + 1;
-      if (line.rfind("id: ", 0) == 0) e.id = std::stoull(line.substr(4));
-      if (line.rfind("event: ", 0) == 0) e.type = line.substr(7);
-      if (line.rfind("data: ", 0) == 0) e.data = nlohmann::json::parse(line.substr(6));
-    }
-    out.push_back(std::move(e));
-  }
-  return out;
-}
 
 std::vector<Event> Stream(const TestServer& t, const std::string& id) {
   std::string body;

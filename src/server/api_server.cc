@@ -11,8 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/text_file.h"
+#include "server/attach_request.h"
 #include "server/dashboard_assets.h"
 #include "server/topology_json.h"
+#include "server/whatif_request.h"
 
 namespace aifabric {
 namespace {
@@ -35,6 +37,8 @@ nlohmann::ordered_json RunJson(const RunRecord& r, bool with_summary) {
   j["started_ms"] = r.started_ms;
   j["finished_ms"] = r.finished_ms;
   j["error"] = r.error;
+  j["name"] = r.name;
+  j["whatif_of"] = r.whatif_of;
   if (with_summary) {
     j["summary"] = r.summary.empty() ? nlohmann::ordered_json()
                                      : nlohmann::ordered_json::parse(r.summary, nullptr, /*allow_exceptions=*/false);
@@ -103,6 +107,21 @@ Result<std::unique_ptr<ApiServer>> ApiServer::Start(const ServeOptions& options)
   manager.workers = options.workers;
   manager.limits = options.limits;
   manager.publish_every = options.publish_every;
+  manager.max_attachments = options.max_attachments;
+  // The attachments are read and checked before anything starts, and
+  // attached once the server listens.
+  if (options.attach_files.size() > static_cast<size_t>(options.max_attachments)) {
+    return Error{"--attach: " + std::to_string(options.attach_files.size()) + " fabrics, more than --max-attachments " +
+                 std::to_string(options.max_attachments)};
+  }
+  std::vector<ParsedRun> attachments;
+  for (const std::string& file : options.attach_files) {
+    Result<std::string> text = ReadTextFile(file);
+    if (!text.ok()) return Error{"--attach " + text.error().message};
+    Result<ParsedRun> parsed = ParseAttachRequest(*text, file, std::filesystem::path(file).parent_path().string());
+    if (!parsed.ok()) return Error{"--attach " + parsed.error().message};
+    attachments.push_back(std::move(parsed).value());
+  }
   self->manager_ = std::make_unique<RunManager>(*self->store_, manager);
   self->Routes();
 
@@ -126,6 +145,10 @@ Result<std::unique_ptr<ApiServer>> ApiServer::Start(const ServeOptions& options)
     raw->listener_returned_ = true;
   });
   while (!http.is_running() && !raw->listener_returned_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  for (ParsedRun& attachment : attachments) {
+    Result<RunRecord> run = self->manager_->Submit(std::move(attachment));
+    if (!run.ok()) return Error{"--attach: " + run.error().message};
+  }
   return self;
 }
 
@@ -197,6 +220,8 @@ void ApiServer::Routes() {
   }));
 
   http.Post("/api/runs", [this](const httplib::Request& q, httplib::Response& r) { PostRun(q, r); });
+  http.Post(R"(/api/runs/([^/]+)/whatif)",
+            [this](const httplib::Request& q, httplib::Response& r) { PostWhatIf(q, r); });
   http.Get("/api/runs", [this](const httplib::Request& q, httplib::Response& r) { ListRuns(q, r); });
   http.Get(R"(/api/runs/([^/]+))", [this](const httplib::Request& q, httplib::Response& r) { GetRun(q, r); });
   http.Delete(R"(/api/runs/([^/]+))", [this](const httplib::Request& q, httplib::Response& r) { DeleteRun(q, r); });
@@ -218,7 +243,8 @@ void ApiServer::Routes() {
   http.Get("/api/examples", [](const httplib::Request&, httplib::Response& r) { ListExamples(r); });
   http.Get("/api/info", [this](const httplib::Request&, httplib::Response& r) {
     r.set_content(nlohmann::ordered_json{{"token_required", !options_.token.empty()},
-                                         {"workers", options_.workers}}.dump() + "\n",
+                                         {"workers", options_.workers},
+                                         {"max_attachments", options_.max_attachments}}.dump() + "\n",
                   kJson);
   });
   // The dashboard: its page at /, its other files under /dashboard/, all
@@ -280,8 +306,32 @@ void ApiServer::PostRun(const httplib::Request& request, httplib::Response& resp
   }
   Result<ParsedRun> parsed = ParseRunRequest(params, body, options_.limits);
   if (!parsed.ok()) return JsonError(response, 400, parsed.error().message);
-  Result<RunRecord> run = manager_->Submit(std::move(parsed).value());
-  if (!run.ok()) return JsonError(response, 503, run.error().message);
+  Submit(std::move(parsed).value(), response);
+}
+
+void ApiServer::PostWhatIf(const httplib::Request& request, httplib::Response& response) {
+  const std::string id = request.matches[1];
+  Result<std::optional<RunRecord>> run = store_->Get(id);
+  if (!run.ok()) return JsonError(response, 500, run.error().message);
+  if (!run->has_value()) return JsonError(response, 404, "no run " + id);
+  if ((*run)->kind != "observe") {
+    return JsonError(response, 400, "run " + id + " is a " + (*run)->kind + " run: a what-if goes beside an attached "
+                                    "fabric (kind=observe)");
+  }
+  if (request.get_header_value("Content-Type").rfind("application/x-www-form-urlencoded", 0) == 0) {
+    return JsonError(response, 400,
+                     "send the scenario as the body with Content-Type: application/yaml or application/json, or "
+                     "no body for the attachment's template");
+  }
+  const QueryParams params(request.params.begin(), request.params.end());
+  Result<ParsedRun> parsed = ParseWhatIfRequest(id, store_->RunDir(id), params, request.body, options_.limits);
+  if (!parsed.ok()) return JsonError(response, 400, parsed.error().message);
+  Submit(std::move(parsed).value(), response);
+}
+
+void ApiServer::Submit(ParsedRun parsed, httplib::Response& response) {
+  Result<RunRecord> run = manager_->Submit(std::move(parsed));
+  if (!run.ok()) return JsonError(response, stopping_ ? 503 : 400, run.error().message);
   response.status = 201;
   response.set_header("Location", "/api/runs/" + run->id);
   response.set_content(nlohmann::ordered_json{{"id", run->id}, {"status", RunStatusName(run->status)}}.dump() + "\n",

@@ -2,6 +2,8 @@
 // --bind:--port, the run store under --store, and the runs on --workers
 // threads (server/run_manager.h). docs/serve.md is the API's reference:
 //   POST   /api/runs?kind=run|collective|schedule|plan   201 {"id": ...}
+//   POST   /api/runs?kind=observe                         attach a real fabric (server/attach_request.h)
+//   POST   /api/runs/{id}/whatif                          a what-if beside an attached fabric (server/whatif_request.h)
 //   GET    /api/runs[?limit=&offset=]                     newest first
 //   GET    /api/runs/{id}                                 status, progress, summary, error
 //   GET    /api/runs/{id}/files/{name}                    a file of the run's folder
@@ -28,6 +30,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/result.h"
 #include "server/run_manager.h"
@@ -56,12 +59,15 @@ struct ServeOptions {
   int write_timeout_s = 5;          // a client not reading for this long is dropped
   int keep_alive_timeout_s = 5;     // an idle keep-alive connection is closed
   int max_connections = 64;         // open at once; the oldest beyond are cut (0: no bound)
+  int max_attachments = 2;          // attached fabrics at once (each on a thread of its own, not a worker)
+  std::vector<std::string> attach_files;  // attach documents to attach at start (--attach FILE)
 };
 
 class ApiServer {
  public:
-  // Opens the store (runs a restart cut short become failed), binds and
-  // listens. Errors name the store or the address.
+  // Opens the store (runs a restart cut short become failed), attaches
+  // the fabrics of options.attach_files, binds and listens. Errors name
+  // the store, the attach file (and line, field) or the address.
   [[nodiscard]] static Result<std::unique_ptr<ApiServer>> Start(const ServeOptions& options);
   ~ApiServer();
   ApiServer(const ApiServer&) = delete;
@@ -79,6 +85,9 @@ class ApiServer {
   void Routes();
   bool Authorized(const httplib::Request& request) const;
   void PostRun(const httplib::Request& request, httplib::Response& response);
+  void PostWhatIf(const httplib::Request& request, httplib::Response& response);
+  // Submits a parsed run and answers 201 (503 while stopping, 400 a refused limit).
+  void Submit(ParsedRun parsed, httplib::Response& response);
   void ListRuns(const httplib::Request& request, httplib::Response& response);
   void GetRun(const httplib::Request& request, httplib::Response& response);
   void DeleteRun(const httplib::Request& request, httplib::Response& response);

@@ -32,18 +32,39 @@ RunManager::~RunManager() { Shutdown(); }
 Result<RunRecord> RunManager::Submit(ParsedRun parsed) {
   auto run = std::make_shared<Active>();
   run->record.kind = parsed.kind;
+  run->record.name = std::move(parsed.name);
+  run->record.whatif_of = std::move(parsed.whatif_of);
   run->record.scenario_sha256 = parsed.input_sha256;
   run->record.created_ms = UnixMs();
   run->record.id = ids_.Next(run->record.created_ms);
   run->record.status = RunStatus::kQueued;
   run->task = std::move(parsed.task);
   run->feed = std::make_shared<LiveFeed>();
+  const bool attachment = run->task->RunsUntilStopped();
   std::lock_guard lock(mutex_);
   if (stopping_) return Error{kStoppedError};
+  if (attachment && attached_ >= static_cast<size_t>(options_.max_attachments)) {
+    return Error{"limit: the server attaches at most " + std::to_string(options_.max_attachments) +
+                 " fabrics at once (--max-attachments); detach one (DELETE /api/runs/ID) first"};
+  }
   if (Status s = store_.Insert(run->record); !s.ok()) return s.error();
   active_[run->record.id] = run;
-  queue_.push_back(run);
-  work_.notify_one();
+  if (attachment) {
+    ReapAttachments();
+    ++attached_;
+    auto ended = std::make_shared<std::atomic<bool>>(false);
+    attachment_threads_.push_back(AttachmentThread{ended, std::thread([this, run, ended] {
+      Execute(*run);
+      {
+        std::lock_guard done(mutex_);
+        --attached_;
+      }
+      *ended = true;
+    })});
+  } else {
+    queue_.push_back(run);
+    work_.notify_one();
+  }
   return run->record;
 }
 
@@ -97,6 +118,19 @@ size_t RunManager::running() const {
   return running_;
 }
 
+void RunManager::ReapAttachments() {
+  std::erase_if(attachment_threads_, [](AttachmentThread& t) {
+    if (!*t.ended) return false;
+    t.thread.join();  // prompt: the thread has nothing left to do
+    return true;
+  });
+}
+
+size_t RunManager::attached() const {
+  std::lock_guard lock(mutex_);
+  return attached_;
+}
+
 void RunManager::Shutdown() {
   std::deque<std::shared_ptr<Active>> queued;
   {
@@ -115,6 +149,13 @@ void RunManager::Shutdown() {
   for (auto& run : queued) Finish(*run, RunStatus::kFailed, kStoppedError, "");
   for (std::thread& t : threads_) t.join();
   threads_.clear();
+  // No attachment starts once stopping_ is set, so the list is complete.
+  std::vector<AttachmentThread> attachments;
+  {
+    std::lock_guard lock(mutex_);
+    attachments.swap(attachment_threads_);
+  }
+  for (AttachmentThread& t : attachments) t.thread.join();
 }
 
 void RunManager::Work() {
@@ -162,10 +203,12 @@ void RunManager::Execute(Active& run) {
   const std::string dir = store_.RunDir(run.record.id);
   Result<std::string> summary = Error{"not run"};
   try {
-    if (!run.cancel) summary = run.task->Execute(dir, hooks);
+    // An attachment detached before it began still ends done, after no pass.
+    if (!run.cancel || run.task->RunsUntilStopped()) summary = run.task->Execute(dir, hooks, *run.feed);
   } catch (const std::exception& e) {
     summary = Error{std::string("internal error: ") + e.what()};
   }
+  if (run.task->RunsUntilStopped()) return FinishAttachment(run, dir, std::move(summary));
   run.task.reset();
   std::error_code ec;
   switch (run.cancel ? run.why.load() : StopReason::kNone) {
@@ -188,6 +231,16 @@ void RunManager::Execute(Active& run) {
   run.progress = 1;
   run.feed->Push("progress", nlohmann::json{{"progress", 1.0}}.dump());
   PushFindings(run, dir);
+  Finish(run, RunStatus::kDone, "", std::move(summary).value());
+}
+
+void RunManager::FinishAttachment(Active& run, const std::string& dir, Result<std::string> summary) {
+  run.task.reset();
+  if (!summary.ok()) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+    return Finish(run, RunStatus::kFailed, summary.error().message, "");
+  }
   Finish(run, RunStatus::kDone, "", std::move(summary).value());
 }
 

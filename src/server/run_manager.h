@@ -6,7 +6,11 @@
 // the end and the end itself. A run ends done, failed (its error; a
 // ServeLimits::max_events overrun; "server stopped") or cancelled; only a
 // done run keeps its folder, so a cancelled run leaves no half-written
-// outputs. Thread-safe; destruction shuts down (see Shutdown).
+// outputs. A task that runs until stopped (an attached fabric,
+// RunTask::RunsUntilStopped) starts at once on a thread of its own, not a
+// worker, at most `max_attachments` at a time, and ends done when
+// cancelled or when the server stops, keeping its files. Thread-safe;
+// destruction shuts down (see Shutdown).
 #pragma once
 
 #include <atomic>
@@ -34,6 +38,7 @@ struct RunManagerOptions {
   int workers = 2;  // runs at once; REQUIRES: >= 1
   ServeLimits limits;
   std::chrono::milliseconds publish_every{250};  // least wall time between snapshots, and between progress events
+  int max_attachments = 2;  // attached fabrics at once (each on its own thread)
 };
 
 // Unix time in milliseconds.
@@ -48,7 +53,9 @@ class RunManager {
   RunManager(const RunManager&) = delete;
   RunManager& operator=(const RunManager&) = delete;
 
-  // Queues the run; its record as stored.
+  // Queues the run (or starts an attachment); its record as stored. An
+  // Error when the server is stopping, or when max_attachments are
+  // attached already ("limit: ...").
   Result<RunRecord> Submit(ParsedRun run);
 
   enum class CancelOutcome { kCancelled, kNotFound, kAlreadyFinished };
@@ -62,10 +69,13 @@ class RunManager {
 
   size_t queued() const;
   size_t running() const;
+  size_t attached() const;
   int workers() const { return options_.workers; }
+  int max_attachments() const { return options_.max_attachments; }
 
   // Stops taking runs: queued ones fail ("server stopped"), running ones
-  // are cancelled and fail the same way; joins the workers. Idempotent.
+  // are cancelled and fail the same way, attachments end done; joins the
+  // workers and the attachments' threads. Idempotent.
   void Shutdown();
 
  private:
@@ -81,6 +91,8 @@ class RunManager {
 
   void Work();
   void Execute(Active& run);
+  // The end of a run that runs until stopped: done with its summary.
+  void FinishAttachment(Active& run, const std::string& dir, Result<std::string> summary);
   // Writes the final record, ends the feed, forgets the run.
   void Finish(Active& run, RunStatus status, std::string error, std::string summary);
   void PushFindings(Active& run, const std::string& dir);
@@ -94,8 +106,16 @@ class RunManager {
   std::map<std::string, std::shared_ptr<Active>> active_;  // queued and running; guarded by mutex_
   std::deque<std::shared_ptr<Active>> queue_;              // guarded by mutex_
   size_t running_ = 0;                                     // guarded by mutex_
+  size_t attached_ = 0;                                    // attachments not yet ended; guarded by mutex_
   bool stopping_ = false;                                  // guarded by mutex_
   std::vector<std::thread> threads_;
+  struct AttachmentThread {
+    std::shared_ptr<std::atomic<bool>> ended;  // set as the thread's last act
+    std::thread thread;
+  };
+  // Joins the attachments' threads that have ended. REQUIRES: mutex_ held.
+  void ReapAttachments();
+  std::vector<AttachmentThread> attachment_threads_;       // guarded by mutex_ until Shutdown joins them
 };
 
 }  // namespace aifabric

@@ -25,7 +25,9 @@ inline bool IsFinal(RunStatus s) { return s != RunStatus::kQueued && s != RunSta
 
 struct RunRecord {
   std::string id;
-  std::string kind;              // run | collective | schedule | plan
+  std::string kind;              // run | collective | schedule | plan | observe (an attached fabric)
+  std::string name;              // an attached fabric's name; "" for other runs
+  std::string whatif_of;         // a what-if run: the id of the attached fabric it changes; "" otherwise
   std::string scenario_sha256;   // of the request body as received
   int64_t created_ms = 0;        // Unix time in milliseconds
   int64_t started_ms = 0;        // 0: not started

@@ -16,6 +16,7 @@
 #include "run/collective_run.h"
 #include "run/schedule_run.h"
 #include "scenario/scenario_loader.h"
+#include "server/attach_request.h"
 #include "server/sha256.h"
 #include "server/topology_json.h"
 
@@ -84,7 +85,12 @@ class Params {
 // The name a posted file is read and kept under: a plain file name ending
 // in .yaml, .yml or .json.
 Result<std::string> InputName(Params& params, const std::string& fallback) {
-  const std::string name = params.One("name", fallback);
+  return CheckInputName(params.One("name", fallback));
+}
+
+}  // namespace
+
+Result<std::string> CheckInputName(const std::string& name) {
   const bool plain = !name.empty() && name.find_first_not_of(
       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos && name[0] != '.';
   auto ends = [&](const std::string& ext) {
@@ -96,6 +102,8 @@ Result<std::string> InputName(Params& params, const std::string& fallback) {
   }
   return name;
 }
+
+namespace {
 
 // Writes the inputs as received into OUT/input/.
 Status KeepInputs(const std::string& out_dir, const std::vector<std::pair<std::string, std::string>>& files) {
@@ -126,7 +134,7 @@ class ScenarioTask final : public RunTask {
  public:
   ScenarioTask(Scenario scenario, std::string origin, std::string text)
       : scenario_(std::move(scenario)), origin_(std::move(origin)), text_(std::move(text)) {}
-  Result<std::string> Execute(const std::string& out_dir, const RunHooks& hooks) override {
+  Result<std::string> Execute(const std::string& out_dir, const RunHooks& hooks, LiveFeed& /*feed*/) override {
     if (Status s = KeepInputs(out_dir, {{origin_, text_}}); !s.ok()) return s.error();
     if (Status s = WriteRunTopology(scenario_, out_dir); !s.ok()) return s.error();
     Result<ScenarioOutputs> outputs = RunScenarioOutputs(scenario_, origin_, out_dir, hooks);
@@ -145,7 +153,7 @@ class CollectiveTask final : public RunTask {
                  std::string text)
       : scenario_(std::move(scenario)), request_(request), labels_(std::move(labels)), origin_(std::move(origin)),
         text_(std::move(text)) {}
-  Result<std::string> Execute(const std::string& out_dir, const RunHooks& hooks) override {
+  Result<std::string> Execute(const std::string& out_dir, const RunHooks& hooks, LiveFeed& /*feed*/) override {
     if (!text_.empty()) {
       if (Status s = KeepInputs(out_dir, {{origin_, text_}}); !s.ok()) return s.error();
     }
@@ -175,7 +183,7 @@ class ScheduleTask final : public RunTask {
                std::string trace)
       : scenario_(std::move(scenario)), specs_(std::move(specs)), comparing_(comparing), origin_(std::move(origin)),
         text_(std::move(text)), trace_(std::move(trace)) {}
-  Result<std::string> Execute(const std::string& out_dir, const RunHooks& /*hooks*/) override {
+  Result<std::string> Execute(const std::string& out_dir, const RunHooks& /*hooks*/, LiveFeed& /*feed*/) override {
     if (Status s = KeepInputs(out_dir, {{origin_, text_}, {"trace.csv", trace_}}); !s.ok()) return s.error();
     const std::string trace_path = out_dir + "/input/trace.csv";
     Result<ScheduleRun> run = RunSchedule(scenario_, trace_path, specs_, nullptr);
@@ -200,7 +208,7 @@ class PlanTask final : public RunTask {
   PlanTask(PlanRequirements requirements, Catalog catalog, std::string origin, std::string text)
       : requirements_(std::move(requirements)), catalog_(std::move(catalog)), origin_(std::move(origin)),
         text_(std::move(text)) {}
-  Result<std::string> Execute(const std::string& out_dir, const RunHooks& hooks) override {
+  Result<std::string> Execute(const std::string& out_dir, const RunHooks& hooks, LiveFeed& /*feed*/) override {
     if (Status s = KeepInputs(out_dir, {{origin_, text_}}); !s.ok()) return s.error();
     PlanRunOptions options;
     options.jobs = 1;
@@ -223,24 +231,17 @@ class PlanTask final : public RunTask {
   const std::string origin_, text_;
 };
 
-Result<Scenario> LoadPosted(const std::string& text, const std::string& origin, Params& params,
-                            const ServeLimits& limits) {
-  Result<Scenario> scenario = LoadScenarioText(text, origin, kBaseDir, Overrides(params));
-  if (!scenario.ok()) return scenario.error();
-  Result<std::vector<std::string>> warnings = TrainingMemoryWarnings(*scenario);
-  if (!warnings.ok()) return Error{origin + ": " + warnings.error().message};
-  if (Status s = CheckRunLimits(*scenario, limits); !s.ok()) return s.error();
-  return scenario;
-}
-
 Result<ParsedRun> ParseRun(Params& params, const RequestBody& body, const ServeLimits& limits) {
   Result<std::string> origin = InputName(params, "scenario.yaml");
   if (!origin.ok()) return origin.error();
-  Result<Scenario> scenario = LoadPosted(body.text, *origin, params, limits);
+  Result<Scenario> scenario = LoadPostedScenario(body.text, *origin, kBaseDir, Overrides(params), limits);
   if (!scenario.ok()) return scenario.error();
   if (Status s = params.Unread("run"); !s.ok()) return s.error();
-  return ParsedRun{"run", Sha256Hex(body.text),
-                   std::make_unique<ScenarioTask>(std::move(scenario).value(), *origin, body.text)};
+  ParsedRun run;
+  run.kind = "run";
+  run.input_sha256 = Sha256Hex(body.text);
+  run.task = ScenarioRunTask(std::move(scenario).value(), *origin, body.text);
+  return run;
 }
 
 Result<ParsedRun> ParseCollective(Params& params, const RequestBody& body, const ServeLimits& limits) {
@@ -284,7 +285,7 @@ Result<ParsedRun> ParseCollective(Params& params, const RequestBody& body, const
   if (Status s = params.Unread("collective"); !s.ok()) return s.error();
   return ParsedRun{"collective", Sha256Hex(text),
                    std::make_unique<CollectiveTask>(std::move(scenario).value(), *request, flags.labels(), *origin,
-                                                    body.text)};
+                                                    body.text), "", ""};
 }
 
 Result<ParsedRun> ParseSchedule(Params& params, const RequestBody& body, const ServeLimits& limits) {
@@ -312,7 +313,7 @@ Result<ParsedRun> ParseSchedule(Params& params, const RequestBody& body, const S
   if (Status s = params.Unread("schedule"); !s.ok()) return s.error();
   return ParsedRun{"schedule", Sha256Hex(*scenario_text),
                    std::make_unique<ScheduleTask>(std::move(scenario).value(), std::move(specs).value(),
-                                                  !compare.empty(), *origin, *scenario_text, *trace)};
+                                                  !compare.empty(), *origin, *scenario_text, *trace), "", ""};
 }
 
 Result<ParsedRun> ParsePlan(Params& params, const RequestBody& body) {
@@ -325,10 +326,31 @@ Result<ParsedRun> ParsePlan(Params& params, const RequestBody& body) {
   if (Status s = params.Unread("plan"); !s.ok()) return s.error();
   return ParsedRun{"plan", Sha256Hex(body.text),
                    std::make_unique<PlanTask>(std::move(requirements).value(), std::move(catalog).value(), *origin,
-                                              body.text)};
+                                              body.text), "", ""};
+}
+
+Result<ParsedRun> ParseObserve(Params& params, const RequestBody& body) {
+  Result<std::string> origin = InputName(params, "attach.yaml");
+  if (!origin.ok()) return origin.error();
+  if (Status s = params.Unread("observe"); !s.ok()) return s.error();
+  return ParseAttachRequest(body.text, *origin, kBaseDir);
 }
 
 }  // namespace
+
+Result<Scenario> LoadPostedScenario(const std::string& text, const std::string& origin, const std::string& base_dir,
+                                    const std::vector<std::string>& overrides, const ServeLimits& limits) {
+  Result<Scenario> scenario = LoadScenarioText(text, origin, base_dir, overrides);
+  if (!scenario.ok()) return scenario.error();
+  Result<std::vector<std::string>> warnings = TrainingMemoryWarnings(*scenario);
+  if (!warnings.ok()) return Error{origin + ": " + warnings.error().message};
+  if (Status s = CheckRunLimits(*scenario, limits); !s.ok()) return s.error();
+  return scenario;
+}
+
+std::unique_ptr<RunTask> ScenarioRunTask(Scenario scenario, std::string origin, std::string text) {
+  return std::make_unique<ScenarioTask>(std::move(scenario), std::move(origin), std::move(text));
+}
 
 Result<ParsedRun> ParseRunRequest(const QueryParams& query, const RequestBody& body, const ServeLimits& limits) {
   Params params(query);
@@ -337,7 +359,8 @@ Result<ParsedRun> ParseRunRequest(const QueryParams& query, const RequestBody& b
   if (kind == "collective") return ParseCollective(params, body, limits);
   if (kind == "schedule") return ParseSchedule(params, body, limits);
   if (kind == "plan") return ParsePlan(params, body);
-  return Error{"query parameter kind: expected run, collective, schedule or plan, got '" + kind + "'"};
+  if (kind == "observe") return ParseObserve(params, body);
+  return Error{"query parameter kind: expected run, collective, schedule, plan or observe, got '" + kind + "'"};
 }
 
 }  // namespace aifabric

@@ -17,6 +17,8 @@
 
 #include "core/result.h"
 #include "run/run_hooks.h"
+#include "scenario/scenario.h"
+#include "server/live_feed.h"
 #include "server/serve_limits.h"
 
 namespace aifabric {
@@ -28,8 +30,15 @@ class RunTask {
   // Runs it with `hooks`, writing its files (and its inputs, as received)
   // into `out_dir`; returns the text of its summary file (summary.json, or
   // plan.json for a plan), or an Error. A cancelled run (hooks.cancel set)
-  // may return anything; the caller throws it away.
-  virtual Result<std::string> Execute(const std::string& out_dir, const RunHooks& hooks) = 0;
+  // may return anything; the caller throws it away. A task that publishes
+  // more than the hooks carry (an attached fabric's passes) pushes its
+  // events to `feed` itself.
+  virtual Result<std::string> Execute(const std::string& out_dir, const RunHooks& hooks, LiveFeed& feed) = 0;
+  // Whether it watches something until it is stopped (an attached fabric,
+  // server/observe_task.h) rather than working to an end: it runs on a
+  // thread of its own, not a worker, and a cancel or the server stopping
+  // ends it done, keeping its files and returning its summary.
+  virtual bool RunsUntilStopped() const { return false; }
 };
 
 using QueryParams = std::vector<std::pair<std::string, std::string>>;
@@ -44,10 +53,28 @@ struct ParsedRun {
   std::string kind;
   std::string input_sha256;  // of the scenario (or requirements) text
   std::unique_ptr<RunTask> task;
+  std::string name;          // an attached fabric's name; "" otherwise
+  std::string whatif_of;     // a what-if: the attached fabric's run id; "" otherwise
 };
 
 // Errors are the 400 answers: an unknown kind or parameter, the CLI's
-// message for a bad scenario or option, or a refused limit.
+// message for a bad scenario or option, or a refused limit. kind=observe
+// attaches a real fabric (server/attach_request.h; no other parameter).
 Result<ParsedRun> ParseRunRequest(const QueryParams& params, const RequestBody& body, const ServeLimits& limits);
+
+// `name` when it is a plain file name ending in .yaml, .yml or .json
+// (letters, digits, . _ -; not starting with a dot): the name a posted file
+// is read and kept under (input/NAME). The error names the query
+// parameter `name`.
+Result<std::string> CheckInputName(const std::string& name);
+
+// A posted scenario loaded as `aifabric run` loads it (with `overrides`,
+// each KEY=VALUE as --set takes it), checked for the training memory and
+// held to the limits; relative paths resolve against `base_dir`.
+Result<Scenario> LoadPostedScenario(const std::string& text, const std::string& origin, const std::string& base_dir,
+                                    const std::vector<std::string>& overrides, const ServeLimits& limits);
+// The task of kind=run for a scenario so loaded; `text` is kept as
+// input/ORIGIN.
+std::unique_ptr<RunTask> ScenarioRunTask(Scenario scenario, std::string origin, std::string text);
 
 }  // namespace aifabric

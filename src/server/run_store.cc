@@ -3,6 +3,8 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <set>
+#include <utility>
 
 namespace aifabric {
 namespace {
@@ -18,11 +20,21 @@ constexpr const char* kSchema =
     " status TEXT NOT NULL,"
     " progress REAL NOT NULL DEFAULT 0,"
     " summary TEXT NOT NULL DEFAULT '',"
-    " error TEXT NOT NULL DEFAULT '');"
+    " error TEXT NOT NULL DEFAULT '',"
+    " name TEXT NOT NULL DEFAULT '',"
+    " whatif_of TEXT NOT NULL DEFAULT '');"
     "CREATE INDEX IF NOT EXISTS runs_by_created ON runs (created_ms DESC, id DESC);";
 
 constexpr const char* kColumns =
-    "id, kind, scenario_sha256, created_ms, started_ms, finished_ms, status, progress, summary, error";
+    "id, kind, scenario_sha256, created_ms, started_ms, finished_ms, status, progress, summary, error, name, "
+    "whatif_of";
+
+// Columns added after the first version of the table, each with its
+// definition; a store made before gets them on opening.
+constexpr std::pair<const char*, const char*> kLaterColumns[] = {
+    {"name", "TEXT NOT NULL DEFAULT ''"},
+    {"whatif_of", "TEXT NOT NULL DEFAULT ''"},
+};
 
 // A prepared statement, finalized when it goes.
 class Statement {
@@ -61,6 +73,8 @@ RunRecord ReadRow(Statement& s) {
   r.progress = s.Real(7);
   r.summary = s.Text(8);
   r.error = s.Text(9);
+  r.name = s.Text(10);
+  r.whatif_of = s.Text(11);
   return r;
 }
 
@@ -87,6 +101,7 @@ Result<std::unique_ptr<RunStore>> RunStore::Open(const std::string& dir) {
   // across a crash, losing at most the last commits.
   if (Status s = store->Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"); !s.ok()) return s.error();
   if (Status s = store->Exec(kSchema); !s.ok()) return s.error();
+  if (Status s = store->AddMissingColumns(); !s.ok()) return s.error();
   {
     Statement mark(db,
                    "UPDATE runs SET status = 'failed', error = ?1, finished_ms = CASE WHEN finished_ms = 0 THEN "
@@ -115,9 +130,25 @@ Status RunStore::Exec(const char* sql) {
   return Status::Ok();
 }
 
+Status RunStore::AddMissingColumns() {
+  std::set<std::string> have;
+  {
+    Statement info(db_, "PRAGMA table_info(runs)");
+    if (!info.ok()) return SqlError("read the table's columns");
+    while (info.Step() == SQLITE_ROW) have.insert(info.Text(1));
+  }
+  for (const auto& [column, definition] : kLaterColumns) {
+    if (have.count(column) > 0) continue;
+    const std::string sql = std::string("ALTER TABLE runs ADD COLUMN ") + column + " " + definition + ";";
+    if (Status s = Exec(sql.c_str()); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
 Status RunStore::Insert(const RunRecord& r) {
   std::lock_guard lock(mutex_);
-  Statement s(db_, (std::string("INSERT INTO runs (") + kColumns + ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)").c_str());
+  Statement s(db_, (std::string("INSERT INTO runs (") + kColumns +
+                    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)").c_str());
   if (!s.ok()) return SqlError("insert");
   s.Bind(1, r.id);
   s.Bind(2, r.kind);
@@ -129,6 +160,8 @@ Status RunStore::Insert(const RunRecord& r) {
   s.Bind(8, r.progress);
   s.Bind(9, r.summary);
   s.Bind(10, r.error);
+  s.Bind(11, r.name);
+  s.Bind(12, r.whatif_of);
   if (s.Step() != SQLITE_DONE) return SqlError("insert run " + r.id);
   return Status::Ok();
 }

@@ -3,7 +3,8 @@
 // (STORE/runs/<id>/). Opening a store marks every run a restart cut short
 // (queued or running in the table) failed, with the error "server
 // restarted", so after a restart each run is either finished or gone
-// through that. Thread-safe: one connection behind a mutex.
+// through that. A store from before the columns name and whatif_of gains
+// them (empty) when opened. Thread-safe: one connection behind a mutex.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +52,8 @@ class RunStore {
  private:
   RunStore(std::string dir, sqlite3* db) : dir_(std::move(dir)), db_(db) {}
   Status Exec(const char* sql);
+  // Adds the columns later versions brought to a table made before them.
+  Status AddMissingColumns();
   Error SqlError(const std::string& what) const;
 
   const std::string dir_;

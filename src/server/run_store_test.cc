@@ -1,5 +1,7 @@
 #include "server/run_store.h"
 
+#include <sqlite3.h>
+
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -67,6 +69,42 @@ TEST(RunStore, AnUnwritableFolderIsAnErrorNamingIt) {
   Result<std::unique_ptr<RunStore>> store = RunStore::Open("/proc/aifabric-no-such-store");
   ASSERT_FALSE(store.ok());
   EXPECT_NE(store.error().message.find("/proc/aifabric-no-such-store"), std::string::npos);
+}
+
+// A store made before the columns name and whatif_of: its rows read with
+// them empty, and new rows keep them.
+TEST(RunStore, AStoreFromBeforeTheNameAndWhatIfColumnsGainsThem) {
+  const std::string dir = serve_testing::FreshDir("runstore_old");
+  std::filesystem::create_directories(dir + "/runs");
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open((dir + "/runs.sqlite").c_str(), &db), SQLITE_OK);
+    const char* old_schema =
+        "CREATE TABLE runs (id TEXT PRIMARY KEY, kind TEXT NOT NULL, scenario_sha256 TEXT NOT NULL,"
+        " created_ms INTEGER NOT NULL, started_ms INTEGER NOT NULL DEFAULT 0, finished_ms INTEGER NOT NULL DEFAULT 0,"
+        " status TEXT NOT NULL, progress REAL NOT NULL DEFAULT 0, summary TEXT NOT NULL DEFAULT '',"
+        " error TEXT NOT NULL DEFAULT '');"
+        "INSERT INTO runs (id, kind, scenario_sha256, created_ms, status) VALUES ('old', 'run', 'x', 5, 'done');";
+    ASSERT_EQ(sqlite3_exec(db, old_schema, nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+  }
+  Result<std::unique_ptr<RunStore>> store = RunStore::Open(dir);
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  Result<std::optional<RunRecord>> old = (*store)->Get("old");
+  ASSERT_TRUE(old.ok() && old->has_value());
+  EXPECT_EQ((*old)->status, RunStatus::kDone);
+  EXPECT_EQ((*old)->name, "");
+  EXPECT_EQ((*old)->whatif_of, "");
+  RunRecord linked = Record("new", 6, RunStatus::kQueued);
+  linked.whatif_of = "old";
+  linked.name = "pod-a";
+  ASSERT_TRUE((*store)->Insert(linked).ok());
+  Result<std::optional<RunRecord>> back = (*store)->Get("new");
+  ASSERT_TRUE(back.ok() && back->has_value());
+  EXPECT_EQ((*back)->whatif_of, "old");
+  EXPECT_EQ((*back)->name, "pod-a");
+  store->reset();
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Helpers shared by the server's tests (test-only): a server on an
 // ephemeral loopback port over a fresh store, a client for it, small
-// scenarios, and waiting for a run to reach a status.
+// scenarios, waiting for a run to reach a status, and reading an event
+// stream.
 #pragma once
 
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -50,6 +52,38 @@ inline constexpr const char* kLongScenario =
     "  - permutation: {size: 96MiB}\n"
     "  - incast: {senders: 12, receiver: 0, size: 16MiB}\n"
     "simulation: {until: 200ms}\n";
+
+struct Event {
+  uint64_t id = 0;
+  std::string type;
+  nlohmann::json data;
+};
+
+// Reads a text/event-stream body into its events.
+inline std::vector<Event> ParseEvents(const std::string& stream) {
+  std::vector<Event> out;
+  size_t at = 0;
+  while (at < stream.size()) {
+    size_t end = stream.find("\n\n", at);
+    if (end == std::string::npos) end = stream.size();
+    const std::string block = stream.substr(at, end - at);
+    at = end + 2;
+    if (block.empty() || block[0] == ':') continue;  // a comment (keep-alive)
+    Event e;
+    size_t line_at = 0;
+    while (line_at < block.size()) {
+      size_t nl = block.find('\n', line_at);
+      if (nl == std::string::npos) nl = block.size();
+      const std::string line = block.substr(line_at, nl - line_at);
+      line_at = nl + 1;
+      if (line.rfind("id: ", 0) == 0) e.id = std::stoull(line.substr(4));
+      if (line.rfind("event: ", 0) == 0) e.type = line.substr(7);
+      if (line.rfind("data: ", 0) == 0) e.data = nlohmann::json::parse(line.substr(6));
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
 
 inline std::string FreshDir(const std::string& tag) {
   static std::atomic<int> next{0};

@@ -176,6 +176,10 @@
       if (s.designs.length > 0) out.push(['chosen', String(s.designs[0].name)]);
     }
     if (Dash.IsNumber(s.sim_time_ns) && !s.flows) out.push(['sim time', Dash.FmtNs(s.sim_time_ns)]);
+    if (Dash.IsNumber(s.passes)) {
+      out.push(['passes', Dash.Fmt(s.passes)]);
+      if (s.top_finding) out.push(['top finding', s.top_finding.kind + ' ' + s.top_finding.node + ' → ' + s.top_finding.port_peer]);
+    }
     return out;
   };
 
@@ -239,7 +243,7 @@
       a.href = '#/run/' + run.id;
       c1.appendChild(a);
       tr.appendChild(c1);
-      tr.appendChild(Dash.El('td', '', run.kind));
+      tr.appendChild(KindCell(run));
       tr.appendChild(Dash.El('td', 'status ' + run.status, run.status + (run.error ? ': ' + run.error : '')));
       tr.appendChild(Dash.El('td', 'num', Dash.FmtPercent(run.progress)));
       tr.appendChild(Dash.El('td', '', Dash.FmtTime(run.created_ms)));
@@ -256,6 +260,24 @@
     }
     clearTimeout(listTimer);
     if (live) listTimer = setTimeout(function () { RefreshList(table); }, kListPollMs);
+  }
+
+  // The kind, with a badge for an attached fabric (kind observe) and the
+  // attachment a what-if run goes beside.
+  function KindCell(run) {
+    const td = Dash.El('td', '', run.kind);
+    if (run.kind === 'observe') {
+      td.appendChild(document.createTextNode(' '));
+      td.appendChild(Dash.El('span', 'badge live-fabric', 'live fabric'));
+      if (run.name) td.appendChild(Dash.El('span', '', ' ' + run.name));
+    }
+    if (run.whatif_of) {
+      td.appendChild(document.createTextNode(' · what-if of '));
+      const a = Dash.El('a', '', run.whatif_of);
+      a.href = '#/compare/' + run.whatif_of + '/' + run.id;
+      td.appendChild(a);
+    }
+    return td;
   }
 
   async function StartForm(section) {

@@ -9,6 +9,10 @@
 // view of a training run and the Pareto chart of a plan
 // (dashboard_views.js). Cables in parallel between two nodes (a snapshot
 // names a port by its two ends only) share the colour of the busiest.
+// An attached real fabric (kind observe) is drawn the same way, pass by
+// pass: each pass's findings replace the last's, its top finding is
+// highlighted at once, its snapshot's counts are over the pass's window,
+// and a form starts a what-if beside it (dashboard_views.js compares them).
 (function () {
   'use strict';
   const Dash = window.Dash;
@@ -228,7 +232,8 @@
     progress.max = 1;
     progress.value = run.progress || 0;
     head.appendChild(progress);
-    const cancel = Dash.El('button', '', 'Cancel the run');
+    const attached = run.kind === 'observe';
+    const cancel = Dash.El('button', '', attached ? 'Detach the fabric' : 'Cancel the run');
     cancel.id = 'cancel-button';
     cancel.addEventListener('click', async function () {
       const r = await Dash.Request('DELETE', Dash.RunPath(id));
@@ -239,7 +244,7 @@
     head.appendChild(files);
     function SetStatus(s, error) {
       status.className = 'status ' + s;
-      status.textContent = run.kind + ' · ' + s + (error ? ': ' + error : '');
+      status.textContent = (attached ? 'live fabric ' + run.name : run.kind) + ' · ' + s + (error ? ': ' + error : '');
       status.dataset.status = s;
       cancel.hidden = s !== 'queued' && s !== 'running';
     }
@@ -258,6 +263,10 @@
       return function () { closed = true; if (source) source.close(); };
     }
 
+    if (attached) progress.hidden = true;
+    const passNote = Dash.El('p', 'note');
+    passNote.id = 'pass-note';
+    head.appendChild(passNote);
     const figures = Dash.Section(main, 'Figures', 'figures-section');
     const panel = FiguresPanel(figures);
     const graphSection = Dash.Section(main, 'Fabric', 'graph-section');
@@ -285,7 +294,7 @@
     function LoadTopology() {
       if (topologyAsked) return;
       topologyAsked = true;
-      if (run.kind !== 'run' && run.kind !== 'collective') {
+      if (run.kind !== 'run' && run.kind !== 'collective' && run.kind !== 'observe') {
         graphSection.appendChild(Dash.El('p', 'note', 'A ' + run.kind + ' run has no single fabric to draw.'));
         resolveGraph(null);
         return;
@@ -294,6 +303,9 @@
         if (closed) return;
         if (r.status === 200 && r.json) {
           graph = TopologyGraph(graphSection, r.json);
+          // What came before the graph was drawn.
+          if (lastSnapshot) ColorGraph(lastSnapshot);
+          if (attached) MarkTop();
         } else {
           graphSection.appendChild(Dash.El('p', 'note', 'This run has no topology to draw.'));
         }
@@ -304,9 +316,31 @@
     let snapshots = 0;
     let lastPfc = new Map();  // "node>port" -> pfc_pause_ns at the last snapshot
     let latest = {progress: run.progress || 0, events: 0, transfers: 0};
+    let lastSnapshot = null;
+    // The graph's edges coloured by the snapshot's utilization, dashed where paused.
+    function ColorGraph(snap) {
+      const util2 = new Map(), pfcNow = new Map(), paused = new Set();
+      for (const p of snap.ports || []) {
+        const k = PairKey(p.node, p.port);
+        util2.set(k, Math.max(util2.get(k) || 0, p.util || 0));
+        const d = p.node + '>' + p.port;
+        pfcNow.set(d, (pfcNow.get(d) || 0) + (p.pfc_pause_ns || 0));
+      }
+      // A simulated run's pause times are so far (paused: it grew since
+      // the last snapshot); an observed pass's are over its window.
+      const windowed = Dash.IsNumber(snap.window_s);
+      for (const [d, v] of pfcNow) {
+        if (v > (windowed ? 0 : (lastPfc.get(d) || 0))) paused.add(PairKey(...d.split('>')));
+      }
+      lastPfc = pfcNow;
+      graph.util = util2;
+      graph.paused = paused;
+      Redraw(graph);
+    }
     function OnSnapshot(snap) {
       LoadTopology();
       snapshots++;
+      lastSnapshot = snap;
       const f = SnapshotFigures(snap, graph ? graph.topology : null);
       const rows = [f.gbps], util = [100 * f.max_util, 100 * f.mean_util];
       const values = [rows, util, [f.delay_max_us, f.delay_mean_us], [f.drops], [f.pfc_us], [f.ecn]];
@@ -315,28 +349,15 @@
         c.chart.setOption({series: c.data.map(function (d) { return {data: d}; })});
       });
       latest.transfers = snap.transfers_completed;
-      if (graph) {
-        const util2 = new Map(), pfcNow = new Map(), paused = new Set();
-        for (const p of snap.ports || []) {
-          const k = PairKey(p.node, p.port);
-          util2.set(k, Math.max(util2.get(k) || 0, p.util || 0));
-          const d = p.node + '>' + p.port;
-          pfcNow.set(d, (pfcNow.get(d) || 0) + (p.pfc_pause_ns || 0));
-        }
-        for (const [d, v] of pfcNow) {
-          if (v > (lastPfc.get(d) || 0)) paused.add(PairKey(...d.split('>')));
-        }
-        lastPfc = pfcNow;
-        graph.util = util2;
-        graph.paused = paused;
-        Redraw(graph);
-      }
-      ShowFigures(panel, [['simulated', Dash.FmtNs(snap.sim_time_ns)], ['progress', Dash.FmtPercent(latest.progress)],
+      if (graph) ColorGraph(snap);
+      const clock = Dash.IsNumber(snap.pass) ? [['pass', Dash.Fmt(snap.pass)], ['window', Dash.Fmt(snap.window_s) + ' s']]
+                                             : [['simulated', Dash.FmtNs(snap.sim_time_ns)], ['progress', Dash.FmtPercent(latest.progress)]];
+      ShowFigures(panel, clock.concat([
                           ['transfers done', Dash.Fmt(snap.transfers_completed)],
                           ['max util', Dash.FmtPercent(f.max_util)], ['throughput', Dash.Fmt(f.gbps) + ' Gbps'],
                           ['max queue delay', Dash.Fmt(f.delay_max_us) + ' µs'], ['drops', Dash.Fmt(f.drops)],
                           ['PFC pause', Dash.Fmt(f.pfc_us) + ' µs'], ['ECN marks', Dash.Fmt(f.ecn)],
-                          ['paused links', graph ? String(graph.paused.size) : '–']]);
+                          ['paused links', graph ? String(graph.paused.size) : '–']]));
       panel.dataset.updates = String(snapshots);
     }
 
@@ -345,6 +366,17 @@
       graph.selected = k;
       Redraw(graph);
       graph.div.scrollIntoView({block: 'center'});
+    }
+    // The most severe finding so far drawn thick on its link at once (an
+    // attached fabric's pass has no end to wait for).
+    function MarkTop() {
+      const best = Dash.TopFinding(findings);
+      [...list.children].forEach(function (li, i) { li.classList.toggle('top', i === best); });
+      if (best < 0 || !graph) return;
+      const f = findings[best];
+      graph.top = f.port_peer ? PairKey(f.node, f.port_peer) : null;
+      graph.div.dataset.topFinding = f.kind + ' ' + f.node + ' ' + (f.port_peer || '');
+      Redraw(graph);
     }
     function AddFinding(f) {
       findings.push(f);
@@ -357,6 +389,19 @@
       li.tabIndex = 0;
       li.addEventListener('click', function () { Select(f.port_peer ? PairKey(f.node, f.port_peer) : null); });
       list.appendChild(li);
+      if (attached) MarkTop();
+    }
+    // A new pass of an attached fabric: its findings replace the last's.
+    let pass = 0;
+    function OnPass(p) {
+      if (p.error) {
+        passNote.textContent = 'pass ' + p.pass + ' failed: ' + p.error;
+        return;
+      }
+      pass = p.pass;
+      passNote.textContent = 'pass ' + pass + ': ' + Dash.Fmt(p.series) + ' series read';
+      findings.length = 0;
+      list.replaceChildren();
     }
 
     async function OnEnd() {
@@ -368,7 +413,7 @@
       else resolveGraph(graph);
       const g = await graphReady;
       if (record.status === 'done') {
-        FileLinks(files, id, record.summary || {});
+        FileLinks(files, id, record);
         const diagnosis = await Dash.GetJson(Dash.FilePath(id, 'diagnosis.json'));
         if (diagnosis && Array.isArray(diagnosis.findings) && findings.length === 0) diagnosis.findings.forEach(AddFinding);
         const all = diagnosis && Array.isArray(diagnosis.findings) ? diagnosis.findings : findings;
@@ -386,6 +431,7 @@
           chartsSection.appendChild(Dash.El('p', 'note', 'The run had ended when this page opened, so there is ' +
               'no live series: its time series are in timeseries.csv and report.html.'));
           if (g && record.summary && record.summary.links) await FinalUtilization(g, id);
+          if (g && attached) await FinalObservedUtilization(g, id);
         }
         if (g) Redraw(g);
         await Dash.views.Outcome(after, id, record);
@@ -393,9 +439,11 @@
       document.body.dataset.runEnded = 'true';
     }
 
+    if (attached) Dash.views.WhatIfForm(after, id);
     source = Follow(id, {
       progress: function (p) {
         LoadTopology();
+        if (Dash.IsNumber(p.pass)) OnPass(p);
         latest.progress = p.progress || 0;
         progress.value = latest.progress;
         if (status.dataset.status === 'queued') SetStatus('running', '');
@@ -424,10 +472,27 @@
     }
   }
 
-  // Links to the run's files (a flows run has links.csv and flows.csv).
-  function FileLinks(p, id, summary) {
+  // An attached fabric opened after it was detached: the edges coloured by
+  // its last pass's utilization (observation.json), dashed where it paused.
+  async function FinalObservedUtilization(g, id) {
+    g.div.dataset.utilization = 'observation.json';
+    const observation = await Dash.GetJson(Dash.FilePath(id, 'observation.json'));
+    if (!observation || !Array.isArray(observation.ports)) return;
+    for (const p of observation.ports) {
+      const k = PairKey(p.node, p.port_peer);
+      g.util.set(k, Math.max(g.util.get(k) || 0, Number(p.utilization) || 0));
+      if (Number(p.pause_ns) > 0) g.paused.add(k);
+    }
+  }
+
+  // Links to the run's files (a flows run has links.csv and flows.csv; an
+  // attached fabric its last pass's diagnosis and observation).
+  function FileLinks(p, id, record) {
     p.replaceChildren(Dash.El('span', '', 'Files: '));
-    const names = ['report.html', 'summary.json', 'diagnosis.json', 'timeseries.csv', 'trace.json', 'metrics.prom'];
+    const summary = record.summary || {};
+    const names = record.kind === 'observe'
+        ? ['diagnosis.json', 'observation.json', 'topology.json', 'input/attach.yaml']
+        : ['report.html', 'summary.json', 'diagnosis.json', 'timeseries.csv', 'trace.json', 'metrics.prom'];
     if (summary.links) names.push('links.csv');
     if (summary.flows) names.push('flows.csv');
     names.forEach(function (name) {

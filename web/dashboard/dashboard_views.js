@@ -2,14 +2,19 @@
 // figures, and for a training run the job view: per rank, the time its
 // compute and communication streams were busy, from trace.json), a plan's
 // designs (the cost / effective GPU utilization chart with the Pareto front
-// and the chosen design, as web/plan draws it, from plan.json), and two
-// runs compared side by side (#/compare/A/B: summary figures, FCT CDFs
-// from flows.csv, link utilization from links.csv).
+// and the chosen design, as web/plan draws it, from plan.json), the form
+// that starts a what-if beside an attached fabric, and two runs compared
+// side by side (#/compare/A/B: summary figures, FCT CDFs from flows.csv,
+// link utilization from links.csv, or observation.json for an attached
+// fabric, per link for the busiest links, and each run's top findings from
+// diagnosis.json).
 (function () {
   'use strict';
   const Dash = window.Dash;
 
   const kColors = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b'];
+  const kComparedPorts = 24;    // ports in the per-port utilization chart
+  const kComparedFindings = 5;  // findings of each run side by side
 
   // The summary's figures worth a row: [label, value, how to show it].
   const kFigures = [
@@ -168,7 +173,88 @@
         ' designs, ' + front.length + ' on the Pareto front). plan.html has the ranked table and bills of materials.'));
   };
 
+  // ---- a what-if beside an attached fabric ----
+  Dash.views.WhatIfForm = async function (parent, id) {
+    const section = Dash.Section(parent, 'What-if', 'whatif');
+    section.appendChild(Dash.El('p', 'legend', 'Simulate this fabric with a change and compare it with what the ' +
+        'counters show. The scenario is the attachment\'s template unless one is pasted below; it must describe ' +
+        'the same fabric.'));
+    const form = Dash.El('form', 'whatif');
+    form.id = 'whatif-form';
+    const sets = Dash.El('textarea');
+    sets.id = 'whatif-overrides';
+    sets.rows = 2;
+    sets.placeholder = 'fabric.mtu=1KiB';
+    const l1 = Dash.El('label', '', 'Change (--set KEY=VALUE, one a line) ');
+    l1.appendChild(sets);
+    form.appendChild(l1);
+    const text = Dash.El('textarea');
+    text.id = 'whatif-scenario';
+    text.rows = 6;
+    text.spellcheck = false;
+    const l2 = Dash.El('label', '', 'Scenario of the same fabric (empty: the attachment\'s template) ');
+    l2.appendChild(text);
+    form.appendChild(l2);
+    const go = Dash.El('button', '', 'Start the what-if');
+    go.type = 'submit';
+    go.id = 'whatif-button';
+    form.appendChild(go);
+    const error = Dash.El('p', 'error');
+    error.id = 'whatif-error';
+    form.appendChild(error);
+    section.appendChild(form);
+    const earlier = Dash.El('p', 'files');
+    section.appendChild(earlier);
+    const answer = await Dash.GetJson('/api/runs?limit=200');
+    const mine = answer ? answer.runs.filter(function (r) { return r.whatif_of === id; }) : [];
+    if (mine.length > 0) {
+      earlier.appendChild(Dash.El('span', '', 'What-ifs so far: '));
+      mine.forEach(function (r) {
+        const a = Dash.El('a', '', r.id + ' (' + r.status + ')');
+        a.href = '#/compare/' + id + '/' + r.id;
+        earlier.appendChild(a);
+        earlier.appendChild(document.createTextNode(' '));
+      });
+    }
+    form.addEventListener('submit', async function (ev) {
+      ev.preventDefault();
+      error.textContent = '';
+      const query = new URLSearchParams();
+      sets.value.split('\n').map(function (l) { return l.trim(); }).filter(Boolean).forEach(function (l) {
+        query.append('set', l);
+      });
+      const body = text.value;
+      const type = body.trim().startsWith('{') ? 'application/json' : 'application/yaml';
+      go.disabled = true;
+      try {
+        const r = await Dash.Request('POST', Dash.RunPath(id) + '/whatif?' + query.toString(), body, type);
+        if (r.status === 201 && r.json) window.location.hash = '#/compare/' + id + '/' + r.json.id;
+        else error.textContent = (r.json && r.json.error) || ('the server answered ' + r.status);
+      } finally {
+        go.disabled = false;
+      }
+    });
+  };
+
   // ---- two runs side by side ----
+  // Per directed port "node>peer", a run's utilization: links.csv of a
+  // finished flows run, observation.json (the last pass) of an attached
+  // fabric; null when it has neither.
+  async function PortUtilization(id, record) {
+    const out = new Map();
+    if (record.kind === 'observe') {
+      const o = await Dash.GetJson(Dash.FilePath(id, 'observation.json'));
+      if (!o || !Array.isArray(o.ports)) return null;
+      o.ports.forEach(function (p) { out.set(p.node + '>' + p.port_peer, Number(p.utilization) || 0); });
+      return out;
+    }
+    if (!(record.status === 'done' && record.summary && record.summary.links)) return null;
+    const text = await Dash.GetText(Dash.FilePath(id, 'links.csv'));
+    if (!text) return null;
+    Dash.ParseCsv(text).forEach(function (r) { out.set(r.src + '>' + r.dst, Number(r.util) || 0); });
+    return out;
+  }
+
   function Cdf(values) {
     const v = values.filter(Dash.IsNumber).sort(function (a, b) { return a - b; });
     return v.map(function (x, i) { return [x, (i + 1) / v.length]; });
@@ -215,8 +301,9 @@
       return null;
     }
     const titles = ids.map(function (id, i) {
-      const s = records[i].summary;
-      return (s && s.scenario ? s.scenario + ' · ' : '') + id;
+      const r = records[i], s = r.summary;
+      if (r.kind === 'observe') return 'observed ' + r.name + ' · ' + id;
+      return (r.whatif_of ? 'what-if · ' : '') + (s && s.scenario ? s.scenario + ' · ' : '') + id;
     });
     const figures = Dash.Section(main, 'Summary', 'compare-summary');
     FiguresTable(figures, titles, records.map(function (r) { return r.summary; }));
@@ -243,25 +330,70 @@
       fct.appendChild(Dash.El('p', 'note', 'Neither run wrote flows.csv.'));
     }
 
-    const links = await Promise.all(ids.map(function (id, i) {
-      return has(i, 'links') ? Dash.GetText(Dash.FilePath(id, 'links.csv')) : null;
-    }));
+    const ports = await Promise.all(ids.map(function (id, i) { return PortUtilization(id, records[i]); }));
     const util = Dash.Section(main, 'Link utilization', 'compare-util');
-    if (links.some(Boolean)) {
+    if (ports.some(Boolean)) {
       const chart = Dash.Chart(util, 'Utilization CDF', 300);
       chart.setOption({
         animation: false, grid: {left: 60, right: 20, top: 30, bottom: 44}, legend: {top: 0}, tooltip: {trigger: 'axis'},
-        xAxis: {type: 'value', min: 0, name: 'utilization over the run (%)', nameLocation: 'middle', nameGap: 28},
-        yAxis: {type: 'value', min: 0, max: 1, name: 'fraction of links'},
-        series: links.map(function (text, i) {
-          const rows = text ? Dash.ParseCsv(text) : [];
+        xAxis: {type: 'value', min: 0, name: 'utilization (%)', nameLocation: 'middle', nameGap: 28},
+        yAxis: {type: 'value', min: 0, max: 1, name: 'fraction of ports'},
+        series: ports.map(function (m, i) {
           return {name: titles[i], type: 'line', step: 'end', showSymbol: false, itemStyle: {color: kColors[i]},
-                  data: Cdf(rows.map(function (r) { return 100 * Number(r.util); }))};
+                  data: m ? Cdf([...m.values()].map(function (u) { return 100 * u; })) : []};
         }),
       });
+      // Per port, side by side: the busiest ports of either run.
+      const busiest = new Map();
+      ports.forEach(function (m) {
+        if (m) m.forEach(function (u, k) { busiest.set(k, Math.max(busiest.get(k) || 0, u)); });
+      });
+      const names = [...busiest.entries()].sort(function (a, b) { return b[1] - a[1] || (a[0] < b[0] ? -1 : 1); })
+          .slice(0, kComparedPorts).map(function (e) { return e[0]; });
+      const bars = Dash.Chart(util, 'Utilization per port', 320);
+      bars.setOption({
+        animation: false, grid: {left: 60, right: 20, top: 30, bottom: 90}, legend: {top: 0}, tooltip: {trigger: 'axis'},
+        xAxis: {type: 'category', data: names.map(function (n) { return n.replace('>', ' → '); }),
+                axisLabel: {rotate: 45, fontSize: 10}},
+        yAxis: {type: 'value', min: 0, name: 'utilization (%)'},
+        series: ports.map(function (m, i) {
+          return {name: titles[i], type: 'bar', itemStyle: {color: kColors[i]},
+                  data: names.map(function (n) { return m && m.has(n) ? 100 * m.get(n) : 0; })};
+        }),
+      });
+      util.appendChild(Dash.El('p', 'note', 'The ' + names.length + ' busiest ports of either run; an attached ' +
+          'fabric\'s utilization is over its last pass\'s window, a simulated run\'s over the run.'));
     } else {
-      util.appendChild(Dash.El('p', 'note', 'Neither run wrote links.csv.'));
+      util.appendChild(Dash.El('p', 'note', 'Neither run has per-link utilization (links.csv or observation.json).'));
     }
+
+    // The top findings of each, side by side.
+    const top = Dash.Section(main, 'Top findings', 'compare-findings');
+    const diagnoses = await Promise.all(ids.map(function (id, i) {
+      const r = records[i];
+      return r.kind === 'observe' || (r.status === 'done' && (r.kind === 'run' || r.kind === 'collective'))
+          ? Dash.GetJson(Dash.FilePath(id, 'diagnosis.json')) : null;
+    }));
+    const table = Dash.El('table', 'summary');
+    table.id = 'compare-findings-table';
+    const head = Dash.El('tr');
+    titles.forEach(function (t) { head.appendChild(Dash.El('th', '', t)); });
+    table.appendChild(head);
+    const lists = diagnoses.map(function (d) { return d && Array.isArray(d.findings) ? d.findings : []; });
+    const rows = Math.min(kComparedFindings, Math.max(...lists.map(function (l) { return l.length; })));
+    for (let k = 0; k < rows; k++) {
+      const tr = Dash.El('tr');
+      lists.forEach(function (l) {
+        const f = l[k];
+        const td = Dash.El('td', '', f ? f.kind + ' at ' + f.node + (f.port_peer ? ' → ' + f.port_peer : '') +
+            ' · severity ' + Dash.Fmt(f.severity) : '');
+        if (f) { td.dataset.node = f.node; td.dataset.peer = f.port_peer || ''; td.dataset.kind = f.kind; }
+        tr.appendChild(td);
+      });
+      table.appendChild(tr);
+    }
+    if (rows === 0) top.appendChild(Dash.El('p', 'note', 'Neither run has findings (yet).'));
+    else top.appendChild(table);
     document.body.dataset.ready = 'true';
     return null;
   };
