@@ -16,6 +16,7 @@
 #include "core/result.h"
 #include "core/time.h"
 #include "fabric/fabric_observation.h"
+#include "fabric/fault_timeline.h"
 #include "fabric/link_fault.h"
 #include "fabric/network_model.h"
 #include "fabric/port_counters.h"
@@ -35,7 +36,9 @@ struct PayloadTotals {
 
 // What a model counted over a run beyond its ports. The fluid models move
 // no packets and run no transport: their payload is that of the transfers
-// they started (sent) and finished (delivered), and the rest is 0.
+// they started (sent) and finished (delivered), plus, with faults at flow
+// level, what dead links destroyed on the wire (dropped, retransmitted,
+// and sent again); the rest is 0.
 struct NetworkTotals {
   PayloadTotals payload;
   uint64_t timeouts = 0;              // retransmission timeouts that fired
@@ -69,10 +72,15 @@ class FabricNetwork : public NetworkModel {
   // pairs and adds nothing. Sets observation.model.
   virtual void Observe(FabricObservation& observation) const = 0;
   // Plays `faults` during the run (fabric/link_fault.h); call before the
-  // run starts. A model that does not model faults says so.
-  virtual Status InjectFaults(std::span<const LinkFault> faults) {
+  // run starts. Once routing hears of a change, the routes `rebuild` makes
+  // over the links still up replace the model's (none given: shortest
+  // paths, which InfiniBand forwarding tables cannot be rebuilt by; a
+  // fault on them that routing would hear of is refused). A model that
+  // does not model faults says so.
+  virtual Status InjectFaults(std::span<const LinkFault> faults, RouteBuilder rebuild = {}) {
+    (void)rebuild;
     if (faults.empty()) return {};
-    return Error{"faults: this network model does not model faults (use simulation.model: packet)"};
+    return Error{"faults: this network model does not model faults (use simulation.model: packet or flow)"};
   }
   // What each injected fault did so far, in injection order.
   virtual std::vector<FaultOutcome> FaultOutcomes() const { return {}; }

@@ -108,4 +108,41 @@ inline Topology Irregular() {
   return t;
 }
 
+// h0 under leaf0, h1 under leaf1, each leaf joined to spine0 and spine1:
+// two equal-cost paths, every link 400G with 500 ns cables, switches
+// 400 ns store-and-forward with 64 MiB of buffer (the link-fault tests).
+struct TwoSpines {
+  TwoSpines() {
+    SwitchSpec spec;
+    spec.name = "test";
+    spec.radix = 64;
+    spec.port_rate = DataRate::Gbps(400);
+    spec.latency = Time::FromNs(400);
+    spec.buffer_bytes = 64ull << 20;
+    h0 = t.AddHost("h0");
+    h1 = t.AddHost("h1");
+    const int s = t.AddSwitchSpec(spec);
+    leaf0 = t.AddSwitch("leaf0", 1, s);
+    leaf1 = t.AddSwitch("leaf1", 1, s);
+    spine0 = t.AddSwitch("spine0", 2, s);
+    spine1 = t.AddSwitch("spine1", 2, s);
+    const DataRate r = DataRate::Gbps(400);
+    const Time cable = Time::FromNs(500);
+    t.AddLink(h0, leaf0, r, cable);
+    t.AddLink(h1, leaf1, r, cable);
+    for (NodeId leaf : {leaf0, leaf1}) {
+      for (NodeId spine : {spine0, spine1}) t.AddLink(leaf, spine, r, cable);
+    }
+  }
+  // The link joining a and b (-1 if none).
+  LinkId Link(NodeId a, NodeId b) const {
+    for (PortId p : t.node(a).ports) {
+      if (t.port(p).peer == b) return t.port(p).link;
+    }
+    return -1;
+  }
+  Topology t;
+  NodeId h0, h1, leaf0, leaf1, spine0, spine1;
+};
+
 }  // namespace aifabric::fabric_testing

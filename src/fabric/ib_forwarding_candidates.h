@@ -31,7 +31,10 @@ class SwitchGraph {
     PortId port;
     int peer;  // switch index, -1 for a CA
   };
-  SwitchGraph(const Topology& t, const IbLidMap& map) : index_(t.num_nodes(), -1) {
+  // `link_down` (by LinkId, non-zero: down; empty: none) leaves out the
+  // links a sweep would not find.
+  SwitchGraph(const Topology& t, const IbLidMap& map, std::span<const uint8_t> link_down = {})
+      : index_(t.num_nodes(), -1) {
     for (NodeId sw : t.switches()) {
       index_[sw] = static_cast<int>(switches_.size());
       switches_.push_back(sw);
@@ -40,7 +43,9 @@ class SwitchGraph {
     for (NodeId sw : switches_) {
       for (int ib = 1; ib <= map.MaxIbPort(sw); ++ib) {
         const PortId p = map.PortAt(sw, ib);
-        if (p != kNoPort) links_.push_back(Link{p, index_[t.port(p).peer]});
+        if (p == kNoPort) continue;
+        if (!link_down.empty() && link_down[static_cast<size_t>(t.port(p).link)] != 0) continue;
+        links_.push_back(Link{p, index_[t.port(p).peer]});
       }
       start_.push_back(static_cast<uint32_t>(links_.size()));
     }

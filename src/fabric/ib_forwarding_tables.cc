@@ -126,7 +126,7 @@ ForwardingTables ComputeMinHop(const Topology& topology) {
   return ComputeMinHop(topology, IbLidMap::ForTopology(topology));
 }
 
-ForwardingTables ComputeMinHop(const Topology& topology, const IbLidMap& map) {
+ForwardingTables ComputeMinHop(const Topology& topology, const IbLidMap& map, std::span<const uint8_t> link_down) {
   ForwardingTables tables(topology);
   // Destination order (sort_ports_by_switch_load): switches by CA links,
   // most first, stable over GUID order; each switch's CAs by port number.
@@ -150,7 +150,7 @@ ForwardingTables ComputeMinHop(const Topology& topology, const IbLidMap& map) {
   // candidates in increasing order — at level v, every candidate whose
   // count is at most v, in port order — so a run of R destinations over C
   // candidates costs R + C x (levels), not R x C.
-  SwitchGraph graph(topology, map);
+  SwitchGraph graph(topology, map, link_down);
   CandidateCache candidates(graph);
   std::vector<NodeId> leaf_of(order.size());
   for (size_t i = 0; i < order.size(); ++i) leaf_of[i] = AttachedSwitch(topology, order[i]);
@@ -211,7 +211,7 @@ ForwardingTables ComputeFtree(const Topology& topology) {
   return ComputeFtree(topology, IbLidMap::ForTopology(topology));
 }
 
-ForwardingTables ComputeFtree(const Topology& topology, const IbLidMap& map) {
+ForwardingTables ComputeFtree(const Topology& topology, const IbLidMap& map, std::span<const uint8_t> link_down) {
   ForwardingTables tables(topology);
   const std::vector<NodeId> switches = SwitchesByGuid(topology, map);
 
@@ -242,6 +242,7 @@ ForwardingTables ComputeFtree(const Topology& topology, const IbLidMap& map) {
     if (tier[sw] < 1) continue;
     int64_t up = 0;
     for (PortId p : topology.node(sw).ports) {
+      if (!link_down.empty() && link_down[static_cast<size_t>(topology.port(p).link)] != 0) continue;
       const NodeId m = topology.port(p).peer;
       up += IsSwitch(topology, m) && tier[m] == tier[sw] + 1;
     }
@@ -252,7 +253,7 @@ ForwardingTables ComputeFtree(const Topology& topology, const IbLidMap& map) {
 
   // Each switch on its own (the choice of one switch does not depend on
   // another's), its candidates toward each destination switch found once.
-  SwitchGraph graph(topology, map);
+  SwitchGraph graph(topology, map, link_down);
   CandidateCache candidates(graph);
   std::vector<PortId> down;
   for (NodeId sw : switches) {

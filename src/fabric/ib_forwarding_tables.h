@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,8 +74,8 @@ class ForwardingTables {
 
  private:
   friend class RoutingTable;  // takes the entries over (FromForwardingTables)
-  friend ForwardingTables ComputeMinHop(const Topology&, const IbLidMap&);
-  friend ForwardingTables ComputeFtree(const Topology&, const IbLidMap&);
+  friend ForwardingTables ComputeMinHop(const Topology&, const IbLidMap&, std::span<const uint8_t>);
+  friend ForwardingTables ComputeFtree(const Topology&, const IbLidMap&, std::span<const uint8_t>);
   static constexpr uint32_t kNoSlot = 0xFFFF;
   size_t Index(NodeId sw, NodeId dst) const;
   // Entry i of out_ (kNoSlot for none), one byte (0xFF: none) or two.
@@ -124,8 +125,11 @@ class ForwardingTables {
 // (OpenSM would also count routes to its other ports).
 // `map` gives GUIDs (switch order) and IB port numbers (tie-breaks); the
 // overload without one uses IbLidMap::ForTopology.
+// `link_down` (by LinkId, non-zero: down) routes the fabric a sweep finds
+// after those links failed: as if they were not cabled.
 ForwardingTables ComputeMinHop(const Topology& topology);
-ForwardingTables ComputeMinHop(const Topology& topology, const IbLidMap& map);
+ForwardingTables ComputeMinHop(const Topology& topology, const IbLidMap& map,
+                               std::span<const uint8_t> link_down = {});
 
 // A fat-tree engine in the spirit of OpenSM's "ftree" (osm_ucast_ftree.c):
 // every destination is routed up to one top switch and down from there, and
@@ -154,8 +158,10 @@ ForwardingTables ComputeMinHop(const Topology& topology, const IbLidMap& map);
 // switch LIDs and treats I/O nodes (io_guid_file) separately; and
 // root/compute-node GUID files are not read. Totals per port match on
 // complete fat-trees; individual port numbers may not.
+// `link_down` as for ComputeMinHop.
 ForwardingTables ComputeFtree(const Topology& topology);
-ForwardingTables ComputeFtree(const Topology& topology, const IbLidMap& map);
+ForwardingTables ComputeFtree(const Topology& topology, const IbLidMap& map,
+                              std::span<const uint8_t> link_down = {});
 
 // Reads the LFTs OpenSM writes to <dump_files_dir>/opensm-lfts.dump (when run
 // with the ROUTING log bit, -D 0x40, or `dump_files` modes):

@@ -2,13 +2,16 @@
 // against a topology (links by LinkId), and FaultOutcome what a network
 // model saw of it: when it was detected and routed around, what was lost
 // and resent. The scenario's `faults:` list becomes LinkFaults in run/;
-// the packet model plays them (packet/packet_faults.h). Plain data.
+// the packet and flow models play them (packet/packet_faults.h,
+// flow/flow_faults.h). Plain data.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/data_rate.h"
 #include "core/ids.h"
 #include "core/time.h"
 
@@ -24,7 +27,7 @@ const char* FaultKindName(FaultKind kind);
 // links of a switch or the link of a NIC port. Down from `at` to `until`
 // (Infinite: to the end), or for link_flap down for `down_for` at the start
 // of every `period` in [at, until); gray_link carries every packet but
-// loses each with probability `loss_rate`. Routing hears of a change
+// loses each with probability `loss_rate`, and/or runs at `rate`. Routing hears of a change
 // `detection` after it (Infinite: never, as for silent loss) and only if
 // the state held that long.
 struct LinkFault {
@@ -35,7 +38,11 @@ struct LinkFault {
   Time period;                  // link_flap
   Time down_for;                // link_flap
   double loss_rate = 0;         // gray_link: per packet, in [0, 1]
+  DataRate rate;                // gray_link: the rate it runs at (0: its own)
   Time detection = Time::Infinite();
+  // > 0: routing hears of a change at the first multiple of this after it
+  // (a subnet manager's periodic sweep) instead of `detection` later.
+  Time detection_period;
   std::string name;             // as the scenario wrote it, e.g. "leaf0-spine1"
 };
 
@@ -46,8 +53,10 @@ struct FaultOutcome {
   Time at;
   Time detected = Time::Infinite();   // routing first heard of it; Infinite: never
   Time rerouted = Time::Infinite();   // routes first changed around it; Infinite: never
-  uint64_t packets_lost = 0;          // packets it destroyed (on the wire or sent into it)
-  uint64_t bytes_resent = 0;          // payload the flows it hit retransmitted
+  // Packets it destroyed (on the wire or sent into it); none: the model
+  // moves no packets (flow level).
+  std::optional<uint64_t> packets_lost = 0;
+  uint64_t bytes_resent = 0;          // payload the flows it hit sent again (docs/faults.md: per level)
   uint64_t route_changes = 0;         // times routing changed for it (away and back)
   uint64_t flows_rerouted = 0;        // flow paths moved by those changes
 };

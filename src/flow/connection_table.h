@@ -18,6 +18,8 @@ class ConnectionTable {
   // Sets the value of `key`, adding it if new. REQUIRES: value != kEmpty.
   void Set(uint64_t key, uint32_t value);
   size_t size() const { return size_; }
+  // Forgets every key (routes changed: the paths they point to are stale).
+  void Clear() { *this = ConnectionTable(); }
 
   static constexpr uint32_t kEmpty = UINT32_MAX;
 

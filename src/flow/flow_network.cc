@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "fabric/ecmp_path.h"
+#include "flow/flow_faults.h"
 
 namespace aifabric {
 
@@ -17,12 +18,14 @@ FlowNetwork::FlowNetwork(Simulator& sim, const Topology& topology, const Routing
       salts_(EcmpSalts(topology, config.ecmp_seed)),
       fluid_(sim, [this](uint64_t index, Time at) {
         if (index & kCoflowBit) {
+          live_coflows_.erase(index & ~kCoflowBit);
           if (observer_ != nullptr) observer_->OnTransferDone(coflows_[index & ~kCoflowBit], at);
           return;
         }
         OnQueuePairDone(static_cast<uint32_t>(index), at);
       }),
-      splitter_(topology, routes) {
+      splitter_(topology, routes),
+      active_routes_(&routes) {
   assert(config.mtu_bytes > 0 && config.qps_per_transfer >= 1);
   hop_latency_.reserve(topology.ports().size());
   full_packet_time_.reserve(topology.ports().size());
@@ -95,7 +98,7 @@ void FlowNetwork::StartQueuePair(const TransferRequest& request, uint32_t transf
     qp.path_length = static_cast<uint32_t>(known->size());
   } else {
     qp.path_offset = static_cast<uint32_t>(path_arena_.size());
-    AppendEcmpPath(topology_, routes_, salts_, request.src, request.dst, hash, path_arena_);
+    AppendEcmpPath(topology_, RoutesFor(request.src, request.dst), salts_, request.src, request.dst, hash, path_arena_);
     qp.path_length = static_cast<uint32_t>(path_arena_.size() - qp.path_offset);
     paths_.Set(ConnectionKey(request, hash), static_cast<uint32_t>(flows_.size()));
   }
@@ -124,7 +127,7 @@ void FlowNetwork::StartSpreadQueuePair(QueuePair& qp) {
   } else {
     qp.path_offset = static_cast<uint32_t>(path_arena_.size());
     split_.clear();
-    splitter_.Split(request.src, request.dst, spray ? std::span<const double>() : offered_, split_);
+    SplitNow(request.src, request.dst, spray ? std::span<const double>() : offered_, split_);
     for (const PortShare& share : split_) {
       path_arena_.push_back(share.port);
       share_arena_.push_back(share.fraction);
@@ -138,7 +141,7 @@ void FlowNetwork::StartSpreadQueuePair(QueuePair& qp) {
     for (size_t k = 0; k < ports.size(); ++k) offered_[static_cast<size_t>(ports[k])] += fractions[k];
   }
   ecmp_scratch_.clear();
-  AppendEcmpPath(topology_, routes_, salts_, request.src, request.dst, qp.hash, ecmp_scratch_);
+  AppendEcmpPath(topology_, RoutesFor(request.src, request.dst), salts_, request.src, request.dst, qp.hash, ecmp_scratch_);
   qp.latency = PathLatency(ecmp_scratch_, request.bytes);
   qp.start = sim_.Now();
   const uint32_t index = static_cast<uint32_t>(flows_.size());
@@ -226,7 +229,7 @@ void FlowNetwork::RouteSpread(const CoflowRequest& request, RoutedCoflow& r) {
     if (e.bytes == 0) continue;
     const double coefficient = static_cast<double>(e.bytes) / static_cast<double>(r.reference);
     split_.clear();
-    splitter_.Split(e.src, e.dst, adaptive ? std::span<const double>(coflow_load_) : std::span<const double>(), split_);
+    SplitNow(e.src, e.dst, adaptive ? std::span<const double>(coflow_load_) : std::span<const double>(), split_);
     for (const PortShare& share : split_) {
       const size_t p = static_cast<size_t>(share.port);
       if (coflow_dense_[p] == 0) coflow_touched_.push_back(share.port);
@@ -247,6 +250,7 @@ Status FlowNetwork::StartCoflow(const CoflowRequest& request) {
   const RoutedCoflow& r = Route(request);
   const uint64_t index = coflows_.size();
   coflows_.push_back(request.id);
+  if (faults_ != nullptr) live_coflows_.emplace(index, request);  // a fault may route it again
   CoflowTiming timing = request.timing;
   timing.chain += Time::FromPs(static_cast<int64_t>(std::llround(r.path_chain_ps)));
   fluid_.StartCoflow(kCoflowBit | index, r.reference, r.resources, r.coefficients, timing,
@@ -271,7 +275,7 @@ void FlowNetwork::OnQueuePairDone(uint32_t flow_index, Time finish) {
 NetworkTotals FlowNetwork::RunTotals() const {
   NetworkTotals t;
   t.payload = payload_;
-  t.payload.in_flight = payload_.sent - payload_.delivered;
+  t.payload.in_flight = payload_.sent - payload_.delivered - payload_.dropped;
   return t;
 }
 
@@ -320,7 +324,7 @@ Time FlowNetwork::PathLatency(std::span<const PortId> path, uint64_t bytes) cons
 
 std::vector<PortId> FlowNetwork::RoutePath(const TransferRequest& request) const {
   const TransferRequest r = WithSourcePort(request);
-  return EcmpPath(topology_, routes_, salts_, r.src, r.dst, FlowHash(r));
+  return EcmpPath(topology_, RoutesFor(r.src, r.dst), salts_, r.src, r.dst, FlowHash(r));
 }
 
 Time FlowNetwork::PayloadTime(std::span<const PortId> path, uint64_t bytes) const {
@@ -341,7 +345,7 @@ Time FlowNetwork::SpreadPayloadTime(const TransferRequest& request) const {
   // closed form in whole picoseconds, as on one path.
   split_.clear();
   const std::vector<double> idle(config_.balancing == FlowBalancing::kAdaptive ? topology_.ports().size() : 0, 0.0);
-  splitter_.Split(request.src, request.dst, idle, split_);
+  SplitNow(request.src, request.dst, idle, split_);
   double rate = 0;
   PortId at = kNoPort;
   double at_fraction = 0;

@@ -20,11 +20,13 @@
 // is one fluid over every port of its shortest paths instead, each at the
 // fraction of it that crosses there (PathSplitter, flow/path_split.h), its
 // latency that of the path its hash selects. No queues, no drops, no PFC/ECN/congestion control: see
-// docs/models.md. Owns the fluid state; lives inside one Simulator; not
+// docs/models.md. Link faults (InjectFaults) change port capacities and
+// paths as flow/flow_faults.h says. Owns the fluid state; lives inside one Simulator; not
 // thread-safe.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <unordered_map>
@@ -41,6 +43,8 @@
 #include "flow/path_split.h"
 
 namespace aifabric {
+
+class FlowFaults;
 
 class FlowNetwork final : public FabricNetwork {
  public:
@@ -60,6 +64,7 @@ class FlowNetwork final : public FabricNetwork {
 
   // The topology and routes must outlive the network.
   FlowNetwork(Simulator& sim, const Topology& topology, const RoutingTable& routes, const FlowConfig& config);
+  ~FlowNetwork() override;
   FlowNetwork(const FlowNetwork&) = delete;
   FlowNetwork& operator=(const FlowNetwork&) = delete;
 
@@ -102,6 +107,9 @@ class FlowNetwork final : public FabricNetwork {
 
   // FabricNetwork.
   ModelKind kind() const override { return ModelKind::kFlow; }
+  // Link faults (flow/flow_faults.h). Refuses a second call.
+  Status InjectFaults(std::span<const LinkFault> faults, RouteBuilder rebuild = {}) override;
+  std::vector<FaultOutcome> FaultOutcomes() const override;
   // Alone on an idle fabric along the path its ECMP hash selects: its path
   // latency + ceil(bytes * 8 / bottleneck payload rate) ps. What this model
   // gives such a transfer, to the picosecond.
@@ -111,6 +119,26 @@ class FlowNetwork final : public FabricNetwork {
   size_t TransfersCompleted() const override;
   void Observe(FabricObservation& observation) const override;
   const FlowConfig& config() const { return config_; }
+  // --- Used by FlowFaults -------------------------------------------------
+  Simulator& sim() { return sim_; }
+  const Topology& topology() const { return topology_; }
+  const RoutingTable& base_routes() const { return routes_; }
+  // The port carries payload at `rate` (0: nothing) from now: its
+  // capacity, and the packet time of paths taken from now.
+  void SetPortRate(PortId port, DataRate rate);
+  // Every fluid crossing a port of `ports` loses what is on its wire there
+  // now and must carry it again (FlowFaults: rate x (cable + one full
+  // packet) per port); returns the payload bytes lost.
+  double LoseInFlight(std::span<const PortId> ports);
+  // Whether routing moves fluids at a link's change itself (adaptive), not
+  // at its detection.
+  bool ReroutesAtOnce() const { return config_.balancing == FlowBalancing::kAdaptive; }
+  // New queue pairs and coflows take `routes` from now; the unfinished ones
+  // crossing a link with avoid[link] != 0 — and, when `restoring`, those
+  // moved before — re-pick their paths (the source's own port stays).
+  // Returns how many fluids changed path. REQUIRES: `routes` outlives its use.
+  uint64_t Reroute(const RoutingTable& routes, std::span<const uint8_t> avoid, bool restoring);
+
   // Its parts: the ports its ECMP hash selects (`request` with its source
   // port filled in, as WithSourcePort does), the path latency for a message
   // of `bytes`, and ceil(bytes * 8 / bottleneck payload rate) ps.
@@ -185,6 +213,30 @@ class FlowNetwork final : public FabricNetwork {
   void RouteSpread(const CoflowRequest& request, RoutedCoflow& r);
   std::unordered_map<uint64_t, RoutedCoflow> routed_;  // by a hash of the edges
   TransferObserver* observer_ = nullptr;
+  // Faults (null without): the routes new paths take, the coflows still
+  // draining (to route again), and which fluids a fault moved.
+  const RoutingTable* active_routes_;
+  std::unique_ptr<FlowFaults> faults_;
+  std::unordered_map<uint64_t, CoflowRequest> live_coflows_;  // by coflow index, only with faults
+  std::vector<uint8_t> moved_;                                 // by queue pair
+  std::unordered_map<uint64_t, uint8_t> coflow_moved_;         // by coflow index
+  // The routes a path from src to host dst takes now: the active ones, or
+  // the network's own where a fault cut the pair off (its fluid then
+  // stalls on the old path until the repair).
+  const RoutingTable& RoutesFor(NodeId src, NodeId dst) const {
+    if (active_routes_ == &routes_) return routes_;  // no fault moved routes: no lookup
+    return active_routes_->Distance(src, dst) > 0 ? *active_routes_ : routes_;
+  }
+  // PathSplitter::Split over RoutesFor(src, dst).
+  void SplitNow(NodeId src, NodeId dst, std::span<const double> load, std::vector<PortShare>& out) const {
+    splitter_.UseRoutes(RoutesFor(src, dst));
+    splitter_.Split(src, dst, load, out);
+  }
+  // Reroute's part for one queue pair or coflow: its new route in `out`,
+  // false if it keeps its own.
+  bool RerouteQueuePair(uint32_t index, FluidNetwork::Revision& out);
+  bool RerouteCoflow(uint64_t index, std::span<const int> resources, std::span<const double> coefficients,
+                     FluidNetwork::Revision& out);
 };
 
 }  // namespace aifabric

@@ -55,7 +55,7 @@ void FluidNetwork::Start(uint64_t id, uint64_t bytes, std::span<const int> resou
   }
   CoflowTiming timing;
   timing.latency = latency;
-  Add(solver_.AddFlow(resources, weight), id, bytes, timing);
+  Add(solver_.AddFlow(resources, weight), id, bytes, timing, weight);
 }
 
 void FluidNetwork::Start(uint64_t id, uint64_t bytes, std::span<const int> resources,
@@ -66,7 +66,7 @@ void FluidNetwork::Start(uint64_t id, uint64_t bytes, std::span<const int> resou
   }
   CoflowTiming timing;
   timing.latency = latency;
-  Add(solver_.AddFlow(resources, coefficients, weight), id, bytes, timing);
+  Add(solver_.AddFlow(resources, coefficients, weight), id, bytes, timing, weight);
 }
 
 void FluidNetwork::StartCoflow(uint64_t id, uint64_t bytes, std::span<const int> resources,
@@ -76,10 +76,10 @@ void FluidNetwork::StartCoflow(uint64_t id, uint64_t bytes, std::span<const int>
     completions_.Schedule(id, at);
     return;
   }
-  Add(solver_.AddFlow(resources, coefficients, weight), id, bytes, timing);
+  Add(solver_.AddFlow(resources, coefficients, weight), id, bytes, timing, weight);
 }
 
-void FluidNetwork::Add(int flow, uint64_t id, uint64_t bytes, const CoflowTiming& timing) {
+void FluidNetwork::Add(int flow, uint64_t id, uint64_t bytes, const CoflowTiming& timing, double weight) {
   if (flows_.size() <= static_cast<size_t>(flow)) flows_.resize(static_cast<size_t>(flow) + 1);
   Active& a = flows_[static_cast<size_t>(flow)];
   a = Active{};
@@ -89,11 +89,67 @@ void FluidNetwork::Add(int flow, uint64_t id, uint64_t bytes, const CoflowTiming
   a.updated = sim_.Now();
   a.start = sim_.Now();
   a.timing = timing;
+  a.weight = weight;
   a.active = true;
-  if (!solve_pending_) {
-    solve_pending_ = true;
-    sim_.Schedule(sim_.Now(), this, kSolveTag);
+  SolveSoon();
+}
+
+void FluidNetwork::SolveSoon() {
+  if (solve_pending_) return;
+  solve_pending_ = true;
+  sim_.Schedule(sim_.Now(), this, kSolveTag);
+}
+
+void FluidNetwork::SetCapacity(int resource, double capacity_bps) {
+  solver_.SetCapacity(resource, capacity_bps);
+  SolveSoon();
+}
+
+void FluidNetwork::Revise(const ReviseFn& revise) {
+  if (solve_pending_) Reschedule();
+  const Time now = sim_.Now();
+  // Start order; a rerouted flow may land in another solver id.
+  std::vector<int> order;
+  for (size_t f = 0; f < flows_.size(); ++f) {
+    if (flows_[f].active) order.push_back(static_cast<int>(f));
   }
+  std::sort(order.begin(), order.end(), [this](int a, int b) {
+    return flows_[static_cast<size_t>(a)].seq < flows_[static_cast<size_t>(b)].seq;
+  });
+  Revision change;
+  for (int f : order) {
+    change = Revision{};
+    Active& a = flows_[static_cast<size_t>(f)];
+    const std::span<const int> rs = solver_.resources(f);
+    const std::span<const double> cs = solver_.coefficients(f);
+    if (!revise(a.id, a.rate_bps, rs, cs, change)) continue;
+    a.remaining_bytes = RemainingAt(a, now);
+    a.updated = now;
+    a.version = 0;  // its drain is predicted again at the next solve
+    int at = f;
+    if (change.reroute) {
+      // What it carried stays with the resources it crossed; from now it
+      // counts afresh on the new ones.
+      const double sent = a.bytes - a.remaining_bytes;
+      for (size_t k = 0; k < rs.size(); ++k) carried_done_[static_cast<size_t>(rs[k])] += cs[k] * sent;
+      a.bytes = a.remaining_bytes;
+      if (change.latency) a.timing.latency = *change.latency;
+      solver_.RemoveFlow(f);
+      at = change.coefficients.empty() ? solver_.AddFlow(change.resources, a.weight)
+                                       : solver_.AddFlow(change.resources, change.coefficients, a.weight);
+      if (at != f) {  // (a reference into flows_ no more once it grows)
+        const Active copy = a;
+        if (flows_.size() <= static_cast<size_t>(at)) flows_.resize(static_cast<size_t>(at) + 1);
+        flows_[static_cast<size_t>(at)] = copy;
+        flows_[static_cast<size_t>(f)].active = false;
+      }
+    }
+    Active& moved = flows_[static_cast<size_t>(at)];
+    moved.bytes += change.extra_bytes;
+    moved.remaining_bytes += change.extra_bytes;
+    revised_.push_back(at);
+  }
+  if (!revised_.empty()) SolveSoon();
 }
 
 double FluidNetwork::RemainingAt(const Active& a, Time now) const {
@@ -157,15 +213,34 @@ void FluidNetwork::Reschedule() {
     if (rate == a.rate_bps && a.version != 0) continue;  // its drain stands
     a.remaining_bytes = RemainingAt(a, now);
     a.updated = now;
+    // Time at rate 0 (a dead link) is a stall, not transmission: kept
+    // apart, so a coflow's pipeline terms do not scale it (Finish).
+    if (rate <= 0 && a.stalled_since.IsInfinite()) a.stalled_since = now;
+    if (rate > 0 && !a.stalled_since.IsInfinite()) {
+      a.stalled += now - a.stalled_since;
+      a.stalled_since = Time::Infinite();
+    }
     a.rate_bps = rate;
-    a.version = 0;
-    if (rate <= 0) continue;
-    a.version = next_version_++;
-    const double ps = std::max(0.0, std::ceil(a.remaining_bytes * 8 / rate * 1e12 - kRoundingSlackPs));
-    drains_.push_back(Drain{(now + Time::FromPs(static_cast<int64_t>(ps))).ps(), a.seq, f, a.version});
-    std::push_heap(drains_.begin(), drains_.end(), [](const Drain& x, const Drain& y) { return Later(x, y); });
+    PredictDrain(a, f, now);
   }
+  // Revised flows the solve did not re-rate: the same rate, new bytes.
+  for (int f : revised_) {
+    Active& a = flows_[static_cast<size_t>(f)];
+    if (!a.active || a.version != 0) continue;
+    a.rate_bps = solver_.rate(f);
+    PredictDrain(a, f, now);
+  }
+  revised_.clear();
   ScheduleEarliest();
+}
+
+void FluidNetwork::PredictDrain(Active& a, int flow, Time now) {
+  a.version = 0;
+  if (a.rate_bps <= 0) return;  // stalled: no drain until its rate changes
+  a.version = next_version_++;
+  const double ps = std::max(0.0, std::ceil(a.remaining_bytes * 8 / a.rate_bps * 1e12 - kRoundingSlackPs));
+  drains_.push_back(Drain{(now + Time::FromPs(static_cast<int64_t>(ps))).ps(), a.seq, flow, a.version});
+  std::push_heap(drains_.begin(), drains_.end(), [](const Drain& x, const Drain& y) { return Later(x, y); });
 }
 
 void FluidNetwork::ScheduleEarliest() {
@@ -212,9 +287,9 @@ void FluidNetwork::Finish(const Active& a) {
   const CoflowTiming& t = a.timing;
   Time at = sim_.Now();
   if (t.chain > Time::Zero() || t.fill > Time::Zero() || t.depth > 0 || t.fill_depth > 0) {
-    const double drain_ps = static_cast<double>((sim_.Now() - a.start).ps());
+    const double drain_ps = static_cast<double>((sim_.Now() - a.start - a.stalled).ps());
     const auto scaled = [&](double k) { return Time::FromPs(static_cast<int64_t>(std::llround(k * drain_ps))); };
-    at = Max(a.start + t.chain + scaled(t.depth), sim_.Now() + scaled(t.fill_depth) + t.fill);
+    at = Max(a.start + a.stalled + t.chain + scaled(t.depth), sim_.Now() + scaled(t.fill_depth) + t.fill);
   }
   at += t.latency;
   if (at == sim_.Now()) {

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -66,6 +67,30 @@ class FluidNetwork final : public EventHandler {
   void StartCoflow(uint64_t id, uint64_t bytes, std::span<const int> resources, std::span<const double> coefficients,
                    const CoflowTiming& timing, double weight = 1.0);
 
+  // A resource's capacity from now on (a link that fails: 0, and the
+  // transfers crossing it stall at rate 0 until it is back or they move;
+  // one that runs slower: less). REQUIRES: capacity_bps >= 0.
+  void SetCapacity(int resource, double capacity_bps);
+  // What Revise may change of an active transfer or coflow from now.
+  struct Revision {
+    // (Reference) bytes it must send again (what a dead link destroyed).
+    double extra_bytes = 0;
+    // Whether it crosses `resources` (at `coefficients`, empty: all 1)
+    // from now instead, with `latency` after it drains if given.
+    bool reroute = false;
+    std::vector<int> resources;
+    std::vector<double> coefficients;
+    std::optional<Time> latency;
+  };
+  // Offers every active transfer and coflow, in start order, to `revise`:
+  // its id, its rate now (bit/s), its resources and coefficients. Where
+  // `revise` returns true, its Revision applies from now (the bytes it
+  // carried so far stay with its old resources). Solves first if starts
+  // are pending; the rates are re-solved at this instant.
+  using ReviseFn = std::function<bool(uint64_t id, double rate_bps, std::span<const int> resources,
+                                      std::span<const double> coefficients, Revision& out)>;
+  void Revise(const ReviseFn& revise);
+
   size_t active() const { return solver_.active_flows(); }
   // Current rate of the active transfer with `id`, in bit/s (0 if none);
   // solves first if starts are pending. Linear in the active transfers.
@@ -95,6 +120,9 @@ class FluidNetwork final : public EventHandler {
     Time updated;
     Time start;
     CoflowTiming timing;  // a plain transfer: latency alone
+    double weight = 1.0;
+    Time stalled;                          // time spent at rate 0 so far
+    Time stalled_since = Time::Infinite();  // at rate 0 since then
     uint64_t version = 0;          // of its live heap entry; 0 = none
     bool active = false;
   };
@@ -105,7 +133,11 @@ class FluidNetwork final : public EventHandler {
     uint64_t version;
   };
   static constexpr uint64_t kSolveTag = ~uint64_t{0};
-  void Add(int flow, uint64_t id, uint64_t bytes, const CoflowTiming& timing);
+  void Add(int flow, uint64_t id, uint64_t bytes, const CoflowTiming& timing, double weight);
+  // Marks the rates stale and schedules the one solve of this instant.
+  void SolveSoon();
+  // Predicts when `a` (solver flow `flow`) drains at its current rate.
+  void PredictDrain(Active& a, int flow, Time now);
   // Remaining bytes of `a` at `now` at its current rate.
   double RemainingAt(const Active& a, Time now) const;
   // Re-solves the rates, re-predicts the drains of the re-rated transfers
@@ -136,6 +168,7 @@ class FluidNetwork final : public EventHandler {
   // Per resource: bytes of the finished transfers that crossed it (active
   // ones are added on demand by bytes_carried).
   std::vector<double> carried_done_;
+  std::vector<int> revised_;    // flows Revise changed, re-predicted at the next solve
   uint64_t next_seq_ = 0;
   uint64_t next_version_ = 1;
   uint64_t generation_ = 0;     // tags the one live finish event

@@ -292,6 +292,21 @@ void MaxMinSolver::RemoveFlow(int flow) {
   --active_;
 }
 
+void MaxMinSolver::SetCapacity(int resource, double capacity) {
+  assert(capacity >= 0);
+  const size_t r = static_cast<size_t>(resource);
+  if (capacity_[r] == capacity) return;
+  capacity_[r] = capacity;
+  // Every flow on it joins the next Solve's set, so the set holds all of
+  // them and FillSet starts the resource from its new capacity; a private
+  // resource changes its one flow's cap.
+  for (int fid : users_[r]) {
+    if (users_[r].size() == 1) RecomputePrivateCap(flows_[static_cast<size_t>(fid)]);
+    changed_flows_.push_back(fid);
+  }
+  changed_.push_back(resource);
+}
+
 void MaxMinSolver::BindTo(Flow& f, int r) {
   if (f.bottleneck >= 0) --bound_[static_cast<size_t>(f.bottleneck)];
   f.bottleneck = r;

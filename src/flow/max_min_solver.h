@@ -83,6 +83,10 @@ class MaxMinSolver {
   int AddFlow(std::span<const int> resources, std::span<const double> coefficients, double weight = 1.0);
   // REQUIRES: `flow` is active.
   void RemoveFlow(int flow);
+  // Changes a resource's capacity (a link that fails: 0, its flows then
+  // get rate 0; one that runs slower: less); the next Solve re-rates every
+  // flow crossing it and the flows that moves. REQUIRES: capacity >= 0.
+  void SetCapacity(int resource, double capacity);
   // Recomputes the rates of every active flow connected (through shared
   // resources) to a flow added or removed since the last Solve.
   void Solve();

@@ -6,13 +6,13 @@
 namespace aifabric {
 
 PathSplitter::PathSplitter(const Topology& topology, const RoutingTable& routes)
-    : topology_(topology), routes_(routes), reached_(topology.num_nodes(), 0.0) {
+    : topology_(topology), routes_(&routes), reached_(topology.num_nodes(), 0.0) {
   rate_gbps_.reserve(topology.ports().size());
   for (const Port& p : topology.ports()) rate_gbps_.push_back(static_cast<double>(p.rate.bps()) * 1e-9);
 }
 
 void PathSplitter::Split(NodeId src, NodeId dst, std::span<const double> load, std::vector<PortShare>& out) {
-  assert(src != dst && routes_.Distance(src, dst) > 0);
+  assert(src != dst && routes_->Distance(src, dst) > 0);
   level_.assign(1, src);
   reached_[src] = 1.0;
   while (!level_.empty()) {
@@ -20,7 +20,7 @@ void PathSplitter::Split(NodeId src, NodeId dst, std::span<const double> load, s
     for (NodeId n : level_) {
       const double fraction = reached_[n];
       reached_[n] = 0;
-      const std::span<const PortId> hops = routes_.NextHops(n, dst);
+      const std::span<const PortId> hops = routes_->NextHops(n, dst);
       const size_t first = out.size();
       if (load.empty() || hops.size() == 1) {
         const double each = fraction / static_cast<double>(hops.size());

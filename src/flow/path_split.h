@@ -45,6 +45,9 @@ class PathSplitter {
   // null: spray; else adaptive over load[port] (any unit; by PortId).
   // REQUIRES: dst reachable from src, src != dst.
   void Split(NodeId src, NodeId dst, std::span<const double> load, std::vector<PortShare>& out);
+  // Splits by `routes` from now (a fault's, over the links still up).
+  // REQUIRES: built for the same topology; outlives its use.
+  void UseRoutes(const RoutingTable& routes) { routes_ = &routes; }
 
  private:
   // Water-fills `fraction` over `hops` by load / rate into `out`.
@@ -52,7 +55,7 @@ class PathSplitter {
             std::vector<PortShare>& out);
 
   const Topology& topology_;
-  const RoutingTable& routes_;
+  const RoutingTable* routes_;
   std::vector<double> rate_gbps_;  // by PortId
   std::vector<double> reached_;    // by NodeId: fraction arrived (scratch, 0 between calls)
   std::vector<NodeId> level_, next_;

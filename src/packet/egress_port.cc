@@ -19,7 +19,7 @@ constexpr uint8_t kAllPriorities = 0xff;
 EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring& wiring)
     : sim_(sim),
       wiring_(wiring),
-      ps_per_byte_(8'000'000'000'000ull % wiring.rate.bps() == 0 ? 8'000'000'000'000ull / wiring.rate.bps() : 0),
+      ps_per_byte_(PsPerByte(wiring.rate)),
       cut_through_(config.forwarding == Forwarding::kCutThrough),
       stamp_int_(config.int_telemetry && wiring.owner_switch != nullptr),
       credit_fc_(wiring.vl_credit_bytes != 0),

@@ -141,6 +141,12 @@ class EgressPort final : public EventHandler {
   // (packet/fault_gate.h) puts itself there and passes on what survives.
   EventHandler* receiver() const { return wiring_.receiver; }
   void SetReceiver(EventHandler* receiver) { wiring_.receiver = receiver; }
+  // Serializes at `rate` from the next packet on (a gray link running
+  // slower, and back). REQUIRES: rate > 0.
+  void SetRate(DataRate rate) {
+    wiring_.rate = rate;
+    ps_per_byte_ = PsPerByte(rate);
+  }
   PortId id() const { return wiring_.id; }
 
   // The transmitter freed, or a PFC frame arrived (see the tags above).
@@ -235,8 +241,13 @@ class EgressPort final : public EventHandler {
 
   // Hot: touched for every packet (kept together for the cache).
   Simulator& sim_;
-  Wiring wiring_;  // fixed but for the receiver a fault gate may stand in for (SetReceiver)
-  const uint64_t ps_per_byte_;                  // 0 when not a whole number
+  // Fixed but for the receiver a fault gate may stand in for (SetReceiver)
+  // and the rate a gray link may lower (SetRate).
+  Wiring wiring_;
+  uint64_t ps_per_byte_;                        // 0 when not a whole number
+  static uint64_t PsPerByte(DataRate rate) {
+    return 8'000'000'000'000ull % rate.bps() == 0 ? 8'000'000'000'000ull / rate.bps() : 0;
+  }
   const bool cut_through_;
   const bool stamp_int_;                        // a switch port with INT on
   const bool credit_fc_;                        // InfiniBand credit flow control

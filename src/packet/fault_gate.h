@@ -27,9 +27,7 @@ struct FaultedLink {
   bool down = false;
   double loss_rate = 0;                 // gray: per packet
   Time last_down_at = Time::FromPs(-1);  // the latest instant the link went down (-1: never)
-  Time last_change = Time::FromPs(-1);   // the latest transition of any kind (-1: none)
   uint32_t fault = 0;                   // the fault losses are charged to
-  bool routed_down = false;             // routing avoids it (after detection)
   Rng rng;                              // gray losses, independent of the run's draws
 };
 

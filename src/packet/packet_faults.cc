@@ -1,6 +1,5 @@
 #include "packet/packet_faults.h"
 
-#include <algorithm>
 #include <cassert>
 
 #include "core/rng.h"
@@ -13,24 +12,16 @@ bool Lossy(const LinkFault& f) { return f.kind == FaultKind::kGrayLink; }
 
 }  // namespace
 
-PacketFaults::PacketFaults(PacketNetwork& network, std::span<const LinkFault> faults)
-    : network_(network), faults_(faults.begin(), faults.end()) {
+PacketFaults::PacketFaults(PacketNetwork& network, std::span<const LinkFault> faults, RouteBuilder rebuild)
+    : network_(network), timeline_(network.topology(), network.base_routes(), faults, std::move(rebuild)) {
   const Topology& topology = network.topology();
   index_.assign(topology.num_links(), -1);
-  routed_down_.assign(topology.num_links(), 0);
-  hit_flows_.resize(faults_.size());
+  hit_flows_.resize(timeline_.faults().size());
   // Each faulted link's own generator: a fork of the run's seed by link,
   // so gray losses neither shift nor depend on the run's other draws.
   const Rng base = network.sim().rng();
-  for (uint32_t f = 0; f < faults_.size(); ++f) {
-    const LinkFault& fault = faults_[f];
-    FaultOutcome o;
-    o.kind = fault.kind;
-    o.name = fault.name;
-    o.at = fault.at;
-    outcomes_.push_back(o);
+  for (const LinkFault& fault : timeline_.faults()) {
     for (LinkId link : fault.links) {
-      assert(link >= 0 && static_cast<size_t>(link) < topology.num_links());
       if (index_[static_cast<size_t>(link)] >= 0) continue;
       index_[static_cast<size_t>(link)] = static_cast<int>(links_.size());
       links_.push_back(std::make_unique<FaultedLink>(base.Fork(0xFA017000ull + static_cast<uint64_t>(link))));
@@ -39,100 +30,62 @@ PacketFaults::PacketFaults(PacketNetwork& network, std::span<const LinkFault> fa
         gates_.push_back(std::make_unique<FaultGate>(*this, network.port(port), state));
       }
     }
-    if (fault.kind == FaultKind::kLinkFlap) {
-      assert(!fault.until.IsInfinite() && fault.period > Time::Zero());
-      for (Time t = fault.at; t < fault.until; t += fault.period) {
-        transitions_.push_back({t, f, true});
-        transitions_.push_back({Min(t + fault.down_for, fault.until), f, false});
-      }
-    } else {
-      transitions_.push_back({fault.at, f, true});
-      if (!fault.until.IsInfinite()) transitions_.push_back({fault.until, f, false});
-    }
   }
-  // In time order; at one instant, in the order the faults were written.
-  std::stable_sort(transitions_.begin(), transitions_.end(),
-                   [](const Transition& a, const Transition& b) { return a.at < b.at; });
   Simulator& sim = network.sim();
-  for (size_t i = 0; i < transitions_.size(); ++i) {
-    sim.ScheduleBackground(Max(transitions_[i].at, sim.Now()), this, static_cast<uint64_t>(i) << 1);
+  const auto& transitions = timeline_.transitions();
+  for (size_t i = 0; i < transitions.size(); ++i) {
+    sim.ScheduleBackground(Max(transitions[i].at, sim.Now()), this, static_cast<uint64_t>(i) << 1);
   }
 }
 
 void PacketFaults::OnEvent(uint64_t tag) {
-  const Transition& t = transitions_[tag >> 1];
   if (tag & 1) {
-    UpdateRouting(t);
+    UpdateRouting(tag >> 1);
   } else {
-    Apply(t);
+    Apply(tag >> 1);
   }
 }
 
-void PacketFaults::Apply(const Transition& t) {
-  const LinkFault& fault = faults_[t.fault];
+void PacketFaults::Apply(size_t transition) {
+  const FaultTimeline::Transition& t = timeline_.transitions()[transition];
+  const LinkFault& fault = timeline_.faults()[t.fault];
   const Time now = network_.sim().Now();
+  timeline_.Apply(transition, now);
   for (LinkId link : fault.links) {
     FaultedLink& l = LinkOf(link);
     l.fault = t.fault;
     if (Lossy(fault)) {
       l.loss_rate = t.on ? fault.loss_rate : 0;
+      if (fault.rate.bps() > 0) {  // a degraded rate: both directions serialize at it
+        for (PortId port : {static_cast<PortId>(2 * link), static_cast<PortId>(2 * link + 1)}) {
+          network_.port(port).SetRate(t.on ? fault.rate : network_.topology().port(port).rate);
+        }
+      }
     } else {
       l.down = t.on;
       if (t.on) l.last_down_at = now;
     }
-    l.last_change = now;
   }
-  if (!fault.detection.IsInfinite()) {
-    const size_t index = static_cast<size_t>(&t - transitions_.data());
-    network_.sim().ScheduleBackground(now + fault.detection, this, static_cast<uint64_t>(index) << 1 | 1);
+  if (const Time heard = timeline_.DetectionAt(transition); !heard.IsInfinite()) {
+    network_.sim().ScheduleBackground(heard, this, static_cast<uint64_t>(transition) << 1 | 1);
   }
 }
 
-void PacketFaults::UpdateRouting(const Transition& t) {
-  const LinkFault& fault = faults_[t.fault];
-  // Routing reacts only to a state that held for the detection time.
-  for (LinkId link : fault.links) {
-    if (LinkOf(link).last_change != t.at) return;
-  }
-  const Time now = network_.sim().Now();
-  FaultOutcome& o = outcomes_[t.fault];
-  if (t.on && o.detected.IsInfinite()) o.detected = now;
-  bool changed = false;
-  for (LinkId link : fault.links) {
-    uint8_t& down = routed_down_[static_cast<size_t>(link)];
-    if (down != static_cast<uint8_t>(t.on)) {
-      down = static_cast<uint8_t>(t.on);
-      LinkOf(link).routed_down = t.on;
-      changed = true;
-    }
-  }
-  if (!changed) return;
-  ++o.route_changes;
-  if (o.rerouted.IsInfinite()) o.rerouted = now;
-  network_.UseRoutes(RoutesNow());
-  o.flows_rerouted += network_.RerouteFlows(routed_down_, !t.on);
-}
-
-const RoutingTable& PacketFaults::RoutesNow() {
-  if (std::all_of(routed_down_.begin(), routed_down_.end(), [](uint8_t d) { return d == 0; })) {
-    return network_.base_routes();
-  }
-  for (const auto& [down, table] : tables_) {
-    if (down == routed_down_) return *table;
-  }
-  tables_.emplace_back(routed_down_,
-                       std::make_unique<RoutingTable>(RoutingTable::BuildShortestPaths(network_.topology(), routed_down_)));
-  return *tables_.back().second;
+void PacketFaults::UpdateRouting(size_t transition) {
+  const FaultTimeline::Transition& t = timeline_.transitions()[transition];
+  if (!timeline_.Detect(transition, network_.sim().Now())) return;
+  network_.UseRoutes(timeline_.RoutesNow());
+  timeline_.outcome(t.fault).flows_rerouted += network_.RerouteFlows(timeline_.routed_down(), !t.on);
 }
 
 void PacketFaults::OnLost(Packet* p, FaultedLink& link, EgressPort& port) {
-  ++outcomes_[link.fault].packets_lost;
+  ++*timeline_.outcome(link.fault).packets_lost;
   hit_flows_[link.fault].insert(p->flow_index);
   network_.OnFaultLoss(p, port);
 }
 
 std::vector<FaultOutcome> PacketFaults::Outcomes() const {
-  std::vector<FaultOutcome> out = outcomes_;
+  std::vector<FaultOutcome> out = timeline_.outcomes();
   for (size_t f = 0; f < out.size(); ++f) {
     for (uint32_t flow : hit_flows_[f]) out[f].bytes_resent += network_.flows()[flow].transport.retransmitted_bytes;
   }

@@ -1,7 +1,7 @@
 // PacketFaults plays a run's link faults (fabric/link_fault.h) on a
 // PacketNetwork. At each transition of a fault the links it names change
 // state at once — their FaultGates destroy what crosses a dead link and
-// the gray losses — and, `detection` later, if the state still holds,
+// the gray losses, a gray link with a degraded rate serializes at it — and, `detection` later, if the state still holds,
 // routing hears of it: the switches' ECMP groups are rebuilt without the
 // links routing holds down (shortest paths over the rest), the flows whose
 // path (data or feedback) crosses such a link re-pick among the surviving
@@ -22,8 +22,8 @@
 
 #include "core/time.h"
 #include "engine/simulator.h"
+#include "fabric/fault_timeline.h"
 #include "fabric/link_fault.h"
-#include "fabric/routing_table.h"
 #include "packet/egress_port.h"
 #include "packet/fault_gate.h"
 #include "packet/packet.h"
@@ -36,8 +36,9 @@ class PacketFaults final : public EventHandler {
  public:
   // Schedules every transition of `faults` (from Now()). REQUIRES: each
   // fault's links exist; link_flap has a finite until and period > 0; the
-  // network's routes are shortest paths (not InfiniBand forwarding tables).
-  PacketFaults(PacketNetwork& network, std::span<const LinkFault> faults);
+  // routes `rebuild` makes over the links up replace the network's own
+  // once routing hears of a change.
+  PacketFaults(PacketNetwork& network, std::span<const LinkFault> faults, RouteBuilder rebuild);
   PacketFaults(const PacketFaults&) = delete;
   PacketFaults& operator=(const PacketFaults&) = delete;
 
@@ -54,29 +55,15 @@ class PacketFaults final : public EventHandler {
   void OnEvent(uint64_t tag) override;
 
  private:
-  struct Transition {
-    Time at;
-    uint32_t fault;
-    bool on;  // down (gray: lossy) from now, else back to normal
-  };
-  void Apply(const Transition& t);
-  void UpdateRouting(const Transition& t);
+  void Apply(size_t transition);
+  void UpdateRouting(size_t transition);
   FaultedLink& LinkOf(LinkId link) { return *links_[static_cast<size_t>(index_[static_cast<size_t>(link)])]; }
-  // The routing table for the links routing now holds down (the network's
-  // own when there are none), built once per distinct set.
-  const RoutingTable& RoutesNow();
 
   PacketNetwork& network_;
-  std::vector<LinkFault> faults_;
-  std::vector<Transition> transitions_;
+  FaultTimeline timeline_;
   std::vector<int> index_;                            // by LinkId: into links_, -1 if never faulted
   std::vector<std::unique_ptr<FaultedLink>> links_;   // stable addresses: the gates hold them
   std::vector<std::unique_ptr<FaultGate>> gates_;
-  std::vector<uint8_t> routed_down_;                  // by LinkId
-  // The tables built so far, by the set of links routing held down (few:
-  // a flap repeats one set).
-  std::vector<std::pair<std::vector<uint8_t>, std::unique_ptr<RoutingTable>>> tables_;
-  std::vector<FaultOutcome> outcomes_;
   std::vector<std::set<uint32_t>> hit_flows_;         // per fault: the flows it destroyed packets of
 };
 

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "engine/simulator.h"
+#include "fabric/fabric_test_util.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
 #include "packet/packet_network.h"
@@ -16,40 +17,7 @@
 namespace aifabric {
 namespace {
 
-// h0 under leaf0, h1 under leaf1, each leaf joined to spine0 and spine1;
-// every link 400G with 500 ns cables, switches 400 ns store-and-forward.
-struct TwoSpines {
-  TwoSpines() {
-    SwitchSpec spec;
-    spec.name = "test";
-    spec.radix = 64;
-    spec.port_rate = DataRate::Gbps(400);
-    spec.latency = Time::FromNs(400);
-    spec.buffer_bytes = 64ull << 20;
-    h0 = t.AddHost("h0");
-    h1 = t.AddHost("h1");
-    const int s = t.AddSwitchSpec(spec);
-    leaf0 = t.AddSwitch("leaf0", 1, s);
-    leaf1 = t.AddSwitch("leaf1", 1, s);
-    spine0 = t.AddSwitch("spine0", 2, s);
-    spine1 = t.AddSwitch("spine1", 2, s);
-    const DataRate r = DataRate::Gbps(400);
-    const Time cable = Time::FromNs(500);
-    t.AddLink(h0, leaf0, r, cable);
-    t.AddLink(h1, leaf1, r, cable);
-    for (NodeId leaf : {leaf0, leaf1}) {
-      for (NodeId spine : {spine0, spine1}) t.AddLink(leaf, spine, r, cable);
-    }
-  }
-  LinkId Link(NodeId a, NodeId b) const {
-    for (PortId p : t.node(a).ports) {
-      if (t.port(p).peer == b) return t.port(p).link;
-    }
-    return -1;
-  }
-  Topology t;
-  NodeId h0, h1, leaf0, leaf1, spine0, spine1;
-};
+using fabric_testing::TwoSpines;
 
 struct FaultRun {
   explicit FaultRun(const Topology& t) : sim(1), routes(RoutingTable::BuildShortestPaths(t)), net(sim, t, routes, {}) {}
@@ -95,7 +63,7 @@ TEST(PacketFaults, LinkDownLosesWhatCrossesItUntilRoutingMovesTheFlow) {
   // the dead link: 180 - 37 = 143 lost.
   const std::vector<FaultOutcome> out = run.net.FaultOutcomes();
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(out[0].packets_lost, 143u);
+  EXPECT_EQ(out[0].packets_lost.value_or(0), 143u);
   EXPECT_EQ(out[0].detected, Time::FromUs(15));
   EXPECT_EQ(out[0].rerouted, Time::FromUs(15));
   EXPECT_EQ(out[0].route_changes, 1u);
@@ -151,16 +119,43 @@ TEST(PacketFaults, GrayLinkLosesItsLossRateOfThePackets) {
   ASSERT_TRUE(run.net.InjectFaults(std::span<const LinkFault>(&gray, 1)).ok());
   run.sim.Run();
   const FaultOutcome out = run.net.FaultOutcomes()[0];
+  ASSERT_TRUE(out.packets_lost.has_value());  // the packet level counts them
+  const uint64_t lost = *out.packets_lost;
   const double mean = kPackets * 0.01, sd = std::sqrt(kPackets * 0.01 * 0.99);
-  EXPECT_LE(std::abs(static_cast<double>(out.packets_lost) - mean), 4 * sd) << out.packets_lost;
+  EXPECT_LE(std::abs(static_cast<double>(lost) - mean), 4 * sd) << lost;
   EXPECT_TRUE(out.detected.IsInfinite());  // silent loss: routing never hears of it
-  EXPECT_EQ(run.net.totals().dropped, out.packets_lost * kPayload);
+  EXPECT_EQ(run.net.totals().dropped, lost * kPayload);
   // The same seed gives the same losses.
   FaultRun again(f.t);
   again.Start(kPackets * kPayload, f.h0, f.h1);
   ASSERT_TRUE(again.net.InjectFaults(std::span<const LinkFault>(&gray, 1)).ok());
   again.sim.Run();
-  EXPECT_EQ(again.net.FaultOutcomes()[0].packets_lost, out.packets_lost);
+  EXPECT_EQ(again.net.FaultOutcomes()[0].packets_lost.value_or(0), lost);
+}
+
+TEST(PacketFaults, AGrayLinksDegradedRateSerializesAtIt) {
+  // leaf0's uplink under the flow runs at 100G from 0: 1000 packets leave
+  // h0 back to back every tau = 83.56 ns and queue at leaf0, which sends
+  // one every 4 tau = 334.24 ns. The first is there at tau + 500 + 400 ns
+  // = 983.56 ns, so the last leaves leaf0 at 983.56 ns + 1000 x 334.24 ns;
+  // it then crosses the spine (500 + 400 + 83.56 ns), leaf1 (500 + 400 +
+  // 83.56 ns) and the last cable (500 ns): it arrives at
+  //   983.56 + 334,240 + 983.56 + 983.56 + 500 = 337,690.68 ns,
+  // i.e. 1000 x 334.24 ns + the path's 3,450.68 ns, what the flow level
+  // gives (flow/flow_faults_test.cc).
+  TwoSpines f;
+  FaultRun run(f.t);
+  run.Start(1000ull * kPayload, f.h0, f.h1);
+  const NodeId via = f.t.port(run.net.path(0)[1]).peer;
+  LinkFault gray;
+  gray.kind = FaultKind::kGrayLink;
+  gray.links = {f.Link(f.leaf0, via)};
+  gray.rate = DataRate::Gbps(100);
+  ASSERT_TRUE(run.net.InjectFaults(std::span<const LinkFault>(&gray, 1)).ok());
+  run.sim.Run();
+  EXPECT_EQ(run.net.flows()[0].finish.ps(), 337'690'680);
+  EXPECT_EQ(run.net.totals().dropped, 0u);
+  EXPECT_EQ(run.net.FaultOutcomes()[0].packets_lost.value_or(1), 0u);
 }
 
 }  // namespace

@@ -64,10 +64,8 @@ class PacketNetwork final : public FabricNetwork, public TransportHost, private 
   void Observe(FabricObservation& observation) const override;
   // Closes time-based counters (PFC pause time) at the end of a run.
   void FinishRun(Time end) override;
-  // Link faults (packet/packet_faults.h). Refuses a fault that needs
-  // rerouting on InfiniBand forwarding tables (not modelled yet) and a
-  // second call.
-  Status InjectFaults(std::span<const LinkFault> faults) override;
+  // Link faults (packet/packet_faults.h). Refuses a second call.
+  Status InjectFaults(std::span<const LinkFault> faults, RouteBuilder rebuild = {}) override;
   std::vector<FaultOutcome> FaultOutcomes() const override;
 
   // Results, valid during and after the run: one FlowState per queue pair

@@ -6,18 +6,11 @@
 
 namespace aifabric {
 
-Status PacketNetwork::InjectFaults(std::span<const LinkFault> faults) {
+Status PacketNetwork::InjectFaults(std::span<const LinkFault> faults, RouteBuilder rebuild) {
   if (faults.empty()) return {};
   if (faults_ != nullptr) return Error{"faults: already injected into this network"};
-  if (routes_.forwarding()) {
-    for (const LinkFault& f : faults) {
-      if (!f.detection.IsInfinite()) {
-        return Error{"faults: " + f.name + ": rerouting InfiniBand forwarding tables after a fault is not modelled "
-                     "yet; give the fault detection: none (the links fail, routes stay)"};
-      }
-    }
-  }
-  faults_ = std::make_unique<PacketFaults>(*this, faults);
+  if (Status st = CheckRebuild(faults, routes_, rebuild); !st.ok()) return st;
+  faults_ = std::make_unique<PacketFaults>(*this, faults, rebuild ? std::move(rebuild) : ShortestPathRoutes(topology_));
   return {};
 }
 

@@ -24,7 +24,7 @@ nlohmann::ordered_json FaultsJson(const std::vector<FaultOutcome>& faults) {
                     {"at_ns", NsOrNull(f.at)},
                     {"detected_ns", NsOrNull(f.detected)},
                     {"rerouted_ns", NsOrNull(f.rerouted)},
-                    {"packets_lost", f.packets_lost},
+                    {"packets_lost", f.packets_lost ? nlohmann::ordered_json(*f.packets_lost) : nullptr},
                     {"bytes_resent", f.bytes_resent},
                     {"route_changes", f.route_changes},
                     {"flows_rerouted", f.flows_rerouted}});
@@ -35,12 +35,13 @@ nlohmann::ordered_json FaultsJson(const std::vector<FaultOutcome>& faults) {
 std::string FormatFaultLines(const nlohmann::ordered_json& faults) {
   std::string out;
   for (const auto& f : faults) {
+    const std::string lost =
+        f["packets_lost"].is_null() ? "" : fmt::format("{} packets lost, ", f["packets_lost"].get<uint64_t>());
     out += fmt::format("  fault       {} {} at {:.3f} us: detected {}, rerouted {} ({} route changes, {} flows moved); "
-                       "{} packets lost, {} bytes resent\n",
+                       "{}{} bytes resent\n",
                        f["kind"].get<std::string>(), f["name"].get<std::string>(), f["at_ns"].get<double>() / 1000.0,
                        UsOrNever(f["detected_ns"]), UsOrNever(f["rerouted_ns"]), f["route_changes"].get<uint64_t>(),
-                       f["flows_rerouted"].get<uint64_t>(), f["packets_lost"].get<uint64_t>(),
-                       f["bytes_resent"].get<uint64_t>());
+                       f["flows_rerouted"].get<uint64_t>(), lost, f["bytes_resent"].get<uint64_t>());
   }
   return out;
 }

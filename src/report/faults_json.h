@@ -13,7 +13,8 @@
 namespace aifabric {
 
 // [{kind, name, at_ns, detected_ns, rerouted_ns, packets_lost, bytes_resent,
-//   route_changes, flows_rerouted}, ...]; a time never reached is null.
+//   route_changes, flows_rerouted}, ...]; a time never reached is null, as
+// are packets_lost at flow level (a fluid has no packets).
 nlohmann::ordered_json FaultsJson(const std::vector<FaultOutcome>& faults);
 
 // "  fault       link_down leaf0-spine0 at 50.000 us: detected 1050.000 us, ..."

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/peak_memory.h"
+#include "report/faults_json.h"
 #include "report/job_trace.h"
 #include "report/run_outputs.h"
 #include "report/training_memory_text.h"
@@ -129,6 +130,8 @@ nlohmann::ordered_json JobsSummary(const Scenario& scenario, const std::vector<T
                                     {"comm_bytes", PerDimension(bytes)},
                                     {"graph_nodes", r.nodes},
                                     {"memory", MemoryJson(r.memory)}};
+    // Only a scenario with faults has the section (docs/faults.md).
+    if (!scenario.faults.empty()) entry["faults"] = FaultsJson(r.faults);
     if (t.auto_parallelism) {
       entry["parallelism"] = {{"search", "auto"},
                               {"fitting_splits", r.fitting_splits},
@@ -219,6 +222,7 @@ std::string FormatJobsSummary(const Scenario& scenario, const std::vector<Traini
     }
     out += fmt::format("  per GPU     compute {:.3f} ms, idle {:.3f} ms; exposed communication: {}\n", m.compute_s * 1e3,
                        m.idle_s * 1e3, exposed.empty() ? "none" : exposed);
+    if (!scenario.faults.empty()) out += FormatFaultLines(FaultsJson(r.faults));
     out += fmt::format("  simulated   in {:.3f} s wall ({} events), peak memory {:.0f} MiB\n", r.wall_seconds, r.events,
                        PeakMemoryMiB());
   }

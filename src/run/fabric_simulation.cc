@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "run/fault_plan.h"
+#include "run/ib_routes.h"
 
 namespace aifabric {
 
@@ -14,7 +15,9 @@ FabricSimulation::FabricSimulation(const Scenario& scenario, const Topology& top
   // BuildFabric checked the faults (run/fault_plan.h); a failure here is a bug.
   Result<std::vector<LinkFault>> faults = ResolveFaults(scenario, topology);
   if (!faults.ok()) throw std::logic_error(faults.error().message);
-  if (Status st = model_->network().InjectFaults(*faults); !st.ok()) throw std::logic_error(st.error().message);
+  if (Status st = model_->network().InjectFaults(*faults, IbFaultRoutes(scenario, topology)); !st.ok()) {
+    throw std::logic_error(st.error().message);
+  }
 }
 
 void FabricSimulation::PrepareTelemetry(const std::vector<int>& priorities, const RunHooks& hooks,

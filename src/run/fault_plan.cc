@@ -1,5 +1,7 @@
 #include "run/fault_plan.h"
 
+#include "core/units.h"
+
 namespace aifabric {
 namespace {
 
@@ -33,8 +35,9 @@ Result<LinkId> LinkBetween(const Topology& t, const FaultSpec& f) {
 Result<std::vector<LinkFault>> ResolveFaults(const Scenario& scenario, const Topology& topology) {
   std::vector<LinkFault> out;
   for (const FaultSpec& f : scenario.faults) {
-    if (scenario.model != ModelKind::kPacket) {
-      return Error{f.path + ": faults are modelled at packet level only for now (simulation.model: packet)"};
+    if (scenario.model == ModelKind::kAnalytic) {
+      return Error{f.path + ": the analytic model has no paths to fail or reroute; faults need simulation.model: "
+                   "flow or packet"};
     }
     LinkFault lf;
     lf.kind = f.kind;
@@ -43,6 +46,7 @@ Result<std::vector<LinkFault>> ResolveFaults(const Scenario& scenario, const Top
     lf.period = f.period;
     lf.down_for = f.down_for;
     lf.loss_rate = f.loss_rate;
+    lf.rate = f.rate;
     switch (f.kind) {
       case FaultKind::kLinkDown:
       case FaultKind::kLinkFlap:
@@ -70,17 +74,33 @@ Result<std::vector<LinkFault>> ResolveFaults(const Scenario& scenario, const Top
       case FaultKind::kStraggler:
         return Error{f.path + ".kind: straggler is not modelled yet"};
     }
+    if (f.kind == FaultKind::kGrayLink && f.loss_rate > 0 && scenario.model == ModelKind::kFlow) {
+      return Error{f.path + ".loss_rate: a fluid loses no packets; a gray link's losses need simulation.model: "
+                   "packet (at flow level give its degraded rate: rate)"};
+    }
     if (f.kind == FaultKind::kGrayLink && f.rate.bps() > 0) {
-      return Error{f.path + ".rate: a gray link's degraded rate is not modelled yet; give loss_rate"};
+      const DataRate own = topology.port(static_cast<PortId>(2 * lf.links[0])).rate;
+      if (f.rate >= own) {
+        return Error{f.path + ".rate: " + FormatRate(f.rate) + " is not below the link's own " + FormatRate(own) +
+                     "; a degraded rate is lower"};
+      }
     }
     const bool ib = scenario.packet.kind == FabricKind::kIb;
-    // InfiniBand reroutes at the subnet manager's sweep, not modelled yet:
-    // its links fail and the routes stay.
-    const Time by_kind = f.kind == FaultKind::kGrayLink || ib ? Time::Infinite() : kPhyLinkDownDetection;
-    lf.detection = f.detection.value_or(by_kind);
-    if (ib && !lf.detection.IsInfinite()) {
-      return Error{f.path + ".detection: rerouting an InfiniBand fabric after a fault (the subnet manager's sweep) "
-                   "is not modelled yet; leave detection out or give detection: none"};
+    const bool gray = f.kind == FaultKind::kGrayLink;
+    // Tables read from a file: nothing can compute them again.
+    const bool imported = ib && scenario.packet.load_balancing == LoadBalancing::kEcmp &&
+                          (scenario.ib_routing.engine == IbRouting::kOpensmDump ||
+                           scenario.ib_routing.engine == IbRouting::kIbroute);
+    lf.detection = f.detection.value_or(gray || imported ? Time::Infinite() : kPhyLinkDownDetection);
+    if (ib && !gray && !imported && !f.detection) {
+      // The subnet manager's next periodic sweep finds the port down and
+      // reroutes (docs/faults.md); with no periodic sweep, never.
+      lf.detection_period = scenario.ib_routing.sm_sweep_interval;
+      lf.detection = Time::Infinite();
+    }
+    if (imported && !lf.detection.IsInfinite()) {
+      return Error{f.path + ".detection: forwarding tables read from a file (fabric.ib.routing) cannot be computed "
+                   "again around a fault; give detection: none, or route with an engine (minhop, ftree)"};
     }
     out.push_back(std::move(lf));
   }

@@ -61,8 +61,14 @@ TEST(ResolveFaults, ErrorsNameTheField) {
             "faults.0.link: 'leaf0' and 'leaf1' share no link");
   EXPECT_EQ(ErrorOf(Load("faults: [{kind: switch_down, node: h0, at: 0}]\n")),
             "faults.0.node: 'h0' is a host; switch_down expects a switch");
-  EXPECT_EQ(ErrorOf(Load("faults: [{kind: link_down, link: [leaf0, spine0], at: 0}]\n", "flow")),
-            "faults.0: faults are modelled at packet level only for now (simulation.model: packet)");
+  EXPECT_EQ(ErrorOf(Load("faults: [{kind: link_down, link: [leaf0, spine0], at: 0}]\n", "analytic")),
+            "faults.0: the analytic model has no paths to fail or reroute; faults need simulation.model: flow or "
+            "packet");
+  EXPECT_EQ(ErrorOf(Load("faults: [{kind: gray_link, link: [leaf0, spine0], at: 0, rate: 400Gbps}]\n", "flow")),
+            "faults.0.rate: 400Gbps is not below the link's own 400Gbps; a degraded rate is lower");
+  EXPECT_EQ(ErrorOf(Load("faults: [{kind: gray_link, link: [leaf0, spine0], at: 0, loss_rate: 0.01}]\n", "flow")),
+            "faults.0.loss_rate: a fluid loses no packets; a gray link's losses need simulation.model: packet (at "
+            "flow level give its degraded rate: rate)");
   EXPECT_EQ(ErrorOf(Load("faults: [{kind: straggler, gpu: 3, at: 0, factor: 0.5}]\n")),
             "faults.0.kind: straggler is not modelled yet");
 }

@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "core/result.h"
 #include "core/time.h"
+#include "fabric/link_fault.h"
 #include "run/fabric_simulation.h"
 #include "workload/inference_server.h"
 #include "workload/job_graph.h"
@@ -27,6 +29,7 @@ struct JobRunResult {
   JobMetrics metrics;
   uint64_t events = 0;
   double wall_seconds = 0;
+  std::vector<FaultOutcome> faults;  // what the scenario's faults did (fabric/link_fault.h)
 };
 
 struct FinishedJob {

@@ -52,4 +52,17 @@ Result<RoutingTable> BuildIbRoutes(const Scenario& scenario, const Topology& top
                (ok ? std::string("a host does not reach another") : ok.error().message)};
 }
 
+RouteBuilder IbFaultRoutes(const Scenario& scenario, const Topology& topology) {
+  const IbRouting::Engine engine = scenario.ib_routing.engine;
+  if (scenario.packet.kind != FabricKind::kIb || scenario.packet.load_balancing != LoadBalancing::kEcmp ||
+      (engine != IbRouting::kMinHop && engine != IbRouting::kFtree)) {
+    return {};
+  }
+  return [&topology, engine](std::span<const uint8_t> down) {
+    const IbLidMap map = IbLidMap::ForTopology(topology);
+    return RoutingTable::FromForwardingTables(
+        topology, engine == IbRouting::kMinHop ? ComputeMinHop(topology, map, down) : ComputeFtree(topology, map, down));
+  };
+}
+
 }  // namespace aifabric

@@ -47,6 +47,7 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
   r.metrics = ComputeJobMetrics(graph, executor.node_start(), executor.node_finish(), metric_gpus, timed_nodes);
   r.makespan = r.metrics.makespan;
   r.events = sim.events_processed();
+  r.faults = network.FaultOutcomes();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (hooks.report != nullptr) {
     const FinishedJob finished{what, simulation, graph, executor.node_start(), executor.node_finish(), r};

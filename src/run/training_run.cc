@@ -110,6 +110,7 @@ TrainingRunResult TrainingResultOf(const PreparedTraining& prepared, const JobRu
   if (!prepared.fit.ranked.empty()) r.estimate = prepared.fit.ranked.front().estimate;
   r.events = run.events;
   r.wall_seconds = run.wall_seconds;
+  r.faults = run.faults;
   return r;
 }
 

@@ -40,6 +40,7 @@ struct TrainingRunResult {
   StepEstimate estimate;
   uint64_t events = 0;
   double wall_seconds = 0;
+  std::vector<FaultOutcome> faults;  // what the scenario's faults did to the step
 };
 
 // A training entry made ready to run: its split, the step's JobGraph (with

@@ -1,6 +1,7 @@
 #include "scenario/ib_section.h"
 
 #include "core/units.h"
+#include "scenario/fault_spec.h"
 
 namespace aifabric {
 namespace {
@@ -109,7 +110,10 @@ void ReadIb(const SectionContext& c, const MapReader& fabric, Scenario& s) {
     return;
   }
   MapReader m = fabric.Map("ib");
-  m.AllowOnly({"adaptive_routing", "routing", "vl_buffer", "data_vls", "sl2vl", "vlarb", "congestion_control"});
+  m.AllowOnly({"adaptive_routing", "routing", "vl_buffer", "data_vls", "sl2vl", "vlarb", "congestion_control",
+               "sm_sweep_interval"});
+  s.ib_routing.sm_sweep_interval = m.TimeValue("sm_sweep_interval", kOpensmSweepInterval);
+  if (s.ib_routing.sm_sweep_interval < Time::Zero()) m.FailAt("sm_sweep_interval", "expected a time >= 0 (0: no periodic sweep)");
   ReadSl2Vl(c, m, s.packet);
   ReadIbCongestionControl(c, m, s);
   // VL arbitration comes from fabric.ib.vlarb, or from fabric.qos's

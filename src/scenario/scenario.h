@@ -43,6 +43,11 @@ struct IbRouting {
   enum Engine { kMinHop, kFtree, kShortestPaths, kOpensmDump, kIbroute };
   Engine engine = kMinHop;   // OpenSM's default engine
   std::string file;          // for kOpensmDump / kIbroute (resolved)
+  // fabric.ib.sm_sweep_interval: the subnet manager's periodic sweep,
+  // which finds a fault and reroutes around it (docs/faults.md); 0: none.
+  // OpenSM's default, OSM_DEFAULT_SWEEP_INTERVAL_SECS = 10 s
+  // (kOpensmSweepInterval, scenario/fault_spec.h).
+  Time sm_sweep_interval = Time::FromMs(10'000);
 };
 
 struct Scenario {

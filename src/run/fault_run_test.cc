@@ -1,0 +1,116 @@
+// A link down mid-transfer on a 2-spine leaf-spine, through the whole run
+// (scenario, fault plan, model): at flow level the flow finishes at the
+// time worked out by hand, at packet level (RDMA, go-back-N) within the
+// transport's recovery of it; on InfiniBand the subnet manager's sweep
+// reroutes it. One 400G host under each of two leaves, each leaf joined to
+// both spines by a 400G link; 500 ns cables; 400 ns switches.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "run/scenario_run.h"
+#include "scenario/scenario_loader.h"
+
+namespace aifabric {
+namespace {
+
+// 1000 full packets of 4 KiB from h0 to h1 at 0.
+std::string Text(const std::string& model, const std::string& kind, const std::string& faults) {
+  return "name: fault\nseed: 1\n"
+         "cluster: {servers: 2, gpus_per_server: 1, nic: {rate: 400Gbps}}\n"
+         "fabric: {kind: " + kind + ", topology: {type: leaf_spine, hosts_per_leaf: 1, spines: 2},"
+         " link: {latency: 500ns}, switch: {name: t, radix: 32, port_rate: 400Gbps, latency: 400ns,"
+         " buffer: 64MiB}, mtu: 4096}\n"
+         "simulation: {model: " + model + "}\n"
+         "workload:\n  - flows: [{src: 0, dst: 1, size: 4000KiB}]\n" + faults;
+}
+
+std::unique_ptr<ScenarioRun> RunScenario(const std::string& text) {
+  Result<Scenario> s = LoadScenarioText(text, "fault.yaml", ".", {});
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  if (!s.ok()) return nullptr;
+  Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(*s);
+  EXPECT_TRUE(run.ok()) << run.error().message;
+  if (!run.ok()) return nullptr;
+  (*run)->Execute();
+  return std::move(*run);
+}
+
+// The spine the flow takes without faults (its ECMP hash, or the SM's table).
+std::string SpineOf(const std::string& model, const std::string& kind) {
+  std::unique_ptr<ScenarioRun> run = RunScenario(Text(model, kind, ""));
+  FabricObservation o;
+  run->network().Observe(o);
+  const Topology& t = run->topology();
+  return t.node(t.port(o.transfers.at(0).path.at(1)).peer).name;
+}
+
+std::string LinkDown(const std::string& spine, const std::string& more) {
+  return "faults:\n  - {kind: link_down, link: [leaf0, " + spine + "], at: 5us" + more + "}\n";
+}
+
+TEST(FaultRun, ALinkDownMidTransferFinishesWhenWorkedOutByHand) {
+  // Flow level (flow/flow_faults_test.cc has the working): 83.56 us of
+  // data at c = 400G x 4096/4178, stalled from 5 us until routing hears at
+  // 15 us, 583.56 ns of it sent again (what the dead link's wire held), and
+  // the path's 3,450.68 ns: 97,594,240 ps.
+  const std::string spine = SpineOf("flow", "roce");
+  std::unique_ptr<ScenarioRun> flow = RunScenario(Text("flow", "roce", LinkDown(spine, ", detection: 10us")));
+  const int64_t by_hand = 97'594'240;
+  EXPECT_EQ(flow->finish(0).ps(), by_hand);
+
+  // Packet level, RDMA go-back-N: packets reach the spine ~2 tau + 1.8 us
+  // after their first bit leaves h0 (tau = 83.56 ns a packet), so the last
+  // to survive left h0 ~1.97 us before the failure: that much more data
+  // than the fluid's 583.56 ns is lost. At 15 us the flow moves; its first
+  // packet on the new path reaches h1 one path latency plus a packet later
+  // (3.53 us) and h1's NAK returns as late again, so the sender goes back
+  // at ~22 us, where the fluid resumed at 15 us. So the packet level ends
+  // later than the fluid by at most that round trip, 2 x 3.53 us, plus the
+  // extra data, 1.97 us - 0.58 us, plus a packet either way: within
+  // [by_hand, by_hand + 8.6 us].
+  const std::string packet_spine = SpineOf("packet", "roce");
+  std::unique_ptr<ScenarioRun> packet = RunScenario(Text("packet", "roce", LinkDown(packet_spine, ", detection: 10us")));
+  const int64_t tau = 83'560, path = 3'450'680;
+  const int64_t bound = 2 * (path + tau) + (1'800'000 + 2 * tau - 583'560) + 2 * tau;
+  EXPECT_GE(packet->finish(0).ps(), by_hand);
+  EXPECT_LE(packet->finish(0).ps(), by_hand + bound) << bound;
+  const FaultOutcome out = packet->network().FaultOutcomes().at(0);
+  EXPECT_EQ(out.rerouted, Time::FromUs(15));
+  EXPECT_GT(out.packets_lost.value_or(0), 0u);
+  EXPECT_GT(out.bytes_resent, 0u);
+}
+
+TEST(FaultRun, InfiniBandReroutesAtTheSubnetManagersSweep) {
+  // InfiniBand framing: 26 B a packet, so c = 400G x 4096/4122, 1000
+  // packets drain in 82.44 us, a frame is 82.44 ns, the path 2,000 + 1,200
+  // + 3 x 82.44 = 3,447.32 ns, a dying link's wire 500 + 82.44 ns. With a
+  // 20 us sweep interval the first sweep after the 5 us failure is at 20
+  // us: min-hop over the links still up sends the flow by the other spine.
+  //   FCT = 82.44 + 15 + 0.58244 + 3.44732 us = 101,469,760 ps.
+  // Until that sweep the flow is stuck: no detection delay of its own.
+  // At packet level the packets sent into the dead link until the sweep
+  // are lost, and the transport recovers within the bound of the RoCEv2
+  // case, with InfiniBand's frame (82.44 ns) and path (3,447.32 ns).
+  const int64_t by_hand = 101'469'760;
+  const int64_t tau = 82'440, path = 3'447'320;
+  const int64_t bound = 2 * (path + tau) + (1'800'000 + 2 * tau - 582'440) + 2 * tau;
+  for (const std::string model : {"flow", "packet"}) {
+    std::string text = Text(model, "ib", LinkDown(SpineOf(model, "ib"), ""));
+    text.replace(text.find("mtu: 4096}"), 10, "mtu: 4096, ib: {sm_sweep_interval: 20us}}");
+    std::unique_ptr<ScenarioRun> run = RunScenario(text);
+    if (model == "flow") {
+      EXPECT_EQ(run->finish(0).ps(), by_hand);
+    } else {
+      EXPECT_GE(run->finish(0).ps(), by_hand);
+      EXPECT_LE(run->finish(0).ps(), by_hand + bound) << bound;
+    }
+    const FaultOutcome out = run->network().FaultOutcomes().at(0);
+    EXPECT_EQ(out.detected, Time::FromUs(20)) << model;
+    EXPECT_EQ(out.rerouted, Time::FromUs(20)) << model;
+    EXPECT_EQ(out.flows_rerouted, 1u) << model;
+  }
+}
+
+}  // namespace
+}  // namespace aifabric
