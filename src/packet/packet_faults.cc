@@ -125,8 +125,9 @@ const RoutingTable& PacketFaults::RoutesNow() {
   return *tables_.back().second;
 }
 
-void PacketFaults::OnLost(Packet* p, FaultedLink& link, EgressPort& port) {
+void PacketFaults::OnLost(Packet* p, FaultedLink& link, EgressPort& port, bool corrupted) {
   ++outcomes_[link.fault].packets_lost;
+  if (corrupted) ++port.counters().fcs_error_packets;
   hit_flows_[link.fault].insert(p->flow_index);
   network_.OnFaultLoss(p, port);
 }
