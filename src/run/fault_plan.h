@@ -14,9 +14,10 @@
 
 namespace aifabric {
 
-// The link faults of `scenario.faults`, in order, and refuses what the
-// models cannot play yet: faults at flow or analytic level, a straggler, a
-// gray link's degraded rate, rerouting on InfiniBand.
+// The link faults of `scenario.faults`, in order (stragglers, which slow a
+// GPU, are run/straggler_plan.h's), and refuses what the models cannot
+// play yet: faults at flow or analytic level, a gray link's degraded rate,
+// rerouting on InfiniBand.
 Result<std::vector<LinkFault>> ResolveFaults(const Scenario& scenario, const Topology& topology);
 
 }  // namespace aifabric

@@ -63,8 +63,6 @@ TEST(ResolveFaults, ErrorsNameTheField) {
             "faults.0.node: 'h0' is a host; switch_down expects a switch");
   EXPECT_EQ(ErrorOf(Load("faults: [{kind: link_down, link: [leaf0, spine0], at: 0}]\n", "flow")),
             "faults.0: faults are modelled at packet level only for now (simulation.model: packet)");
-  EXPECT_EQ(ErrorOf(Load("faults: [{kind: straggler, gpu: 3, at: 0, factor: 0.5}]\n")),
-            "faults.0.kind: straggler is not modelled yet");
 }
 
 }  // namespace

@@ -38,6 +38,7 @@ struct TrainingRunResult {
   // parallelism: auto: how many splits fit, and the estimate of the one chosen.
   size_t fitting_splits = 0;
   StepEstimate estimate;
+  std::vector<FaultOutcome> faults;  // as the step's run saw them (JobRunResult::faults)
   uint64_t events = 0;
   double wall_seconds = 0;
 };
