@@ -41,6 +41,79 @@ TEST(FaultsCli, LinkDownExampleReportsLossesAndTheReroute) {
   EXPECT_GT(s["bytes"]["dropped"].get<uint64_t>(), 0u);
 }
 
+TEST(FaultsCli, TheLinkDownCostsItsFlowSetAgainstTheRunWithoutIt) {
+  // The run is made again without the fault: the permutation's span with
+  // it over the span without it. Losses and resends only add time on the
+  // same flows, so the slowdown is above 1; --no-fault-baseline drops the
+  // section and its second run.
+  TempDir dir;
+  CommandResult r = RunAifabric("run " + kExample + " --out " + dir.path() + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::HasSubstr("fault cost  workload[0] (permutation): "));
+  const auto s = nlohmann::json::parse(ReadFile(dir.path() + "/out/summary.json"));
+  ASSERT_EQ(s["fault_cost"].size(), 1u);
+  const auto& c = s["fault_cost"][0];
+  EXPECT_EQ(c["entry"], "workload[0] (permutation)");
+  const double with = c["time_ns"].get<double>(), without = c["baseline_time_ns"].get<double>();
+  EXPECT_GT(with, without);
+  EXPECT_DOUBLE_EQ(c["slowdown"].get<double>(), with / without);
+  // The baseline is the same scenario with `faults` removed.
+  TempDir clean;
+  ASSERT_EQ(RunAifabric("run " + kExample + " --quiet --set faults= --out " + clean.path() + "/out").exit_code, 0);
+  const auto b = nlohmann::json::parse(ReadFile(clean.path() + "/out/summary.json"));
+  EXPECT_EQ(without, b["flows"]["fct_ns"]["max"].get<double>());  // every flow starts at 0: the span is the last FCT
+
+  TempDir once;
+  CommandResult r1 = RunAifabric("run " + kExample + " --quiet --no-fault-baseline --out " + once.path() + "/out");
+  ASSERT_EQ(r1.exit_code, 0) << r1.err;
+  const auto s1 = nlohmann::json::parse(ReadFile(once.path() + "/out/summary.json"));
+  EXPECT_FALSE(s1.contains("fault_cost"));
+  EXPECT_TRUE(s1.contains("faults"));
+}
+
+TEST(FaultsCli, TheStragglerExampleNamesItsGpuAndWhatItCost) {
+  TempDir dir;
+  const std::string example = AIFABRIC_SOURCE_DIR "/examples/faults/straggler_256gpu.yaml";
+  CommandResult r = RunAifabric("run " + example + " --out " + dir.path() + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::HasSubstr("fault       straggler gpu37 at 0.000 us"));
+  EXPECT_THAT(r.out, ::testing::HasSubstr("fault cost  workload.0.training: "));
+  const auto s = nlohmann::json::parse(ReadFile(dir.path() + "/out/summary.json"));
+  ASSERT_EQ(s["faults"].size(), 1u);
+  EXPECT_EQ(s["faults"][0]["kind"], "straggler");
+  EXPECT_EQ(s["faults"][0]["packets_lost"], 0);
+  EXPECT_EQ(s["training"][0]["faults"], s["faults"]);
+  const auto& c = s["fault_cost"][0];
+  EXPECT_DOUBLE_EQ(c["time_ns"].get<double>(), s["training"][0]["step_time_s"].get<double>() * 1e9);
+  EXPECT_GT(c["slowdown"].get<double>(), 1.0);
+  // Half speed at most doubles the step: every kernel of the job at most
+  // twice as long, and the communication no longer.
+  EXPECT_LE(c["slowdown"].get<double>(), 2.0);
+  const auto d = nlohmann::json::parse(ReadFile(dir.path() + "/out/diagnosis.json"));
+  ASSERT_FALSE(d["findings"].empty());
+  const auto& top = d["findings"][0];
+  EXPECT_EQ(top["kind"], "straggler");
+  EXPECT_EQ(top["evidence"]["gpu"], 37);
+  EXPECT_EQ(top["node"], "h37");
+  // All its kernels ran inside the window, its TP peers' at full speed.
+  EXPECT_EQ(top["evidence"]["compute_speed"].get<double>(), 0.5);
+
+  // The same step without it: pipeline stages of unequal work, and no
+  // rank named a straggler.
+  TempDir clean;
+  ASSERT_EQ(RunAifabric("run " + example + " --quiet --set faults= --out " + clean.path() + "/out").exit_code, 0);
+  const auto cd = nlohmann::json::parse(ReadFile(clean.path() + "/out/diagnosis.json"));
+  for (const auto& f : cd["findings"]) EXPECT_NE(f["kind"], "straggler");
+}
+
+TEST(FaultsCli, AStragglerWhereNothingComputesIsAnError) {
+  CommandResult r = RunAifabric("run " + kExample + " --quiet --set 'faults=[{kind: straggler, gpu: 3, at: 0, factor: 0.5}]'" +
+                                " --out /tmp/never-written");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, ::testing::HasSubstr("faults.0.kind: a straggler slows a GPU's compute kernels and a flows run has "
+                                          "none"));
+}
+
 TEST(FaultsCli, AFaultNamingNothingIsAnError) {
   CommandResult r =
       RunAifabric("run " + kExample + " --quiet --set 'faults.0.link=[leaf0, spine7]' --out /tmp/never-written");

@@ -53,6 +53,7 @@ struct RunOptions {
   ModelOptions model;                  // --model, --collectives
   bool quiet = false;
   bool no_telemetry = false;           // --no-telemetry: simulation.telemetry.enabled=false
+  bool no_fault_baseline = false;      // --no-fault-baseline: simulation.fault_baseline=false
   int metrics_port = -1;               // --metrics-port: serve metrics on 127.0.0.1:PORT while running (0: any; -1: off)
 };
 int RunCommand(const RunOptions& options);

@@ -62,6 +62,8 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--quiet,-q", run.quiet, "Print nothing but errors (no progress either)");
   run_cmd->add_flag("--no-telemetry", run.no_telemetry,
                     "Do not sample counters nor write timeseries.csv, metrics.prom, trace.json, diagnosis.json, report.html");
+  run_cmd->add_flag("--no-fault-baseline", run.no_fault_baseline,
+                    "With faults, do not run the scenario again without them (no fault_cost in summary.json)");
   run_cmd->add_option("--metrics-port", run.metrics_port,
                       "Serve the counters as Prometheus metrics on http://127.0.0.1:PORT/metrics while the run goes (0: any free port, printed)")
       ->check(CLI::Range(0, 65535));

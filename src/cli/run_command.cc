@@ -17,6 +17,7 @@ int RunCommand(const RunOptions& options) {
   std::vector<std::string> overrides = options.overrides;
   options.model.AppendOverrides(overrides);
   if (options.no_telemetry) overrides.push_back("simulation.telemetry.enabled=false");
+  if (options.no_fault_baseline) overrides.push_back("simulation.fault_baseline=false");
   Result<Scenario> scenario = LoadScenarioFile(options.scenario, overrides);
   if (!scenario.ok()) return ReportBadInput(scenario.error());
   // A training plan that does not fit in HBM is warned about and still runs.

@@ -38,7 +38,8 @@ std::vector<Finding> Diagnose(const Topology& topology, const FabricObservation&
   // Causes, most specific kind first, then by port: the first to name or
   // cover a port keeps it and absorbs the later ones there.
   std::vector<Candidate> causes;
-  for (auto rule : {FindPauseCycles, FindIncasts, FindOversubscribedUplinks, FindEcmpCollisions, FindPauseRoots}) {
+  for (auto rule :
+       {FindPauseCycles, FindGrayLinks, FindIncasts, FindOversubscribedUplinks, FindEcmpCollisions, FindPauseRoots}) {
     std::vector<Candidate> found = rule(ctx);
     std::move(found.begin(), found.end(), std::back_inserter(causes));
   }
@@ -81,6 +82,8 @@ std::vector<Finding> Diagnose(const Topology& topology, const FabricObservation&
     for (auto& [key, value] : counters.items()) c.finding.evidence[key] = std::move(value);
     findings.push_back(std::move(c.finding));
   }
+  std::vector<Finding> stragglers = FindStragglers(ctx);
+  std::move(stragglers.begin(), stragglers.end(), std::back_inserter(findings));
   std::sort(findings.begin(), findings.end(), MoreSevere);
   if (findings.size() > options.max_findings) findings.resize(options.max_findings);
   return findings;

@@ -10,18 +10,26 @@
 // the run's active time); phi(p) = min(1, pause_time(p) / active_time), the
 // share of the run port p spent paused. Severities of causes lie in
 // [0.5, 1], of symptoms in [0, 0.5], so a culprit ranks above what it
-// caused. Each port is named by at most one finding. Causes (rules 1-5)
-// are ranked deadlock cycle, incast, oversubscribed uplink, ECMP
-// collision, pause root: when several name (or cover) one port, the
+// caused. Each port is named by at most one finding. Causes (rules 0-5)
+// are ranked deadlock cycle, gray link, incast, oversubscribed uplink,
+// ECMP collision, pause root: when several name (or cover) one port, the
 // earliest keeps it and the others' figures go into its evidence under
 // their kind (a list of {node, port_peer, severity, ...}); its severity is
 // the highest of theirs. So the port toward an incast receiver that rooted
 // a pause tree is an `incast` finding with evidence.pfc_pause_root.
 // Symptoms (rules 6-8) are reported only on ports no cause names or
-// covers, the first that applies. Rules that need tiers (uplinks, incast)
-// take a switch's tier from the topology, or, when it is -1 (unknown), its
+// covers, the first that applies. Stragglers (rule 9), a cause that names
+// a GPU rather than a port, join the list after. Rules that need tiers
+// (uplinks, incast) take a switch's tier from the topology, or, when it is -1 (unknown), its
 // hop distance from the nearest host.
 //
+// 0. gray_link. A link whose frames were corrupted on the way
+//    (PortObservation::fcs_error_packets > 0 in either direction), named
+//    by the direction with the higher loss rate = FCS errors / packets
+//    sent (1 when packets are not counted), covering the other. Evidence:
+//    loss_rate, the reverse direction's errors and rate, bytes_resent (by
+//    the transfers crossing either direction).
+//    severity = 0.5 + 0.5 * min(1, loss_rate / gray_link_full_loss).
 // 1. pfc_pause_root. The pause graph has an edge paused -> cause for every
 //    PauseCause (frames summed per pair). From each paused port, follow its
 //    dominant cause (most frames; ties: lowest port id) until a port with no
@@ -71,7 +79,16 @@
 // 8. drops. Any other port that dropped packets.
 //    severity = 0.5 * (transfers crossing it / all transfers), 0.25 when
 //    the observation has no transfers.
-// Every finding's evidence also holds the port's own counters; `flows` are
+// 9. straggler. Not a port: a GPU of a job's run (observation.ranks) that
+//    came last at some synchronisation point (workload/rank_waits.h) and
+//    computed at most straggler_speed of its peers' speed (the median
+//    compute of the GPUs it came last among / its own). Named by its
+//    GPU's NIC, port_peer none. Evidence: gpu, compute_speed, compute_ns,
+//    peer_compute_ns, step_cost_ns (how much later the points it came last
+//    at started because of it alone, summed: the step time it cost),
+//    others_waited_ns, sync_points.
+//    severity = 0.5 + 0.5 * min(1, step_cost / the job's makespan).
+// Every port finding's evidence also holds the port's own counters; `flows` are
 // the affected transfers (those crossing the ports involved), capped at
 // max_flows with the full count in evidence.flows_total.
 #pragma once
@@ -94,6 +111,15 @@ struct DiagnosisOptions {
   double uplinks_together_utilization = 0.8; // oversubscribed: every uplink at least this
   double collision_sibling_share = 0.5;      // collision: the sibling sent less than this share
   int incast_min_sources = 4;                // incast: distinct sources at once
+  // gray_link: the loss rate at which severity reaches 1: past 1% loss
+  // a go-back-N RoCEv2 transport's relative throughput drops to nearly
+  // zero (Wang et al., "Error Recovery of RDMA Packets in Data Center
+  // Networks", ICCCN 2019, abstract).
+  double gray_link_full_loss = 0.01;
+  // straggler: a rank is one when it computed at most this fraction of
+  // its peers' speed (peers' compute / its compute). Our threshold, not a
+  // published one: ranks doing the same work differ by far less.
+  double straggler_speed = 0.9;
   size_t max_findings = 50;                  // keep the most severe
   size_t max_flows = 20;                     // flows listed per finding
 };
@@ -108,7 +134,7 @@ std::vector<Finding> Diagnose(const Topology& topology, const FabricObservation&
 
 // {"findings": [{"kind", "node", "port_peer", "severity", "evidence",
 // "flows", "owners"}, ...]} in the given order, nodes by their topology
-// names; severity rounded to 4 decimals.
+// names (port_peer null for a straggler); severity rounded to 4 decimals.
 nlohmann::ordered_json FindingsJson(const Topology& topology, const std::vector<Finding>& findings);
 
 // A plain-text table of a diagnosis.json document: one row per finding

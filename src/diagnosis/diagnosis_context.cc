@@ -92,6 +92,7 @@ nlohmann::ordered_json DiagnosisContext::PortCounters(PortId p) const {
   f["ecn_marks"] = o.ecn_marks;
   f["pause_time_ns"] = o.pause_time.ns();
   f["pfc_frames_tx"] = o.pfc_frames_tx;
+  if (o.fcs_error_packets > 0) f["fcs_error_packets"] = o.fcs_error_packets;
   return f;
 }
 

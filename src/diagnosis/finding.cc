@@ -5,7 +5,8 @@
 namespace aifabric {
 
 int FindingKindRank(const std::string& kind) {
-  static constexpr const char* kOrder[] = {kPfcDeadlockCycle, kIncast,        kOversubscribedUplink,
+  static constexpr const char* kOrder[] = {kPfcDeadlockCycle, kStraggler,     kGrayLink,
+                                           kIncast,           kOversubscribedUplink,
                                            kEcmpCollision,    kPfcPauseRoot,  kSaturatedLink,
                                            kPfcPause,         kDrops};
   for (size_t i = 0; i < std::size(kOrder); ++i) {

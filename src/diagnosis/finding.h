@@ -17,8 +17,11 @@ namespace aifabric {
 // listed earlier keeps it (FindingKindRank). A cause that says why a port
 // congested (incast, oversubscription, collision) is more specific than
 // the pause tree the congestion grew, which is more specific than a
-// symptom.
+// symptom. A link that corrupts frames explains its losses better than
+// any congestion there; a straggler names a GPU, not a port.
 inline constexpr char kPfcDeadlockCycle[] = "pfc_deadlock_cycle";
+inline constexpr char kStraggler[] = "straggler";
+inline constexpr char kGrayLink[] = "gray_link";
 inline constexpr char kIncast[] = "incast";
 inline constexpr char kOversubscribedUplink[] = "oversubscribed_uplink";
 inline constexpr char kEcmpCollision[] = "ecmp_collision";
@@ -33,9 +36,9 @@ int FindingKindRank(const std::string& kind);
 
 struct Finding {
   std::string kind;
-  NodeId node = kNoNode;        // the port's sender
-  PortId port = kNoPort;        // the port: node -> port_peer
-  NodeId port_peer = kNoNode;   // the port's receiver
+  NodeId node = kNoNode;        // the port's sender (a straggler: its GPU's NIC)
+  PortId port = kNoPort;        // the port: node -> port_peer (kNoPort for a straggler)
+  NodeId port_peer = kNoNode;   // the port's receiver (kNoNode for a straggler)
   double severity = 0;          // 0..1; each kind's formula is in diagnosis.h
   nlohmann::ordered_json evidence = nlohmann::ordered_json::object();
   std::vector<FlowId> flows;           // affected transfers, ascending, capped

@@ -13,7 +13,11 @@ nlohmann::ordered_json FindingsJson(const Topology& topology, const std::vector<
     nlohmann::ordered_json j;
     j["kind"] = f.kind;
     j["node"] = topology.node(f.node).name;
-    j["port_peer"] = topology.node(f.port_peer).name;
+    if (f.port_peer == kNoNode) {
+      j["port_peer"] = nullptr;  // a finding of a node, not of a port (straggler)
+    } else {
+      j["port_peer"] = topology.node(f.port_peer).name;
+    }
     j["severity"] = Round4(f.severity);
     j["evidence"] = f.evidence;
     j["flows"] = f.flows;
@@ -50,8 +54,11 @@ std::string ScalarEvidence(const nlohmann::ordered_json& evidence) {
 Result<Row> FindingRow(const nlohmann::ordered_json& f, size_t rank) {
   const std::string where = "findings[" + std::to_string(rank - 1) + "]";
   if (!f.is_object()) return Error{where + ": expected an object"};
-  for (const char* key : {"kind", "node", "port_peer"}) {
+  for (const char* key : {"kind", "node"}) {
     if (!f.contains(key) || !f[key].is_string()) return Error{where + "." + key + ": expected a string"};
+  }
+  if (!f.contains("port_peer") || !(f["port_peer"].is_string() || f["port_peer"].is_null())) {
+    return Error{where + ".port_peer: expected a string or null"};
   }
   if (!f.contains("severity") || !f["severity"].is_number()) {
     return Error{where + ".severity: expected a number"};
@@ -71,7 +78,7 @@ Result<Row> FindingRow(const nlohmann::ordered_json& f, size_t rank) {
   }
   return Row{std::to_string(rank),       FixedSeverity(f["severity"].get<double>()),
              f["kind"].get<std::string>(), f["node"].get<std::string>(),
-             f["port_peer"].get<std::string>(), std::to_string(flows),
+             f["port_peer"].is_null() ? "-" : f["port_peer"].get<std::string>(), std::to_string(flows),
              owners.empty() ? "-" : owners};
 }
 

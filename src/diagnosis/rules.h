@@ -23,10 +23,15 @@ struct Candidate {
 
 // Cause rules.
 std::vector<Candidate> FindPauseCycles(const DiagnosisContext& ctx);
+std::vector<Candidate> FindGrayLinks(const DiagnosisContext& ctx);
 std::vector<Candidate> FindPauseRoots(const DiagnosisContext& ctx);
 std::vector<Candidate> FindIncasts(const DiagnosisContext& ctx);
 std::vector<Candidate> FindOversubscribedUplinks(const DiagnosisContext& ctx);
 std::vector<Candidate> FindEcmpCollisions(const DiagnosisContext& ctx);
+
+// The ranks the others wait on (observation().ranks), as findings of
+// their GPU's NIC with no port.
+std::vector<Finding> FindStragglers(const DiagnosisContext& ctx);
 
 // Symptom rules: the finding for port p if the rule applies to it.
 std::optional<Candidate> SaturatedLink(const DiagnosisContext& ctx, PortId p);

@@ -1,7 +1,8 @@
 // FabricObservation is what one run saw of its fabric, whatever the model:
 // per directed port its traffic, losses, marks, pauses and queue peaks;
-// which congested port made a switch send each PFC pause; and every
-// transfer with its path. It is the input of Diagnose (diagnosis/
+// which congested port made a switch send each PFC pause; every transfer
+// with its path; and, for a job's run, each GPU's compute and how long the
+// others waited on it. It is the input of Diagnose (diagnosis/
 // diagnosis.h); every model fills its part (FabricNetwork::Observe) and the
 // run layer the rest (run/run_observation.h), after a run. It lives with
 // the fabric because the models and the diagnosis share it. A plain value;
@@ -21,7 +22,12 @@ namespace aifabric {
 struct PortObservation {
   PortId port = kNoPort;            // topology port id: node -> peer
   uint64_t tx_bytes = 0;            // wire bytes sent over the run
-  uint64_t drop_packets = 0;        // refused by the buffer at this egress
+  uint64_t tx_packets = 0;          // packets sent (0 where the model has no packets)
+  uint64_t drop_packets = 0;        // lost at this egress: refused by its buffer, or destroyed on its link
+  // Of drop_packets, the frames the link corrupted on the way (a gray
+  // link): what the far end's MAC counts as FCS errors, charged to this
+  // sending port. Distinct from congestion drops.
+  uint64_t fcs_error_packets = 0;
   uint64_t ecn_marks = 0;           // packets marked CE at this egress
   Time pause_time;                  // this egress spent paused by PFC (all priorities)
   uint64_t pfc_frames_tx = 0;       // PFC frames the port's node sent upstream over this link
@@ -55,6 +61,21 @@ struct TransferObservation {
   Time ideal;                  // its standalone FCT on the idle fabric
   std::vector<PortId> path;    // the ports it crossed, source NIC first
   std::string owner;           // job or workload entry it belongs to ("" if none)
+  uint64_t resent_bytes = 0;   // payload its transport retransmitted (0 where nothing is lost)
+};
+
+// One GPU of a job's run as a rank the others synchronise with
+// (workload/rank_waits.h says how each figure is found).
+struct RankObservation {
+  int32_t gpu = 0;
+  NodeId node = kNoNode;       // its (first) NIC in the topology
+  Time compute;                // its kernels' total time
+  Time peer_compute;           // median compute of the GPUs it finished last among (zero if never last)
+  Time held;                   // how much later the points it was last at started than without it
+  Time waited_on;              // the others' summed wait for it there
+  uint32_t last_at = 0;        // synchronisation points it was last at
+  Time job_time;               // the job's makespan
+  std::string owner;           // the job
 };
 
 struct FabricObservation {
@@ -63,6 +84,7 @@ struct FabricObservation {
   std::vector<PortObservation> ports;        // one per topology port, by port id
   std::vector<PauseCause> pause_causes;      // empty at flow level or without PFC
   std::vector<TransferObservation> transfers;
+  std::vector<RankObservation> ranks;        // by GPU, for a job's run; empty otherwise
 };
 
 }  // namespace aifabric

@@ -36,6 +36,10 @@ struct PortCounters {
   uint64_t drop_packets = 0;      // refused by the buffer at this egress queue
   uint64_t drop_bytes = 0;        // wire bytes
   uint64_t drop_payload_bytes = 0;
+  // Of drop_packets, the frames a gray link corrupted on their way (the
+  // far end's MAC drops them on a failed FCS; counted here, at the sender,
+  // so the link's direction is known).
+  uint64_t fcs_error_packets = 0;
   uint64_t ecn_marks = 0;         // data packets marked CE at this egress
   uint64_t pfc_pause_ps = 0;      // time this port spent paused, summed over priorities
   uint64_t pfc_frames_rx = 0;     // PFC frames (pause or resume) received by this port

@@ -15,8 +15,9 @@ void FaultGate::OnEvent(uint64_t tag) {
   // before its last bit reached the far end.
   const Time first_bit = p->last_bit_at - port_.propagation() - port_.rate().TransmitTime(p->wire_bytes);
   const bool cut = link_.down || link_.last_down_at >= first_bit;
-  if (cut || (link_.loss_rate > 0 && link_.rng.Uniform() < link_.loss_rate)) {
-    faults_.OnLost(p, link_, port_);
+  const bool corrupted = !cut && link_.loss_rate > 0 && link_.rng.Uniform() < link_.loss_rate;
+  if (cut || corrupted) {
+    faults_.OnLost(p, link_, port_, corrupted);
     return;
   }
   receiver_->OnEvent(tag);

@@ -78,8 +78,9 @@ void PacketFaults::UpdateRouting(size_t transition) {
   timeline_.outcome(t.fault).flows_rerouted += network_.RerouteFlows(timeline_.routed_down(), !t.on);
 }
 
-void PacketFaults::OnLost(Packet* p, FaultedLink& link, EgressPort& port) {
+void PacketFaults::OnLost(Packet* p, FaultedLink& link, EgressPort& port, bool corrupted) {
   ++*timeline_.outcome(link.fault).packets_lost;
+  if (corrupted) ++port.counters().fcs_error_packets;
   hit_flows_[link.fault].insert(p->flow_index);
   network_.OnFaultLoss(p, port);
 }

@@ -47,8 +47,9 @@ class PacketFaults final : public EventHandler {
     const int i = index_[static_cast<size_t>(link)];
     return i >= 0 && links_[static_cast<size_t>(i)]->down;
   }
-  // A gate destroyed `p`, sent by `port` over `link`: counted, freed.
-  void OnLost(Packet* p, FaultedLink& link, EgressPort& port);
+  // A gate destroyed `p`, sent by `port` over `link`: counted (as an FCS
+  // error of `port` too when the link `corrupted` it rather than was down), freed.
+  void OnLost(Packet* p, FaultedLink& link, EgressPort& port, bool corrupted);
   std::vector<FaultOutcome> Outcomes() const;
 
   // A transition (tag = 2 x its index) or its routing update (tag odd).

@@ -319,6 +319,7 @@ void PacketNetwork::Observe(FabricObservation& observation) const {
     observation.transfers.push_back(
         TransferObservation{f.request.id, f.request.src, f.request.dst, f.request.bytes, f.start, f.finish,
                             IdealFct(f.request), path(i), ""});
+    observation.transfers.back().resent_bytes = f.transport.retransmitted_bytes;
   }
   observation.pause_causes = pause_causes();
 }

@@ -35,6 +35,11 @@ nlohmann::ordered_json FaultsJson(const std::vector<FaultOutcome>& faults) {
 std::string FormatFaultLines(const nlohmann::ordered_json& faults) {
   std::string out;
   for (const auto& f : faults) {
+    if (f["kind"] == "straggler") {  // a GPU's: nothing to detect or route around
+      out += fmt::format("  fault       straggler {} at {:.3f} us: its compute kernels slowed\n",
+                         f["name"].get<std::string>(), f["at_ns"].get<double>() / 1000.0);
+      continue;
+    }
     const std::string lost =
         f["packets_lost"].is_null() ? "" : fmt::format("{} packets lost, ", f["packets_lost"].get<uint64_t>());
     out += fmt::format("  fault       {} {} at {:.3f} us: detected {}, rerouted {} ({} route changes, {} flows moved); "
@@ -42,6 +47,31 @@ std::string FormatFaultLines(const nlohmann::ordered_json& faults) {
                        f["kind"].get<std::string>(), f["name"].get<std::string>(), f["at_ns"].get<double>() / 1000.0,
                        UsOrNever(f["detected_ns"]), UsOrNever(f["rerouted_ns"]), f["route_changes"].get<uint64_t>(),
                        f["flows_rerouted"].get<uint64_t>(), lost, f["bytes_resent"].get<uint64_t>());
+  }
+  return out;
+}
+
+nlohmann::ordered_json FaultCostJson(const std::vector<FaultCost>& costs) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const FaultCost& c : costs) {
+    const double slowdown = c.slowdown();
+    list.push_back({{"entry", c.entry},
+                    {"time_ns", NsOrNull(c.with_faults)},
+                    {"baseline_time_ns", NsOrNull(c.without_faults)},
+                    {"slowdown", slowdown > 0 ? nlohmann::ordered_json(slowdown) : nlohmann::ordered_json(nullptr)}});
+  }
+  return list;
+}
+
+std::string FormatFaultCostLines(const nlohmann::ordered_json& costs) {
+  const auto ms = [](const nlohmann::ordered_json& ns) {
+    return ns.is_null() ? std::string("not done") : fmt::format("{:.3f} ms", ns.get<double>() / 1e6);
+  };
+  std::string out;
+  for (const auto& c : costs) {
+    out += fmt::format("  fault cost  {}: {} against {} without faults{}\n", c["entry"].get<std::string>(),
+                       ms(c["time_ns"]), ms(c["baseline_time_ns"]),
+                       c["slowdown"].is_null() ? "" : fmt::format(" ({:.3f}x)", c["slowdown"].get<double>()));
   }
   return out;
 }

@@ -8,6 +8,7 @@
 #include "report/run_outputs.h"
 #include "report/training_memory_text.h"
 #include "report/telemetry_outputs.h"
+#include "run/run_observation.h"
 
 namespace aifabric {
 namespace {
@@ -20,14 +21,15 @@ nlohmann::ordered_json PerDimension(const std::array<double, kCommDimensionCount
 
 }  // namespace
 
-Status JobFilesWriter::WriteTelemetry(const FabricSimulation& simulation, const nlohmann::ordered_json& summary,
+Status JobFilesWriter::WriteTelemetry(const FabricSimulation& simulation, const FabricObservation& observation,
+                                      const nlohmann::ordered_json& summary,
                                       std::function<void(ChromeTrace&)> add_to_trace) {
   const size_t index = simulations_++;
   if (!scenario_.telemetry.enabled) return Status::Ok();
   written_.telemetry = true;
   written_.timeseries = written_.timeseries || simulation.series() != nullptr;
-  return WriteSimulationTelemetryFiles(simulation, simulation.sim().Now(), summary, std::move(add_to_trace), out_,
-                                       index);
+  return WriteSimulationTelemetryFiles(simulation, observation, simulation.sim().Now(), summary,
+                                       std::move(add_to_trace), out_, index);
 }
 
 Status JobFilesWriter::OnJobFinished(const FinishedJob& job) {
@@ -38,7 +40,8 @@ Status JobFilesWriter::OnJobFinished(const FinishedJob& job) {
                                           {"gpus", job.result.metrics.gpus},
                                           {"effective_gpu_utilization", job.result.metrics.effective_utilization},
                                           {"events", job.result.events}};
-  return WriteTelemetry(job.simulation, summary, [&job](ChromeTrace& trace) {
+  if (!scenario_.telemetry.enabled) return WriteTelemetry(job.simulation, {}, summary, nullptr);
+  return WriteTelemetry(job.simulation, ObserveJob(job), summary, [&job](ChromeTrace& trace) {
     AddJobTrace(job.graph, job.node_start, job.node_finish, trace);
   });
 }
@@ -59,7 +62,9 @@ Status JobFilesWriter::OnServiceFinished(const FinishedService& service) {
                                           {"tpot_p99_ms", m.tpot.p99_ms},
                                           {"goodput_per_s", m.goodput_per_s},
                                           {"events", service.events}};
-  return WriteTelemetry(service.simulation, summary, [&service](ChromeTrace& trace) {
+  if (!scenario_.telemetry.enabled) return WriteTelemetry(service.simulation, {}, summary, nullptr);
+  const FabricObservation observation = ObserveSimulation(service.simulation, service.simulation.sim().Now());
+  return WriteTelemetry(service.simulation, observation, summary, [&service](ChromeTrace& trace) {
     const std::vector<InferenceRequestRecord>& requests = service.result.requests;
     for (size_t i = 0; i < requests.size(); ++i) {
       const InferenceRequestRecord& q = requests[i];
@@ -147,16 +152,18 @@ nlohmann::ordered_json JobsSummary(const Scenario& scenario, const std::vector<T
     events += r.run.events;
     wall += r.run.wall_seconds;
     const double makespan = r.run.makespan.seconds();
-    replays.push_back({{"entry", scenario.chakras[i].path},
-                       {"traces", scenario.chakras[i].prefix},
-                       {"ranks", r.ranks},
-                       {"graph_nodes", r.nodes},
-                       {"job_time_s", makespan},
-                       {"compute_utilization", makespan > 0 ? m.compute_s / makespan : 0.0},
-                       {"compute_s", m.compute_s},
-                       {"exposed_comm_s", PerDimension(m.exposed_s)},
-                       {"comm_s", PerDimension(m.comm_s)},
-                       {"idle_s", m.idle_s}});
+    nlohmann::ordered_json& replay = replays.emplace_back();
+    replay = {{"entry", scenario.chakras[i].path},
+              {"traces", scenario.chakras[i].prefix},
+              {"ranks", r.ranks},
+              {"graph_nodes", r.nodes},
+              {"job_time_s", makespan},
+              {"compute_utilization", makespan > 0 ? m.compute_s / makespan : 0.0},
+              {"compute_s", m.compute_s},
+              {"exposed_comm_s", PerDimension(m.exposed_s)},
+              {"comm_s", PerDimension(m.comm_s)},
+              {"idle_s", m.idle_s}};
+    if (!scenario.faults.empty()) replay["faults"] = FaultsJson(r.run.faults);
   }
   nlohmann::ordered_json services = nlohmann::ordered_json::array();
   for (size_t i = 0; i < serving.size(); ++i) {
@@ -188,14 +195,23 @@ nlohmann::ordered_json JobsSummary(const Scenario& scenario, const std::vector<T
   if (!list.empty()) s["training"] = std::move(list);
   if (!replays.empty()) s["chakra"] = std::move(replays);
   if (!services.empty()) s["inference"] = std::move(services);
+  // Each job's entry has its own run's faults; the top level, as a flows
+  // run's, that of the first job (the one every single-job scenario has).
+  if (!scenario.faults.empty()) {
+    if (!runs.empty()) {
+      s["faults"] = FaultsJson(runs.front().faults);
+    } else if (!traces.empty()) {
+      s["faults"] = FaultsJson(traces.front().run.faults);
+    }
+  }
   s["warnings"] = WarningsJson(ScenarioWarnings(scenario));
   return s;
 }
 
 std::string FormatJobsSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
                               const std::vector<ChakraRunResult>& traces,
-                              const std::vector<InferenceRunResult>& serving, const std::string& out_dir,
-                              const JobFilesWritten& written) {
+                              const std::vector<InferenceRunResult>& serving, const nlohmann::ordered_json& summary,
+                              const std::string& out_dir, const JobFilesWritten& written) {
   std::string out = fmt::format("aifabric run — {} ({} model, seed {})\n", scenario.name,
                                 ModelKindName(scenario.model), scenario.seed);
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -248,6 +264,8 @@ std::string FormatJobsSummary(const Scenario& scenario, const std::vector<Traini
     out += fmt::format("  simulated   in {:.3f} s wall ({} events), peak memory {:.0f} MiB\n", serving[i].wall_seconds,
                        serving[i].events, PeakMemoryMiB());
   }
+  if (summary.contains("faults")) out += FormatFaultLines(summary["faults"]);
+  if (summary.contains("fault_cost")) out += FormatFaultCostLines(summary["fault_cost"]);
   std::string files = serving.empty() ? "" : ", requests.csv";
   if (written.telemetry) {
     files += ", metrics.prom, trace.json, diagnosis.json, report.html";

@@ -42,7 +42,8 @@ class JobFilesWriter final : public SimulationReport {
   const JobFilesWritten& written() const { return written_; }
 
  private:
-  Status WriteTelemetry(const FabricSimulation& simulation, const nlohmann::ordered_json& summary,
+  Status WriteTelemetry(const FabricSimulation& simulation, const FabricObservation& observation,
+                        const nlohmann::ordered_json& summary,
                         std::function<void(ChromeTrace&)> add_to_trace);
 
   const Scenario& scenario_;
@@ -56,17 +57,19 @@ class JobFilesWriter final : public SimulationReport {
 std::string InferenceRequestsCsv(const InferenceResult& result);
 
 // summary.json: scenario, model, seed, sim_time_ns, wall_s, events, one
-// `training` entry per step run and one `chakra` entry per trace set
-// (docs/outputs.md).
+// `training` entry per step run and one `chakra` entry per trace set, each
+// with its run's `faults` when the scenario has faults, and `faults` as
+// the first job saw them (docs/outputs.md, docs/faults.md).
 nlohmann::ordered_json JobsSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
                                    const std::vector<ChakraRunResult>& traces,
                                    const std::vector<InferenceRunResult>& serving);
 
-// The lines `aifabric run` prints for a job run, the files listed as
-// `written` says.
+// The lines `aifabric run` prints for a job run (the faults and what they
+// cost from `summary`, JobsSummary's with its fault_cost), the files listed
+// as `written` says.
 std::string FormatJobsSummary(const Scenario& scenario, const std::vector<TrainingRunResult>& runs,
                               const std::vector<ChakraRunResult>& traces,
-                              const std::vector<InferenceRunResult>& serving, const std::string& out_dir,
-                              const JobFilesWritten& written);
+                              const std::vector<InferenceRunResult>& serving, const nlohmann::ordered_json& summary,
+                              const std::string& out_dir, const JobFilesWritten& written);
 
 }  // namespace aifabric

@@ -76,6 +76,7 @@ std::string FormatRunSummary(const ScenarioRun& run, const nlohmann::ordered_jso
                      100 * links["mean_util"].get<double>(), s["drops"].get<uint64_t>());
   out += SignalsLine(run, s);
   if (s.contains("faults")) out += FormatFaultLines(s["faults"]);
+  if (s.contains("fault_cost")) out += FormatFaultCostLines(s["fault_cost"]);
   out += fmt::format("  outputs     {}/ (summary.json, flows.csv, links.csv, fct.txt{})\n", out_dir,
                      !run.scenario().telemetry.enabled ? ""
                      : run.series() != nullptr

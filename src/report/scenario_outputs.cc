@@ -2,11 +2,13 @@
 
 #include <memory>
 
+#include "report/faults_json.h"
 #include "report/job_outputs.h"
 #include "report/output_folder.h"
 #include "report/run_outputs.h"
 #include "report/run_summary_text.h"
 #include "report/tenant_outputs.h"
+#include "run/fault_cost.h"
 #include "run/job_runs.h"
 #include "run/scenario_run.h"
 
@@ -25,12 +27,19 @@ Result<ScenarioOutputs> RunJobScenario(const Scenario& scenario, const std::stri
   Result<JobRuns> runs = RunJobs(scenario, hooks);
   if (Cancelled(hooks)) return Error{"cancelled"};
   if (!runs.ok()) return Error{origin + ": " + runs.error().message};
+  nlohmann::ordered_json summary = JobsSummary(scenario, runs->training, runs->chakra, runs->inference);
+  if (WantsFaultBaseline(scenario)) {
+    Result<std::vector<FaultCost>> costs = JobFaultCosts(scenario, *runs, hooks);
+    if (Cancelled(hooks)) return Error{"cancelled"};
+    if (!costs.ok()) return Error{origin + ": " + costs.error().message};
+    summary["fault_cost"] = FaultCostJson(*costs);
+  }
   ScenarioOutputs outputs;
-  outputs.summary_json = JobsSummary(scenario, runs->training, runs->chakra, runs->inference).dump(2) + "\n";
+  outputs.summary_json = summary.dump(2) + "\n";
   if (Status st = out.Write("summary.json", outputs.summary_json); !st.ok()) return st.error();
   if (Status st = out.Commit(); !st.ok()) return st.error();
-  outputs.summary_text =
-      FormatJobsSummary(scenario, runs->training, runs->chakra, runs->inference, out.dir(), writer.written());
+  outputs.summary_text = FormatJobsSummary(scenario, runs->training, runs->chakra, runs->inference, summary, out.dir(),
+                                           writer.written());
   return outputs;
 }
 
@@ -54,8 +63,14 @@ Result<ScenarioOutputs> RunScenarioOutputs(const Scenario& scenario, const std::
   if (warn) warn((*run)->warnings());
   (*run)->Execute(hooks);
   if (Cancelled(hooks)) return Error{"cancelled"};
+  nlohmann::ordered_json summary = BuildSummary(**run);
+  if (WantsFaultBaseline(scenario)) {
+    Result<std::vector<FaultCost>> costs = FlowFaultCosts(**run, hooks);
+    if (Cancelled(hooks)) return Error{"cancelled"};
+    if (!costs.ok()) return Error{origin + ": " + costs.error().message};
+    summary["fault_cost"] = FaultCostJson(*costs);
+  }
   OutputFolder out(out_dir);
-  const nlohmann::ordered_json summary = BuildSummary(**run);
   ScenarioOutputs outputs;
   outputs.summary_json = summary.dump(2) + "\n";
   if (Status st = WriteOutputs(**run, summary, out); !st.ok()) return st.error();

@@ -155,11 +155,10 @@ Status WriteTelemetryFiles(const TelemetryInputs& in, OutputFolder& out, size_t 
   return Status::Ok();
 }
 
-Status WriteSimulationTelemetryFiles(const FabricSimulation& simulation, Time end,
+Status WriteSimulationTelemetryFiles(const FabricSimulation& simulation, const FabricObservation& observation, Time end,
                                      const nlohmann::ordered_json& summary,
                                      std::function<void(ChromeTrace&)> add_to_trace, OutputFolder& out,
                                      size_t index) {
-  const FabricObservation observation = ObserveSimulation(simulation, end);
   TelemetryInputs in;
   in.topology = &simulation.topology();
   in.observation = &observation;

@@ -69,10 +69,10 @@ struct TelemetryInputs {
 // is malformed (a bug).
 Status WriteTelemetryFiles(const TelemetryInputs& in, OutputFolder& out, size_t index = 0);
 
-// The same files of one finished simulation of a job or service, observed
-// up to `end` (run/run_observation.h): `summary` for the report,
-// `add_to_trace` for the workload's own tracks.
-Status WriteSimulationTelemetryFiles(const FabricSimulation& simulation, Time end,
+// The same files of one finished simulation of a job or service, as
+// `observation` saw it up to `end` (run/run_observation.h): `summary` for
+// the report, `add_to_trace` for the workload's own tracks.
+Status WriteSimulationTelemetryFiles(const FabricSimulation& simulation, const FabricObservation& observation, Time end,
                                      const nlohmann::ordered_json& summary,
                                      std::function<void(ChromeTrace&)> add_to_trace, OutputFolder& out,
                                      size_t index);

@@ -8,6 +8,7 @@
 #include "run/fabric_setup.h"
 #include "run/fabric_simulation.h"
 #include "run/run_watch.h"
+#include "run/straggler_plan.h"
 #include "scenario/scenario_loader.h"
 #include "flow/gpu_network.h"
 #include "workload/collective_coflow.h"
@@ -50,8 +51,12 @@ struct SweepWatch {
   }
 };
 
+// The faults as `simulation` saw them (the network's link faults; a
+// straggler was refused).
+std::vector<FaultOutcome> FaultsOf(const FabricSimulation& simulation) { return simulation.network().FaultOutcomes(); }
+
 Result<Time> RunOne(const Scenario& scenario, const BuiltFabric& fabric, const CollectiveDag& dag, uint64_t& events,
-                    const SweepWatch& watch) {
+                    const SweepWatch& watch, std::vector<FaultOutcome>& faults) {
   FabricSimulation simulation(scenario, fabric.topology, fabric.routes);
   Simulator& sim = simulation.sim();
   GpuNetwork gpus(sim, fabric.layout, simulation.network());
@@ -70,6 +75,7 @@ Result<Time> RunOne(const Scenario& scenario, const BuiltFabric& fabric, const C
   watch.Run(sim);  // until the fabric is quiet (transport timers lapse once all is acknowledged)
   events += sim.events_processed();
   if (!executor.done()) return Error{"the collective did not complete (the fabric stalled); see its pfc/ib settings"};
+  faults = FaultsOf(simulation);
   return executor.duration();
 }
 
@@ -85,7 +91,7 @@ class CoflowDone final : public TransferObserver {
 
 // One collective as a coflow in a fresh simulation; returns its duration.
 Result<Time> RunOneCoflow(const Scenario& scenario, const BuiltFabric& fabric, const CollectiveCoflow& coflow,
-                          uint64_t& events, const SweepWatch& watch) {
+                          uint64_t& events, const SweepWatch& watch, std::vector<FaultOutcome>& faults) {
   if (coflow.edges.empty()) return Time::Zero();
   FabricSimulation simulation(scenario, fabric.topology, fabric.routes);
   Simulator& sim = simulation.sim();
@@ -100,6 +106,7 @@ Result<Time> RunOneCoflow(const Scenario& scenario, const BuiltFabric& fabric, c
   watch.Run(sim);
   events += sim.events_processed();
   if (!done.finish()) return Error{"the collective did not complete"};
+  faults = FaultsOf(simulation);
   return *done.finish();
 }
 
@@ -108,6 +115,8 @@ Result<Time> RunOneCoflow(const Scenario& scenario, const BuiltFabric& fabric, c
 Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const CollectiveRequest& request,
                                                  const RunHooks& hooks) {
   const auto wall_start = std::chrono::steady_clock::now();
+  // A collective moves data and computes nothing: no kernel to slow.
+  if (Status st = RefuseStragglers(scenario, "a collective sweep"); !st.ok()) return st.error();
   Result<BuiltFabric> fabric = BuildFabric(scenario);
   if (!fabric.ok()) return fabric.error();
   const ClusterLayout& layout = fabric->layout;
@@ -149,6 +158,7 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
     std::optional<Error> unbuilt;
     CollectiveAlgorithm best_algorithm = algorithms.front();
     CollectiveProtocol best_protocol = CollectiveProtocol::kSimple;
+    std::vector<FaultOutcome> best_faults;
     for (CollectiveAlgorithm algorithm : algorithms) {
       options.algorithm = algorithm;
       options.chunk_bytes =
@@ -162,6 +172,7 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
         options.base_latency = latencies.base_latency;
         options.bus_efficiency = latencies.bus_efficiency;
         Result<Time> time = Time::Zero();
+        std::vector<FaultOutcome> faults;
         if (coflows && HasCoflowForm(options.op, algorithm)) {
           Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(options);
           if (!coflow.ok()) {
@@ -169,7 +180,7 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
             unbuilt = coflow.error();
             continue;
           }
-          time = RunOneCoflow(scenario, *fabric, *coflow, result.events, watch);
+          time = RunOneCoflow(scenario, *fabric, *coflow, result.events, watch, faults);
         } else {
           Result<CollectiveDag> dag = BuildCollective(options);
           if (!dag.ok()) {
@@ -177,7 +188,7 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
             unbuilt = dag.error();
             continue;
           }
-          time = RunOne(scenario, *fabric, *dag, result.events, watch);
+          time = RunOne(scenario, *fabric, *dag, result.events, watch, faults);
         }
         if (hooks.cancel != nullptr && hooks.cancel->load()) return Error{"cancelled"};
         if (!time.ok()) return time.error();
@@ -185,12 +196,14 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
           best = *time;
           best_algorithm = algorithm;
           best_protocol = protocol;
+          best_faults = std::move(faults);
         }
       }
     }
     if (!best) return *unbuilt;  // no candidate could be built
     result.algorithms.push_back(best_algorithm);
     result.protocols.push_back(best_protocol);
+    result.faults.push_back(std::move(best_faults));
     const Time time = *best;
     result.requested_bytes.push_back(requested);
     result.times.push_back(time);

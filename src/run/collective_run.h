@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fabric/link_fault.h"
 #include "run/run_hooks.h"
 #include "scenario/scenario.h"
 #include "core/result.h"
@@ -52,6 +53,9 @@ struct CollectiveSweepResult {
   std::vector<CollectiveAlgorithm> algorithms;  // per row: the algorithm timed (the fastest, if auto)
   std::vector<CollectiveProtocol> protocols;    // per row: the protocol timed
   std::vector<SweepRow> rows;
+  // Per row, with faults: each fault as the timed candidate's simulation
+  // saw it (every size is a fresh simulation, so each replays them).
+  std::vector<std::vector<FaultOutcome>> faults;
   uint64_t events = 0;                     // over all sizes
   double wall_seconds = 0;
 };

@@ -14,14 +14,16 @@ namespace {
 
 // `servers` servers of `gpus` GPUs (one 100G NIC each) under one 400 ns
 // switch, 500 ns cables, RoCEv2 without congestion control (nothing here
-// congests: every NIC sends one flow and receives one).
-Scenario Cluster(int servers, int gpus) {
+// congests: every NIC sends one flow and receives one); `extra` top-level
+// keys after.
+Scenario Cluster(int servers, int gpus, const std::string& extra = "") {
   std::string text = "name: closed_form\n";
   text += "cluster: {servers: " + std::to_string(servers) + ", gpus_per_server: " + std::to_string(gpus) +
           ", gpu: H100, nic: {rate: 100Gbps}}\n";
   text += "fabric: {topology: {type: leaf_spine, hosts_per_leaf: 64}, link: {latency: 500ns},"
           " switch: {name: test, radix: 128, port_rate: 100Gbps, latency: 400ns, buffer: 64MiB},"
           " mtu: 4096, roce: {cc: none}}\n";
+  text += extra;
   Result<Scenario> s = LoadScenarioText(text, "closed_form.yaml", ".", {});
   EXPECT_TRUE(s.ok()) << s.error().message;
   return *s;
@@ -177,6 +179,34 @@ TEST(CollectiveRun, TheSweepReportsEverySizeAndBadRequestsNameTheFlag) {
   EXPECT_NE(bad.error().message.find("--gpus"), std::string::npos);
   r.gpus = 9;
   EXPECT_FALSE(RunCollectiveSweep(s, r).ok());
+}
+
+TEST(CollectiveRun, EachSizeReportsTheFaultsItsSimulationSaw) {
+  // A ring all-reduce of 1 MiB over 2 servers sends 2 (n-1)/n S = 1 MiB
+  // from h0 in 256 packets of 4 KiB, over a link losing 5% of them: the
+  // count of losses is binomial(>= 256, 0.05), mean >= 12.8, so none at
+  // all has probability below e^-12. Each size is its own simulation and
+  // reports its own losses, and bytes were resent.
+  const Scenario s = Cluster(2, 1, "faults: [{kind: gray_link, link: [h0, leaf0], at: 0, loss_rate: 0.05}]\n");
+  CollectiveRequest r;
+  r.sizes = {1 << 20, 1 << 20};
+  r.algorithm = CollectiveAlgorithm::kRing;
+  r.protocol = CollectiveProtocol::kSimple;
+  Result<CollectiveSweepResult> sweep = RunCollectiveSweep(s, r);
+  ASSERT_TRUE(sweep.ok()) << sweep.error().message;
+  ASSERT_EQ(sweep->faults.size(), 2u);
+  for (const std::vector<FaultOutcome>& row : sweep->faults) {
+    ASSERT_EQ(row.size(), 1u);
+    EXPECT_EQ(row[0].kind, FaultKind::kGrayLink);
+    EXPECT_GT(row[0].packets_lost, 0u);
+    EXPECT_GT(row[0].bytes_resent, 0u);
+  }
+  // The same seed, the same losses: a size's simulation starts afresh.
+  EXPECT_EQ(sweep->faults[0][0].packets_lost, sweep->faults[1][0].packets_lost);
+  Result<CollectiveSweepResult> clean = RunCollectiveSweep(Cluster(2, 1), r);
+  ASSERT_TRUE(clean.ok());
+  EXPECT_TRUE(clean->faults[0].empty());
+  EXPECT_GT(sweep->times[0], clean->times[0]);
 }
 
 TEST(CollectiveRun, TheSameRequestGivesTheSameTimes) {

@@ -6,6 +6,7 @@
 #include "packet/pfc_headroom.h"
 #include "run/fault_plan.h"
 #include "run/ib_routes.h"
+#include "run/straggler_plan.h"
 
 namespace aifabric {
 namespace {
@@ -71,7 +72,7 @@ Result<RoutingTable> BuildScenarioRoutes(const Scenario& scenario, const Topolog
 Result<BuiltFabric> BuildFabric(const Scenario& scenario) {
   Result<Topology> topology = BuildScenarioTopology(scenario);
   if (!topology.ok()) return topology.error();
-  BuiltFabric f{std::move(topology).value(), RoutingTable(), ClusterLayout()};
+  BuiltFabric f{std::move(topology).value(), RoutingTable(), ClusterLayout(), ComputeSlowdowns()};
   Result<RoutingTable> routes = BuildScenarioRoutes(scenario, f.topology);
   if (!routes.ok()) return routes.error();
   f.routes = std::move(routes).value();
@@ -79,6 +80,9 @@ Result<BuiltFabric> BuildFabric(const Scenario& scenario) {
   if (!layout.ok()) return layout.error();
   if (Result<std::vector<LinkFault>> faults = ResolveFaults(scenario, f.topology); !faults.ok()) return faults.error();
   f.layout = std::move(layout).value();
+  Result<ComputeSlowdowns> stragglers = ResolveStragglers(scenario, f.layout);
+  if (!stragglers.ok()) return stragglers.error();
+  f.stragglers = std::move(stragglers).value();
   return f;
 }
 

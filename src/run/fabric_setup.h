@@ -10,6 +10,7 @@
 #include "fabric/topology.h"
 #include "flow/flow_config.h"
 #include "scenario/scenario.h"
+#include "workload/compute_slowdown.h"
 
 namespace aifabric {
 
@@ -17,6 +18,7 @@ struct BuiltFabric {
   Topology topology;
   RoutingTable routes;
   ClusterLayout layout;
+  ComputeSlowdowns stragglers;  // the scenario's straggler GPUs (run/straggler_plan.h)
 };
 
 // Refuses a RoCE fabric with PFC on whose switches cannot hold what their
@@ -32,8 +34,8 @@ Status CheckLosslessBuffers(const Scenario& scenario, const Topology& topology);
 Result<Topology> BuildScenarioTopology(const Scenario& scenario);
 Result<RoutingTable> BuildScenarioRoutes(const Scenario& scenario, const Topology& topology);
 
-// The topology, routes and GPU layout. Errors name the scenario field
-// (topology, IB routes, cluster layout).
+// The topology, routes, GPU layout and straggler GPUs. Errors name the
+// scenario field (topology, IB routes, cluster layout, faults).
 Result<BuiltFabric> BuildFabric(const Scenario& scenario);
 
 // The flow-level model's knobs from the same fields the packet model reads.

@@ -14,11 +14,11 @@
 
 namespace aifabric {
 
-// The link faults of `scenario.faults`, in order, and refuses what the
-// models cannot play: faults at analytic level (no paths), a gray link's
-// losses at flow level (no packets), a straggler, a gray link's
-// "degraded" rate at or above the link's own, rerouting InfiniBand tables
-// read from a file.
+// The link faults of `scenario.faults`, in order (stragglers, which slow a
+// GPU, are run/straggler_plan.h's), and refuses what the models cannot
+// play: faults at analytic level (no paths), a gray link's losses at flow
+// level (no packets), a gray link's "degraded" rate at or above the link's
+// own, rerouting InfiniBand tables read from a file.
 Result<std::vector<LinkFault>> ResolveFaults(const Scenario& scenario, const Topology& topology);
 
 }  // namespace aifabric

@@ -14,6 +14,7 @@
 
 #include "core/result.h"
 #include "core/time.h"
+#include "fabric/fabric_observation.h"
 #include "fabric/link_fault.h"
 #include "run/fabric_simulation.h"
 #include "workload/inference_server.h"
@@ -27,9 +28,13 @@ struct JobRunResult {
   ModelKind network_model = ModelKind::kPacket;
   Time makespan;              // first node start to last finish
   JobMetrics metrics;
+  // Each GPU of the job as a rank the others wait on (workload/rank_waits.h).
+  std::vector<RankObservation> ranks;
+  // The scenario's faults as this run saw them, in the scenario's order
+  // (run/straggler_plan.h: FaultOutcomesOf); empty without faults.
+  std::vector<FaultOutcome> faults;
   uint64_t events = 0;
   double wall_seconds = 0;
-  std::vector<FaultOutcome> faults;  // what the scenario's faults did (fabric/link_fault.h)
 };
 
 struct FinishedJob {

@@ -6,12 +6,16 @@
 #include "run/fabric_setup.h"
 #include "run/finished_simulation.h"
 #include "run/run_watch.h"
+#include "run/straggler_plan.h"
 
 namespace aifabric {
 
 Result<InferenceRunResult> RunInferenceService(const Scenario& scenario, const Scenario::Inference& inference,
                                                const RunHooks& hooks) {
   const auto wall_start = std::chrono::steady_clock::now();
+  if (Status st = RefuseStragglers(scenario, "an inference service (its iterations are not slowed)"); !st.ok()) {
+    return st.error();
+  }
   Result<BuiltFabric> fabric = BuildFabric(scenario);
   if (!fabric.ok()) return fabric.error();
   FabricSimulation simulation(scenario, fabric->topology, fabric->routes);

@@ -5,7 +5,9 @@
 #include "flow/gpu_network.h"
 #include "run/fabric_setup.h"
 #include "run/run_watch.h"
+#include "run/straggler_plan.h"
 #include "workload/job_executor.h"
+#include "workload/rank_waits.h"
 
 namespace aifabric {
 
@@ -26,6 +28,7 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
   options.gpu_network_rate = DataRate::BitsPerSecond(
       static_cast<uint64_t>(static_cast<double>(scenario.topology.nic_rate.bps()) * scenario.nics_per_gpu));
   options.coflow_collectives = scenario.coflow_collectives();
+  options.slowdowns = fabric->stragglers;
   JobExecutor executor(sim, gpus, fabric->layout, graph, options);
   gpus.SetObserver(&executor);
   if (Status s = executor.Start(); !s.ok()) return Error{what + ": " + s.error().message};
@@ -46,8 +49,12 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
   r.network_model = scenario.model;
   r.metrics = ComputeJobMetrics(graph, executor.node_start(), executor.node_finish(), metric_gpus, timed_nodes);
   r.makespan = r.metrics.makespan;
+  for (const RankWait& w : ComputeRankWaits(graph, executor.node_start(), executor.node_finish(), metric_gpus)) {
+    r.ranks.push_back({w.gpu, fabric->layout.nic_of(w.gpu), w.compute, w.peer_compute, w.held, w.waited_on, w.last_at,
+                       r.makespan, what});
+  }
+  r.faults = FaultOutcomesOf(scenario, simulation.network().FaultOutcomes());
   r.events = sim.events_processed();
-  r.faults = network.FaultOutcomes();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (hooks.report != nullptr) {
     const FinishedJob finished{what, simulation, graph, executor.node_start(), executor.node_finish(), r};

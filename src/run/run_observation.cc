@@ -29,7 +29,9 @@ void ObservePorts(const FabricSimulation& simulation, FabricObservation& o) {
     PortObservation p;
     p.port = port.id;
     p.tx_bytes = c.tx_bytes;
+    p.tx_packets = c.tx_packets;
     p.drop_packets = c.drop_packets;
+    p.fcs_error_packets = c.fcs_error_packets;
     p.ecn_marks = c.ecn_marks;
     p.pause_time = Time::FromPs(static_cast<int64_t>(c.pfc_pause_ps));
     p.pfc_frames_tx = c.pfc_frames_tx;
@@ -67,6 +69,12 @@ FabricObservation ObserveSimulation(const FabricSimulation& simulation, Time end
   simulation.network().Observe(o);
   SetActiveTime(o, end);
   ObservePorts(simulation, o);
+  return o;
+}
+
+FabricObservation ObserveJob(const FinishedJob& job) {
+  FabricObservation o = ObserveSimulation(job.simulation, job.simulation.sim().Now());
+  o.ranks = job.result.ranks;
   return o;
 }
 

@@ -13,6 +13,7 @@
 #include "core/data_rate.h"
 #include "fabric/fabric_observation.h"
 #include "run/fabric_simulation.h"
+#include "run/finished_simulation.h"
 #include "run/scenario_run.h"
 #include "telemetry/time_series_store.h"
 
@@ -26,6 +27,9 @@ std::vector<double> SampledUtilization(const TimeSeriesStore& store, int id, Dat
 // Ports and the transfers the model tracked, up to `end` (where an
 // unfinished transfer stops counting).
 FabricObservation ObserveSimulation(const FabricSimulation& simulation, Time end);
+
+// A finished job's simulation, with the job's ranks (JobRunResult::ranks).
+FabricObservation ObserveJob(const FinishedJob& job);
 
 // REQUIRES: run.Execute() has returned.
 FabricObservation ObserveRun(const ScenarioRun& run);

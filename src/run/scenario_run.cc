@@ -7,6 +7,7 @@
 #include "run/fabric_setup.h"
 #include "scenario/scenario_loader.h"
 #include "run/run_watch.h"
+#include "run/straggler_plan.h"
 #include "workload/flow_generator.h"
 #include "workload/traffic_injector.h"
 
@@ -34,6 +35,7 @@ Result<std::unique_ptr<ScenarioRun>> ScenarioRun::Prepare(const Scenario& scenar
   if (Result<std::vector<LinkFault>> faults = ResolveFaults(scenario, run->topology_); !faults.ok()) {
     return faults.error();
   }
+  if (Status st = RefuseStragglers(scenario, "a flows run"); !st.ok()) return st.error();
 
   // Each workload entry draws from its own stream, so adding an entry does
   // not change the flows of the others.

@@ -194,6 +194,7 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
   options.gpu_network_rate = DataRate::BitsPerSecond(
       static_cast<uint64_t>(static_cast<double>(scenario.topology.nic_rate.bps()) * scenario.nics_per_gpu));
   options.coflow_collectives = scenario.coflow_collectives();
+  options.slowdowns = fabric.stragglers;
   std::vector<std::unique_ptr<JobDriver>> drivers(which.size());
   for (size_t w = 0; w < which.size(); ++w) {
     const PreparedTenant& t = tenants[which[w]];

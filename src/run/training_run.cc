@@ -108,9 +108,9 @@ TrainingRunResult TrainingResultOf(const PreparedTraining& prepared, const JobRu
   r.memory = prepared.fit.memory;
   r.fitting_splits = prepared.fit.ranked.size();
   if (!prepared.fit.ranked.empty()) r.estimate = prepared.fit.ranked.front().estimate;
+  r.faults = run.faults;
   r.events = run.events;
   r.wall_seconds = run.wall_seconds;
-  r.faults = run.faults;
   return r;
 }
 

@@ -38,9 +38,9 @@ struct TrainingRunResult {
   // parallelism: auto: how many splits fit, and the estimate of the one chosen.
   size_t fitting_splits = 0;
   StepEstimate estimate;
+  std::vector<FaultOutcome> faults;  // as the step's run saw them (JobRunResult::faults)
   uint64_t events = 0;
   double wall_seconds = 0;
-  std::vector<FaultOutcome> faults;  // what the scenario's faults did to the step
 };
 
 // A training entry made ready to run: its split, the step's JobGraph (with

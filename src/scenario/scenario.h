@@ -124,6 +124,9 @@ struct Scenario {
   enum class Collectives { kAuto, kSteps, kCoflow };
   Collectives collectives = Collectives::kAuto;
   Time until = Time::Infinite();
+  // simulation.fault_baseline: with faults, run the scenario a second time
+  // without them, for what they cost each job or flow set (docs/faults.md).
+  bool fault_baseline = true;
   // simulation.telemetry: what every run records of its fabric
   // (docs/observability.md).
   struct Telemetry {

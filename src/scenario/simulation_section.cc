@@ -3,7 +3,7 @@
 namespace aifabric {
 
 void ReadSimulation(const MapReader& sim, Scenario& s) {
-  sim.AllowOnly({"model", "collectives", "until", "telemetry"});
+  sim.AllowOnly({"model", "collectives", "until", "fault_baseline", "telemetry"});
   s.model = sim.Enum<ModelKind>("model", ModelKind::kPacket,
                                 {{"packet", ModelKind::kPacket}, {"flow", ModelKind::kFlow}, {"analytic", ModelKind::kAnalytic}});
   using Collectives = Scenario::Collectives;
@@ -15,6 +15,7 @@ void ReadSimulation(const MapReader& sim, Scenario& s) {
   }
   s.until = sim.TimeValue("until", Time::Infinite());
   if (sim.Has("until") && s.until == Time::Zero()) sim.FailAt("until", "expected a time > 0, got 0");
+  s.fault_baseline = sim.Bool("fault_baseline", true);
   const MapReader telemetry = sim.Map("telemetry");
   telemetry.AllowOnly({"enabled", "interval", "max_points"});
   s.telemetry.enabled = telemetry.Bool("enabled", true);

@@ -112,7 +112,7 @@ void JobExecutor::RunNextCompute(GpuId gpu) {
   compute_queue_[g].pop_front();
   gpu_busy_[g] = 1;
   start_[i] = sim_.Now();
-  sim_.ScheduleIn(graph_.node(i).duration, this, i);
+  sim_.Schedule(options_.slowdowns.KernelEnd(gpu, sim_.Now(), graph_.node(i).duration), this, i);
 }
 
 void JobExecutor::OnEvent(uint64_t tag) {

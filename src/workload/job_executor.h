@@ -2,8 +2,9 @@
 // endpoints are GPU ids (flow/gpu_network.h: GPU g is endpoint g, server
 // s's NVSwitch endpoint layout.gpus() + s). A node starts once all its
 // dependencies have finished. A GPU runs one compute node at a time, in the
-// order they became ready (its compute stream); communication runs beside
-// compute, as NCCL kernels on their own stream do. A collective node
+// order they became ready (its compute stream), each for its duration
+// (stretched where options.slowdowns slows the GPU); communication runs
+// beside compute, as NCCL kernels on their own stream do. A collective node
 // compiles to a CollectiveDag (collective_algorithms.h) over its group and
 // runs through a CollectiveExecutor (or, with coflow_collectives on a
 // network that has them, as one coflow); a transfer node is one transfer. The
@@ -27,6 +28,7 @@
 #include "fabric/network_model.h"
 #include "workload/collective_coflow.h"
 #include "workload/collective_executor.h"
+#include "workload/compute_slowdown.h"
 #include "workload/job_graph.h"
 
 namespace aifabric {
@@ -46,6 +48,9 @@ struct JobExecutorOptions {
   // The network bandwidth one GPU has (its NIC's share), for choosing
   // between ring and tree. Zero: kDefault AllReduces run as rings.
   DataRate gpu_network_rate;
+  // Straggler GPUs: their kernels stretched inside the windows
+  // (compute_slowdown.h); empty: every GPU at its nominal speed.
+  ComputeSlowdowns slowdowns;
   // Called once, when the last node has finished (at Start for an empty
   // graph); may be empty. It runs inside the executor's own event, so it
   // must not destroy the executor (defer that, e.g. to a callback at Now()).

@@ -64,6 +64,27 @@ TEST(JobExecutor, AGpuRunsOneKernelAtATime) {
   EXPECT_EQ(run.executor->finish_time(), Time::FromUs(20));
 }
 
+TEST(JobExecutor, AStragglerStretchesItsKernelsInsideItsWindow) {
+  // GPU 1 at half speed from 15 us on. GPU 0 and 1 each run two 10 us
+  // kernels in a row. GPU 0: 10, 20. GPU 1: the first ends at 10 (before
+  // the window); the second does 5 us of work by 15, the other 5 at half
+  // speed take 10: ends at 25. The next kernel of GPU 0 is not slowed.
+  JobGraphBuilder b;
+  const JobNodeIndex a0 = b.AddCompute(0, Time::FromUs(10), 1, 0);
+  const JobNodeIndex a1 = b.AddCompute(0, Time::FromUs(10), 1, 0);
+  const JobNodeIndex b0 = b.AddCompute(1, Time::FromUs(10), 1, 0);
+  const JobNodeIndex b1 = b.AddCompute(1, Time::FromUs(10), 1, 0);
+  JobExecutorOptions o;
+  o.slowdowns = ComputeSlowdowns({{1, Time::FromUs(15), Time::Infinite(), 0.5}});
+  JobRun run(std::move(b).Build().value(), o);
+  ASSERT_TRUE(run.status.ok());
+  EXPECT_EQ(run.finish(a0), Time::FromUs(10));
+  EXPECT_EQ(run.finish(a1), Time::FromUs(20));
+  EXPECT_EQ(run.finish(b0), Time::FromUs(10));
+  EXPECT_EQ(run.begin(b1), Time::FromUs(10));
+  EXPECT_EQ(run.finish(b1), Time::FromUs(25));
+}
+
 TEST(JobExecutor, CommunicationRunsBesideComputeAndChainsAddUp) {
   // GPU 0: a 100 us kernel. Meanwhile a transfer 4 -> 5 of 1 MB (1 us +
   // 80 us). Then, after the kernel, a transfer 0 -> 4 of 1 MB, then a

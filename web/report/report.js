@@ -243,7 +243,7 @@
       Cell(row, Number(f.severity).toFixed(2), 'severity');
       Cell(row, String(f.kind));
       Cell(row, String(f.node));
-      Cell(row, f.port_peer === undefined ? '' : String(f.port_peer));
+      Cell(row, f.port_peer === undefined || f.port_peer === null ? '' : String(f.port_peer));
       const evidence = f.evidence && typeof f.evidence === 'object'
                            ? Object.entries(f.evidence).map(function (e) { return e[0] + ': ' + FormatValue(e[1]); })
                            : [];
