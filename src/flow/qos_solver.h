@@ -40,9 +40,10 @@
 // at their capacities, then the contested resources whose lanes' loads the
 // solve moved get new lane capacities by the rule above, and a changed
 // capacity is one more incremental solve (MaxMinSolver::SetCapacity), until
-// no capacity moves (at most kMaxRounds rounds; a strict chain of k tiers
-// settles in k + 1, a DWRR tier in a few more). Each round re-rates only
-// the flows its changes can move.
+// no capacity moves (at most kMaxRounds rounds: a tier's lanes settle once
+// the tiers above have, so a few rounds for the usual two or three tiers;
+// past the limit the last capacities stand and the next Solve goes on).
+// Each round re-rates only the flows its changes can move.
 //
 // Flows and resources are dense integer ids, as in MaxMinSolver; a flow's
 // resources() are the resources it was given (not its lanes).

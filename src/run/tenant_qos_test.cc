@@ -146,5 +146,24 @@ TEST(TenantQos, AStrictInferenceClassKeepsItsTtftBesideSaturatingTrainingAndBest
   EXPECT_LE(slowdown[1], 2.0);
 }
 
+TEST(TenantQos, AnInferencePlacementOfScatteredGpusNamesItsField) {
+  // A replica takes consecutive GPUs: servers 0 and 2 are not.
+  Scenario s = ServeBesideTraining("strict");
+  s.tenants[0].placement.servers = {0, 2};
+  s.tenants[1].placement.servers = {1, 3};
+  Result<TenantRuns> r = RunTenants(s);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("workload.0.placement: an inference service takes consecutive GPUs"),
+            std::string::npos)
+      << r.error().message;
+  // Its own first_gpu is not how a shared run places it.
+  Scenario t = ServeBesideTraining("strict");
+  t.tenants[0].placement = TenantPlacement{};
+  t.inferences[0].spec.first_gpu = 1;
+  Result<TenantRuns> u = RunTenants(t);
+  ASSERT_FALSE(u.ok());
+  EXPECT_NE(u.error().message.find("first_gpu: beside other workload items"), std::string::npos) << u.error().message;
+}
+
 }  // namespace
 }  // namespace aifabric
