@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "fabric/port_counters.h"
+#include "flow/qos_solver.h"
 
 namespace aifabric {
 
@@ -36,12 +37,12 @@ struct FlowConfig {
   // Path choice. Flowlets (packet level) become kEcmp: a fluid never pauses,
   // so it never starts a new flowlet.
   FlowBalancing balancing = FlowBalancing::kEcmp;
-  // Weight of each traffic class (TransferRequest::priority) in weighted
-  // max-min sharing: on a shared bottleneck, flows get rates in proportion
-  // to their weights (the packet model's DWRR weights). Strict priority is
-  // not modelled: give strict classes their weight here. All 1 = plain
-  // max-min fairness regardless of class.
-  std::array<double, 8> priority_weight = {1, 1, 1, 1, 1, 1, 1, 1};
+  // How each traffic class (TransferRequest::priority) is served on a
+  // port, as the packet model's egress scheduler (QosSolver): higher tiers
+  // first (strict priority), the classes of one tier by their weights
+  // (DWRR, per class), the flows of one class max-min. All alike (the
+  // default) = plain max-min fairness regardless of class.
+  std::array<ClassScheduling, 8> priority_classes{};
 };
 
 // The counters of a port of a fluid model that carried `payload_bytes`:

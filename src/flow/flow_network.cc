@@ -27,6 +27,7 @@ FlowNetwork::FlowNetwork(Simulator& sim, const Topology& topology, const Routing
       splitter_(topology, routes),
       active_routes_(&routes) {
   assert(config.mtu_bytes > 0 && config.qps_per_transfer >= 1);
+  fluid_.SetClasses(config.priority_classes);
   hop_latency_.reserve(topology.ports().size());
   full_packet_time_.reserve(topology.ports().size());
   for (const Port& port : topology.ports()) {
@@ -108,7 +109,7 @@ void FlowNetwork::StartQueuePair(const TransferRequest& request, uint32_t transf
   const uint32_t index = static_cast<uint32_t>(flows_.size());
   flows_.push_back(qp);
   resources_.assign(ports.begin(), ports.end());
-  fluid_.Start(index, request.bytes, resources_, qp.latency, config_.priority_weight[request.priority & 7]);
+  fluid_.Start(index, request.bytes, resources_, qp.latency, 1.0, request.priority & 7);
 }
 
 void FlowNetwork::StartSpreadQueuePair(QueuePair& qp) {
@@ -147,7 +148,7 @@ void FlowNetwork::StartSpreadQueuePair(QueuePair& qp) {
   const uint32_t index = static_cast<uint32_t>(flows_.size());
   flows_.push_back(qp);
   resources_.assign(ports.begin(), ports.end());
-  fluid_.Start(index, request.bytes, resources_, fractions, qp.latency, config_.priority_weight[request.priority & 7]);
+  fluid_.Start(index, request.bytes, resources_, fractions, qp.latency, 1.0, request.priority & 7);
 }
 
 std::vector<double> FlowNetwork::path_fractions(uint32_t flow_index) const {
@@ -254,7 +255,7 @@ Status FlowNetwork::StartCoflow(const CoflowRequest& request) {
   CoflowTiming timing = request.timing;
   timing.chain += Time::FromPs(static_cast<int64_t>(std::llround(r.path_chain_ps)));
   fluid_.StartCoflow(kCoflowBit | index, r.reference, r.resources, r.coefficients, timing,
-                     config_.priority_weight[request.priority & 7]);
+                     1.0, request.priority & 7);
   return Status::Ok();
 }
 

@@ -73,7 +73,7 @@ class FlowNetwork final : public FabricNetwork {
   void SetObserver(TransferObserver* observer) override { observer_ = observer; }
   // A coflow is one fluid over the union of its edges' ECMP paths, each
   // port at coefficient (bytes of the edges crossing it) / (the largest
-  // edge's bytes); its weight is its priority class's. Its chain adds each
+  // edge's bytes); it is one flow of its priority's class. Its chain adds each
   // edge's weight x its path latency (PathLatency). Edges of zero bytes
   // only add latency. The routed form of the last coflows is kept, so a
   // coflow equal to one of them (a communicator's next bucket) is not

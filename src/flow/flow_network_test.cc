@@ -327,7 +327,7 @@ TEST(FlowNetwork, ClassWeightsShareABottleneckInProportion) {
   // weight 1: 3C/4 and C/4.
   const Topology t = Star(3);
   FlowConfig config;
-  config.priority_weight[3] = 3;
+  config.priority_classes[3].weight = 3;
   Harness h(t, config);
   h.Start(0, 0, 2, 1'000'000, 3);
   h.Start(1, 1, 2, 1'000'000, 1);

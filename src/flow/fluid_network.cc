@@ -47,7 +47,8 @@ int FluidNetwork::AddResource(double capacity_bps) {
   return solver_.AddResource(capacity_bps);
 }
 
-void FluidNetwork::Start(uint64_t id, uint64_t bytes, std::span<const int> resources, Time latency, double weight) {
+void FluidNetwork::Start(uint64_t id, uint64_t bytes, std::span<const int> resources, Time latency, double weight,
+                         int traffic_class) {
   if (bytes == 0) {
     const Time at = sim_.Now() + latency;
     completions_.Schedule(id, at);
@@ -55,31 +56,33 @@ void FluidNetwork::Start(uint64_t id, uint64_t bytes, std::span<const int> resou
   }
   CoflowTiming timing;
   timing.latency = latency;
-  Add(solver_.AddFlow(resources, weight), id, bytes, timing, weight);
+  Add(solver_.AddFlow(resources, weight, traffic_class), id, bytes, timing, weight, traffic_class);
 }
 
 void FluidNetwork::Start(uint64_t id, uint64_t bytes, std::span<const int> resources,
-                         std::span<const double> coefficients, Time latency, double weight) {
+                         std::span<const double> coefficients, Time latency, double weight, int traffic_class) {
   if (bytes == 0) {
     completions_.Schedule(id, sim_.Now() + latency);
     return;
   }
   CoflowTiming timing;
   timing.latency = latency;
-  Add(solver_.AddFlow(resources, coefficients, weight), id, bytes, timing, weight);
+  Add(solver_.AddFlow(resources, coefficients, weight, traffic_class), id, bytes, timing, weight, traffic_class);
 }
 
 void FluidNetwork::StartCoflow(uint64_t id, uint64_t bytes, std::span<const int> resources,
-                               std::span<const double> coefficients, const CoflowTiming& timing, double weight) {
+                               std::span<const double> coefficients, const CoflowTiming& timing, double weight,
+                               int traffic_class) {
   if (bytes == 0) {
     const Time at = sim_.Now() + Max(timing.chain, timing.fill) + timing.latency;
     completions_.Schedule(id, at);
     return;
   }
-  Add(solver_.AddFlow(resources, coefficients, weight), id, bytes, timing, weight);
+  Add(solver_.AddFlow(resources, coefficients, weight, traffic_class), id, bytes, timing, weight, traffic_class);
 }
 
-void FluidNetwork::Add(int flow, uint64_t id, uint64_t bytes, const CoflowTiming& timing, double weight) {
+void FluidNetwork::Add(int flow, uint64_t id, uint64_t bytes, const CoflowTiming& timing, double weight,
+                       int traffic_class) {
   if (flows_.size() <= static_cast<size_t>(flow)) flows_.resize(static_cast<size_t>(flow) + 1);
   Active& a = flows_[static_cast<size_t>(flow)];
   a = Active{};
@@ -90,6 +93,7 @@ void FluidNetwork::Add(int flow, uint64_t id, uint64_t bytes, const CoflowTiming
   a.start = sim_.Now();
   a.timing = timing;
   a.weight = weight;
+  a.traffic_class = traffic_class;
   a.active = true;
   SolveSoon();
 }
@@ -135,8 +139,9 @@ void FluidNetwork::Revise(const ReviseFn& revise) {
       a.bytes = a.remaining_bytes;
       if (change.latency) a.timing.latency = *change.latency;
       solver_.RemoveFlow(f);
-      at = change.coefficients.empty() ? solver_.AddFlow(change.resources, a.weight)
-                                       : solver_.AddFlow(change.resources, change.coefficients, a.weight);
+      at = change.coefficients.empty()
+               ? solver_.AddFlow(change.resources, a.weight, a.traffic_class)
+               : solver_.AddFlow(change.resources, change.coefficients, a.weight, a.traffic_class);
       if (at != f) {  // (a reference into flows_ no more once it grows)
         const Active copy = a;
         if (flows_.size() <= static_cast<size_t>(at)) flows_.resize(static_cast<size_t>(at) + 1);
@@ -179,8 +184,8 @@ double FluidNetwork::bytes_carried(int resource) const {
     const Active& a = flows_[f];
     if (!a.active) continue;
     const std::span<const int> rs = solver_.resources(static_cast<int>(f));
-    const auto it = std::lower_bound(rs.begin(), rs.end(), resource);
-    if (it == rs.end() || *it != resource) continue;
+    const auto it = std::find(rs.begin(), rs.end(), resource);  // distinct, in no order
+    if (it == rs.end()) continue;
     const double coefficient = solver_.coefficients(static_cast<int>(f))[static_cast<size_t>(it - rs.begin())];
     sum += coefficient * (a.bytes - RemainingAt(a, sim_.Now()));
   }

@@ -1,6 +1,7 @@
 // FluidNetwork moves transfers as fluids over capacity-limited resources:
 // at every moment each active transfer runs at its weighted max-min fair
-// rate (MaxMinSolver), and rates are re-solved only when a transfer starts
+// rate within its traffic class, the classes sharing each resource by
+// strict priority and weights (QosSolver), and rates are re-solved only when a transfer starts
 // or finishes: once per instant, so a thousand transfers starting together
 // cost one solve (starts mark the rates stale and schedule one solve event
 // at the same time, which runs after them). It keeps one live event in the
@@ -31,7 +32,7 @@
 #include "core/time.h"
 #include "engine/simulator.h"
 #include "fabric/network_model.h"
-#include "flow/max_min_solver.h"
+#include "flow/qos_solver.h"
 
 namespace aifabric {
 
@@ -45,19 +46,24 @@ class FluidNetwork final : public EventHandler {
   FluidNetwork(const FluidNetwork&) = delete;
   FluidNetwork& operator=(const FluidNetwork&) = delete;
 
+  // The traffic classes transfers may name (QosSolver::SetClasses);
+  // without it, one class. REQUIRES: no transfer started yet.
+  void SetClasses(std::span<const ClassScheduling> classes) { solver_.SetClasses(classes); }
   // REQUIRES: rate > 0.
   int AddResource(DataRate capacity);
   // A capacity in bit/s that need not be whole (e.g. a link rate times the
   // payload efficiency of its packets). REQUIRES: capacity_bps > 0.
   int AddResource(double capacity_bps);
   // Starts `bytes` now over `resources` (each an AddResource id; non-empty).
-  // A zero-byte transfer completes after `latency` alone.
-  void Start(uint64_t id, uint64_t bytes, std::span<const int> resources, Time latency, double weight = 1.0);
+  // A zero-byte transfer completes after `latency` alone. Its weight counts
+  // among the transfers of its class.
+  void Start(uint64_t id, uint64_t bytes, std::span<const int> resources, Time latency, double weight = 1.0,
+             int traffic_class = 0);
   // The same for a transfer that crosses resources[i] with a fraction
   // coefficients[i] of its bytes (a transfer spread over several paths).
   // REQUIRES: same lengths, coefficients > 0.
   void Start(uint64_t id, uint64_t bytes, std::span<const int> resources, std::span<const double> coefficients,
-             Time latency, double weight = 1.0);
+             Time latency, double weight = 1.0, int traffic_class = 0);
   // Starts a coflow: `bytes` of a reference edge, crossing resources[i] with
   // coefficients[i] bytes per reference byte (a resource listed twice
   // carries the sum). With D the time its reference bytes take to drain,
@@ -65,7 +71,7 @@ class FluidNetwork final : public EventHandler {
   // fill) + latency (CoflowTiming, fabric/network_model.h).
   // REQUIRES: same lengths, non-empty, coefficients > 0, depths >= 0.
   void StartCoflow(uint64_t id, uint64_t bytes, std::span<const int> resources, std::span<const double> coefficients,
-                   const CoflowTiming& timing, double weight = 1.0);
+                   const CoflowTiming& timing, double weight = 1.0, int traffic_class = 0);
 
   // A resource's capacity from now on (a link that fails: 0, and the
   // transfers crossing it stall at rate 0 until it is back or they move;
@@ -121,6 +127,7 @@ class FluidNetwork final : public EventHandler {
     Time start;
     CoflowTiming timing;  // a plain transfer: latency alone
     double weight = 1.0;
+    int traffic_class = 0;
     Time stalled;                          // time spent at rate 0 so far
     Time stalled_since = Time::Infinite();  // at rate 0 since then
     uint64_t version = 0;          // of its live heap entry; 0 = none
@@ -133,7 +140,7 @@ class FluidNetwork final : public EventHandler {
     uint64_t version;
   };
   static constexpr uint64_t kSolveTag = ~uint64_t{0};
-  void Add(int flow, uint64_t id, uint64_t bytes, const CoflowTiming& timing, double weight);
+  void Add(int flow, uint64_t id, uint64_t bytes, const CoflowTiming& timing, double weight, int traffic_class);
   // Marks the rates stale and schedules the one solve of this instant.
   void SolveSoon();
   // Predicts when `a` (solver flow `flow`) drains at its current rate.
@@ -162,7 +169,7 @@ class FluidNetwork final : public EventHandler {
     std::vector<uint32_t> free_;
   };
   Completions completions_;
-  MaxMinSolver solver_;
+  QosSolver solver_;
   std::vector<Active> flows_;  // by solver flow id
   std::vector<Drain> drains_;  // min-heap on (at_ps, seq); stale entries skipped
   // Per resource: bytes of the finished transfers that crossed it (active

@@ -292,21 +292,6 @@ void MaxMinSolver::RemoveFlow(int flow) {
   --active_;
 }
 
-void MaxMinSolver::SetCapacity(int resource, double capacity) {
-  assert(capacity >= 0);
-  const size_t r = static_cast<size_t>(resource);
-  if (capacity_[r] == capacity) return;
-  capacity_[r] = capacity;
-  // Every flow on it joins the next Solve's set, so the set holds all of
-  // them and FillSet starts the resource from its new capacity; a private
-  // resource changes its one flow's cap.
-  for (int fid : users_[r]) {
-    if (users_[r].size() == 1) RecomputePrivateCap(flows_[static_cast<size_t>(fid)]);
-    changed_flows_.push_back(fid);
-  }
-  changed_.push_back(resource);
-}
-
 void MaxMinSolver::BindTo(Flow& f, int r) {
   if (f.bottleneck >= 0) --bound_[static_cast<size_t>(f.bottleneck)];
   f.bottleneck = r;
@@ -491,14 +476,33 @@ void MaxMinSolver::Solve() {
 
 double MaxMinSolver::load(int resource) const {
   double sum = 0;
-  for (const Flow& f : flows_) {
-    if (!f.active) continue;
-    const std::span<const int> rs = Resources(f);
-    for (size_t k = 0; k < rs.size(); ++k) {
-      if (rs[k] == resource) sum += Coefficients(f)[k] * f.rate;
-    }
+  for (int fid : users_[static_cast<size_t>(resource)]) {
+    const Flow& f = flows_[static_cast<size_t>(fid)];
+    sum += coefficient_pool_[f.block + IndexOf(f, resource)] * f.rate;
   }
   return sum;
+}
+
+void MaxMinSolver::SetCapacity(int resource, double capacity) {
+  assert(capacity >= 0);
+  const size_t r = static_cast<size_t>(resource);
+  const double old = capacity_[r];
+  if (capacity == old) return;
+  capacity_[r] = capacity;
+  const ResourceUsers& u = users_[r];
+  if (u.empty()) return;
+  if (u.size() == 1) {
+    // Private: it caps its one flow, which the next Solve re-rates.
+    RecomputePrivateCap(flows_[static_cast<size_t>(u.front())]);
+    changed_flows_.push_back(u.front());
+    return;
+  }
+  remaining_[r] += capacity - old;
+  if (capacity > old) {
+    changed_.push_back(resource);  // the flows bound here may speed up
+  } else {
+    for (int fid : u) changed_flows_.push_back(fid);  // it may bind flows it did not
+  }
 }
 
 }  // namespace aifabric

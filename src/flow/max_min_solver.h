@@ -84,17 +84,23 @@ class MaxMinSolver {
   // REQUIRES: `flow` is active.
   void RemoveFlow(int flow);
   // Changes a resource's capacity (a link that fails: 0, its flows then
-  // get rate 0; one that runs slower: less); the next Solve re-rates every
-  // flow crossing it and the flows that moves. REQUIRES: capacity >= 0.
+  // get rate 0; one that runs slower: less; QosSolver sets its per-class
+  // lanes with it); the next Solve re-rates the flows the change may move:
+  // the flows bound there when it grows, every flow crossing it when it
+  // shrinks. REQUIRES: capacity >= 0.
   void SetCapacity(int resource, double capacity);
   // Recomputes the rates of every active flow connected (through shared
-  // resources) to a flow added or removed since the last Solve.
+  // resources) to a flow added or removed, or a capacity changed, since
+  // the last Solve.
   void Solve();
 
   // Valid after Solve() until the next Add/Remove.
   double rate(int flow) const { return flows_[static_cast<size_t>(flow)].rate; }
-  // Sum of the rates of the flows crossing `resource` (after Solve()).
+  // Sum of the rates of the flows crossing `resource` (after Solve()),
+  // each times its coefficient there. Linear in the flows crossing it.
   double load(int resource) const;
+  // How many active flows cross `resource`.
+  size_t user_count(int resource) const { return users_[static_cast<size_t>(resource)].size(); }
   size_t active_flows() const { return active_; }
   size_t resource_count() const { return capacity_.size(); }
   double capacity(int resource) const { return capacity_[static_cast<size_t>(resource)]; }

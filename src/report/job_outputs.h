@@ -56,6 +56,10 @@ class JobFilesWriter final : public SimulationReport {
 // requests.csv: one line per request, in arrival order.
 std::string InferenceRequestsCsv(const InferenceResult& result);
 
+// A latency distribution as summary.json writes it: count, mean, p50,
+// p99, max (ms).
+nlohmann::ordered_json Latency(const LatencyStats& l);
+
 // summary.json: scenario, model, seed, sim_time_ns, wall_s, events, one
 // `training` entry per step run and one `chakra` entry per trace set, each
 // with its run's `faults` when the scenario has faults, and `faults` as

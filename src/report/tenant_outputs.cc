@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "diagnosis/diagnosis.h"
+#include "report/job_outputs.h"
 
 namespace aifabric {
 namespace {
@@ -30,7 +31,16 @@ Time Quantile(std::vector<Time> fct, double q) {
 nlohmann::ordered_json Figures(const TenantResult& t, const TenantFigures& f) {
   nlohmann::ordered_json j;
   j["complete"] = f.complete;
-  if (!f.steps.empty() || t.kind != "flows") {
+  if (t.kind == "inference") {
+    // The headline is the mean TTFT; every figure is over all its requests.
+    if (f.inference) {
+      j["requests"] = f.inference->requests;
+      j["ttft_ms"] = Latency(f.inference->ttft);
+      j["tpot_ms"] = Latency(f.inference->tpot);
+      j["e2e_ms"] = Latency(f.inference->e2e);
+      j["output_tokens_per_s"] = f.inference->output_tokens_per_s;
+    }
+  } else if (!f.steps.empty() || t.kind != "flows") {
     j["steps"] = f.steps.size();
     j["step_time_s"] = f.headline.seconds();
     nlohmann::ordered_json steps = nlohmann::ordered_json::array();
@@ -99,7 +109,7 @@ std::string FormatTenantsSummary(const Scenario& scenario, const Topology& topol
   out += fmt::format("  {:<20} {:<12} {:>6} {:>14} {:>14} {:>9}\n", "tenant", "kind", "GPUs", "shared", "alone",
                      "slowdown");
   for (const TenantResult& t : runs.tenants) {
-    const char* what = t.kind == "flows" || t.shared.steps.empty() ? "FCT" : "step";
+    const char* what = t.kind == "inference" ? "TTFT" : t.kind == "flows" || t.shared.steps.empty() ? "FCT" : "step";
     out += fmt::format("  {:<20} {:<12} {:>6} {:>9.3f} ms {:>9.3f} ms {:>8.3f}x  ({} {})\n", t.name, t.kind,
                        t.gpus.size(), Ms(t.shared.headline), Ms(t.alone.headline), t.slowdown,
                        t.shared.steps.empty() ? "mean" : "mean", what);
@@ -107,6 +117,11 @@ std::string FormatTenantsSummary(const Scenario& scenario, const Topology& topol
       out += fmt::format("  {:<20} MFU {:.1f}% shared, {:.1f}% alone; exposed communication {:.3f} ms shared, {:.3f} ms alone\n",
                          "", 100 * TenantMfu(t, t.shared), 100 * TenantMfu(t, t.alone), t.shared.mean_exposed_comm_s * 1e3,
                          t.alone.mean_exposed_comm_s * 1e3);
+    }
+    if (t.shared.inference && t.alone.inference) {
+      out += fmt::format("  {:<20} TTFT p99 {:.3f} ms shared, {:.3f} ms alone; TPOT mean {:.3f} ms shared, {:.3f} ms alone\n",
+                         "", t.shared.inference->ttft.p99_ms, t.alone.inference->ttft.p99_ms,
+                         t.shared.inference->tpot.mean_ms, t.alone.inference->tpot.mean_ms);
     }
     if (!t.bottleneck_ports.empty()) {
       out += fmt::format("  {:<20} shares most on {}\n", "", LinkName(topology, t.bottleneck_ports.front()));

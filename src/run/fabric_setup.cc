@@ -104,7 +104,15 @@ FlowConfig FlowConfigFor(const Scenario& scenario) {
       c.balancing = FlowBalancing::kEcmp;
       break;
   }
-  for (int p = 0; p < kNumPriorities; ++p) c.priority_weight[p] = scenario.packet.queues[p].dwrr_weight;
+  // The packet model's egress scheduler (packet/egress_port.h): strict
+  // queues first, highest priority first (an InfiniBand high table: all
+  // strict queues together, by weight), then the DWRR queues by weight.
+  for (int p = 0; p < kNumPriorities; ++p) {
+    const QueueSchedulingConfig& q = scenario.packet.queues[p];
+    ClassScheduling& s = c.priority_classes[p];
+    s.tier = !q.strict ? 0 : scenario.packet.weighted_high ? 1 : 1 + p;
+    s.weight = q.dwrr_weight;
+  }
   return c;
 }
 

@@ -8,6 +8,7 @@
 #include "run/chakra_run.h"
 #include "run/tenant_placement.h"
 #include "workload/flow_generator.h"
+#include "workload/inference_server.h"
 #include "workload/job_graph_remap.h"
 
 namespace aifabric {
@@ -42,9 +43,20 @@ Status PrepareAll(const Scenario& scenario, const BuiltFabric& fabric, std::vect
         t.graph = std::move(g).value();
         break;
       }
-      case TenantKind::kInference:
-        return Error{spec.path + ": inference beside other workload items in one simulation is not supported yet "
-                                 "(run it in a scenario of its own)"};
+      case TenantKind::kInference: {
+        const Scenario::Inference& inference = scenario.inferences[spec.index];
+        InferenceSpec served = inference.spec;
+        if (served.first_gpu != 0 && !spec.placement.explicit_set()) {
+          return Error{inference.path + ".first_gpu: beside other workload items an inference service is placed "
+                                        "as a job is; give " + spec.path + ".placement instead"};
+        }
+        const int32_t replicas =
+            served.disaggregated ? served.prefill_replicas + served.decode_replicas : served.replicas;
+        need = replicas * served.tp * served.pp;
+        if (spec.priority >= 0) served.priority = static_cast<uint8_t>(spec.priority);
+        t.inference = std::move(served);
+        break;
+      }
       case TenantKind::kFlows: {
         // The stream ScenarioRun gives the same entry, so its flows are those of a flows run.
         Rng entry_rng = rng.Fork(spec.index + 1);
@@ -71,6 +83,23 @@ Status PrepareAll(const Scenario& scenario, const BuiltFabric& fabric, std::vect
   return Status::Ok();
 }
 
+// An inference service's replicas take consecutive GPUs from first_gpu
+// (workload/inference_spec.h): its placement must be such a run.
+Status PlaceInference(const BuiltFabric& fabric, PreparedTenant& t) {
+  const std::vector<GpuId>& gpus = t.gpus;
+  for (size_t k = 1; k < gpus.size(); ++k) {
+    if (gpus[k] != gpus[0] + static_cast<GpuId>(k)) {
+      return Error{t.spec->path + ".placement: an inference service takes consecutive GPUs (its replicas in GPU "
+                                  "order); GPU " + std::to_string(gpus[k]) + " follows " + std::to_string(gpus[k - 1])};
+    }
+  }
+  t.inference->first_gpu = static_cast<int32_t>(gpus.front());
+  if (Status st = ValidateInferenceSpec(*t.inference, fabric.layout); !st.ok()) {
+    return Error{t.spec->path + ": " + st.error().message};
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 double TenantMfu(const TenantResult& t, const TenantFigures& f) {
@@ -91,6 +120,10 @@ Result<TenantRuns> RunTenants(const Scenario& scenario, const RunHooks& hooks) {
   for (size_t i = 0; i < tenants.size(); ++i) {
     if (needs[i] == 0) continue;
     tenants[i].gpus = (*placed)[i];
+    if (tenants[i].inference) {
+      if (Status st = PlaceInference(*fabric, tenants[i]); !st.ok()) return st.error();
+      continue;
+    }
     Result<JobGraph> g = RemapJobGraph(tenants[i].graph, tenants[i].gpus);
     if (!g.ok()) return Error{tenants[i].spec->path + ": " + g.error().message};
     tenants[i].placed = std::move(g).value();

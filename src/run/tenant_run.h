@@ -49,8 +49,7 @@ struct TenantRuns {
   double wall_seconds = 0;                   // all simulations
 };
 
-// Errors name the item. REQUIRES: scenario.shared_fabric. Inference items
-// are refused (not yet in a shared run).
+// Errors name the item. REQUIRES: scenario.shared_fabric.
 Result<TenantRuns> RunTenants(const Scenario& scenario, const RunHooks& hooks = {});
 
 // MFU of one figure set: model FLOPs / (step time x GPUs x peak); 0 without a step.

@@ -8,6 +8,7 @@
 #include "run/fabric_simulation.h"
 #include "run/run_observation.h"
 #include "run/run_watch.h"
+#include "workload/inference_server.h"
 #include "workload/job_executor.h"
 #include "workload/traffic_injector.h"
 #include "workload/transfer_dispatcher.h"
@@ -22,6 +23,9 @@ namespace {
 constexpr int kRegionBits = 56;
 constexpr FlowId kIdsPerStep = FlowId{1} << 32;
 constexpr size_t kMaxTenants = 120;  // regions below bit 63 (coflow ids must not use it)
+// Inference tenant t draws its arrivals from the scenario seed's stream
+// kArrivalStreams + t.
+constexpr uint64_t kArrivalStreams = 0x1f0000;
 
 // Routes a GpuNetwork completion to the tenant whose region holds the id.
 class RegionRouter final : public TransferObserver {
@@ -196,9 +200,25 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
   options.coflow_collectives = scenario.coflow_collectives();
   options.slowdowns = fabric.stragglers;
   std::vector<std::unique_ptr<JobDriver>> drivers(which.size());
+  std::vector<std::unique_ptr<InferenceServer>> servers(which.size());
+  std::optional<Error> server_error;
   for (size_t w = 0; w < which.size(); ++w) {
     const PreparedTenant& t = tenants[which[w]];
     if (t.spec->kind == TenantKind::kFlows) continue;
+    if (t.inference) {
+      // A service in its own region, from its start (its arrivals count from then).
+      InferenceServer::Hosting hosting;
+      hosting.first_flow_id = static_cast<FlowId>(which[w] + 1) << kRegionBits;
+      hosting.arrivals = Rng(scenario.seed).Fork(kArrivalStreams + which[w]);  // the same in every run
+      hosting.on_done = [&] {
+        --unfinished_jobs;
+        all_done();
+      };
+      servers[w] = std::make_unique<InferenceServer>(sim, gpus, fabric.layout, *t.inference, std::move(hosting));
+      router.SetOwner(which[w], &servers[w]->dispatcher());
+      ++unfinished_jobs;
+      continue;
+    }
     JobExecutorOptions o = options;
     if (t.spec->priority >= 0) o.priority = static_cast<uint8_t>(t.spec->priority);
     const FlowId region = static_cast<FlowId>(which[w] + 1) << kRegionBits;
@@ -213,7 +233,10 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
   std::vector<int> priorities;
   for (size_t w = 0; w < which.size(); ++w) {
     const PreparedTenant& t = tenants[which[w]];
-    const int p = t.spec->priority >= 0 ? t.spec->priority : (t.flows.empty() ? 3 : t.flows.front().priority);
+    const int p = t.spec->priority >= 0 ? t.spec->priority
+                  : t.inference   ? t.inference->priority
+                  : t.flows.empty() ? 3
+                                    : t.flows.front().priority;
     if (std::find(priorities.begin(), priorities.end(), p) == priorities.end()) priorities.push_back(p);
   }
   simulation.PrepareTelemetry(priorities, hooks, [&network] { return network.TransfersCompleted(); });
@@ -223,6 +246,17 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
     for (auto& d : drivers) {
       if (d) d->Start();
     }
+    for (size_t w = 0; w < which.size(); ++w) {
+      if (!servers[w]) continue;
+      InferenceServer* server = servers[w].get();
+      const TenantSpec* spec = tenants[which[w]].spec;
+      sim.ScheduleCallback(spec->start, [&sim, &server_error, server, spec] {
+        if (Status st = server->Start(); !st.ok()) {
+          server_error = Error{spec->path + ": " + st.error().message};
+          sim.Stop();
+        }
+      });
+    }
     simulation.StartTelemetry();
     sim.Run(scenario.until);
     watch.Finish();
@@ -230,10 +264,22 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
   out.sim_time = sim.Now();
   network.FinishRun(out.sim_time);
   simulation.FinishTelemetry();
+  if (server_error) return *server_error;
   for (size_t w = 0; w < which.size(); ++w) {
     const PreparedTenant& t = tenants[which[w]];
     TenantFigures& f = out.tenants[w];
-    if (drivers[w]) {
+    if (servers[w]) {
+      const InferenceServer& server = *servers[w];
+      if (!server.status().ok()) return Error{t.spec->path + ": " + server.status().error().message};
+      f.complete = server.done();
+      if (f.complete) {
+        const InferenceResult result = server.result();
+        f.inference = result.summary;
+        std::vector<Time> ttft;
+        for (const InferenceRequestRecord& q : result.requests) ttft.push_back(q.first_token - q.arrival);
+        f.headline = Mean(ttft);
+      }
+    } else if (drivers[w]) {
       if (drivers[w]->error()) return *drivers[w]->error();
       f.steps = std::move(drivers[w]->steps());
       f.complete = drivers[w]->finished();

@@ -1,6 +1,7 @@
 // SimulateTenants runs several workload items of a scenario (its tenants:
 // scenario/tenant_spec.h) on one fabric and one clock: every training step
-// and Chakra trace as JobExecutors on one GpuNetwork, every flow workload
+// and Chakra trace as JobExecutors on one GpuNetwork, every inference
+// service as an InferenceServer on it, every flow workload
 // through one TrafficInjector on the same fabric model, each job at its
 // placement from its start, its steps back to back. The same prepared
 // tenants run in any subset (the shared run holds them all, a tenant's
@@ -21,6 +22,8 @@
 #include "run/run_hooks.h"
 #include "run/training_run.h"
 #include "scenario/scenario.h"
+#include "workload/inference_metrics.h"
+#include "workload/inference_spec.h"
 #include "workload/job_graph.h"
 #include "workload/job_metrics.h"
 #include "workload/traffic_spec.h"
@@ -38,6 +41,8 @@ struct PreparedTenant {
   int32_t metric_gpus = 0;   // ComputeJobMetrics' `gpus`
   size_t timed_nodes = 0;    // ComputeJobMetrics' `timed_nodes`
   std::optional<PreparedTraining> training;
+  // Inference: the service, its first_gpu set to its placement.
+  std::optional<InferenceSpec> inference;
   // Flows: with their ids (unique over all tenants) and starts.
   std::vector<FlowSpec> flows;
 };
@@ -47,9 +52,11 @@ struct TenantFigures {
   std::vector<JobMetrics> steps;  // jobs: each step's (makespan = its step time)
   std::vector<Time> fct;          // flows: by flow, Time::Infinite() if unfinished
   std::vector<Time> ideal_fct;    // flows: alone on the idle fabric
-  bool complete = false;          // every step / flow finished
+  std::optional<InferenceSummary> inference;  // inference: TTFT, TPOT, ... of its requests
+  bool complete = false;          // every step / flow / request finished
   // The headline time a slowdown compares: a job's mean step time, a flow
-  // workload's mean FCT (of the finished flows).
+  // workload's mean FCT (of the finished flows), an inference service's
+  // mean TTFT.
   Time headline;
   double mean_exposed_comm_s = 0;  // jobs: per GPU, mean over steps
 };

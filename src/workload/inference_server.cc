@@ -151,6 +151,17 @@ InferenceServer::InferenceServer(Simulator& sim, NetworkModel& gpu_network, cons
                                  InferenceSpec spec)
     : sim_(sim), network_(gpu_network), layout_(layout), spec_(std::move(spec)) {}
 
+InferenceServer::InferenceServer(Simulator& sim, NetworkModel& gpu_network, const ClusterLayout& layout,
+                                 InferenceSpec spec, Hosting hosting)
+    : sim_(sim),
+      network_(gpu_network),
+      layout_(layout),
+      spec_(std::move(spec)),
+      hosted_(true),
+      on_done_(std::move(hosting.on_done)),
+      arrivals_(hosting.arrivals),
+      dispatcher_(hosting.first_flow_id) {}
+
 InferenceServer::~InferenceServer() = default;
 
 Status InferenceServer::MakeRequests() {
@@ -167,7 +178,7 @@ Status InferenceServer::MakeRequests() {
     }
     return Status::Ok();
   }
-  Rng rng = sim_.rng().Fork(kArrivalStream);
+  Rng rng = (hosted_ ? arrivals_ : sim_.rng()).Fork(kArrivalStream);
   double at_s = 0;
   const auto draw = [&rng](uint32_t lo, uint32_t hi) {
     return lo + static_cast<uint32_t>(rng.Below(static_cast<uint64_t>(hi - lo) + 1));
@@ -235,7 +246,7 @@ Status InferenceServer::Start() {
   }
   if (Status s = MakeRequests(); !s.ok()) return s;
   if (Status s = CheckRequests(); !s.ok()) return s;
-  network_.SetObserver(&dispatcher_);
+  if (!hosted_) network_.SetObserver(&dispatcher_);
   ScheduleNextArrival();
   return Status::Ok();
 }
@@ -377,6 +388,7 @@ void InferenceServer::FinishRequest(Replica& r, Request& q) {
   r.kv_used -= uint64_t{q.input} + q.output;
   --r.unfinished;
   ++finished_;
+  if (done() && on_done_) sim_.ScheduleCallback(sim_.Now(), on_done_);
 }
 
 void InferenceServer::OnIterationDone(int32_t index) {

@@ -12,11 +12,13 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/result.h"
+#include "core/rng.h"
 #include "engine/simulator.h"
 #include "fabric/cluster_layout.h"
 #include "fabric/network_model.h"
@@ -44,13 +46,26 @@ class InferenceServer {
   // `sim`, `gpu_network` (endpoints are GPU ids, as flow/gpu_network.h) and
   // `layout` outlive the server, and it outlives the run.
   InferenceServer(Simulator& sim, NetworkModel& gpu_network, const ClusterLayout& layout, InferenceSpec spec);
+  // Hosted beside other workloads on one network (run/tenant_simulation.h):
+  // its flow ids start at `first_flow_id`, the caller routes the network's
+  // completions to dispatcher() (Start does not make it the observer), and
+  // `on_done` runs (at the instant, after the request's own work) when the
+  // last request finishes, and arrivals are drawn from `arrivals` (not the
+  // simulator's generator, which the other workloads may have moved).
+  struct Hosting {
+    FlowId first_flow_id = 0;
+    std::function<void()> on_done;
+    Rng arrivals{0};
+  };
+  InferenceServer(Simulator& sim, NetworkModel& gpu_network, const ClusterLayout& layout, InferenceSpec spec,
+                  Hosting hosting);
   InferenceServer(const InferenceServer&) = delete;
   InferenceServer& operator=(const InferenceServer&) = delete;
   ~InferenceServer();
 
   // Validates the spec, draws (or takes) the requests and checks each can
-  // be served, makes the dispatcher the network's observer and schedules
-  // the first arrival. Call once.
+  // be served, makes the dispatcher the network's observer (unless hosted)
+  // and schedules the first arrival; arrivals count from now. Call once.
   Status Start();
 
   bool done() const { return finished_ == requests_.size(); }
@@ -127,6 +142,9 @@ class InferenceServer {
   NetworkModel& network_;
   const ClusterLayout& layout_;
   const InferenceSpec spec_;
+  const bool hosted_ = false;
+  const std::function<void()> on_done_;
+  const Rng arrivals_{0};  // hosted: the generator arrivals fork from
 
   TransferDispatcher dispatcher_;
   std::vector<Request> requests_;  // by arrival

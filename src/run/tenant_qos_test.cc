@@ -1,0 +1,169 @@
+// QoS classes between tenants and within one (run/tenant_run.h at flow
+// level): an inference service in a strict class keeps its TTFT beside a
+// training job that saturates the same links, and as best effort it does
+// not; a training job's checkpoint writes, running beside its gradient
+// all-reduce, stretch the step by the share of the shared links they take:
+// all of a fair half in the job's own class, a quarter as much in a class
+// weighted 1:4 below it, nothing below a strict class. Each growth worked
+// out by hand from the gradient bytes and the link rate.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "run/tenant_run.h"
+#include "scenario/scenario_loader.h"
+
+namespace aifabric {
+namespace {
+
+// Four servers of one H100 and a 100G NIC, two per leaf, one spine, one
+// 100G uplink per leaf. Job a (the small data-parallel model of
+// tenant_run_test.cc, gradients all-reduced in 8 MiB buckets after
+// backward) on servers 0 and 2, in class `train` (priority 3); with
+// `checkpoint_priority` >= 0 each GPU writes 1 GiB of checkpoint to server
+// 3 during the step, in that priority. Class `ckpt` is priority 1.
+Scenario CheckpointBeside(const std::string& train_scheduler, int checkpoint_priority) {
+  std::string text = "name: ckpt\n";
+  text += "cluster: {servers: 4, gpus_per_server: 1, gpu: H100, nic: {rate: 100Gbps}}\n";
+  text += "fabric: {topology: {type: leaf_spine, hosts_per_leaf: 2, spines: 1, oversubscription: 2},"
+          " link: {latency: 500ns}, switch: {name: t, radix: 16, port_rate: 100Gbps, latency: 400ns, buffer: 64MiB},"
+          " mtu: 4096, roce: {cc: none},"
+          " qos: {classes: [{name: train, priority: 3, scheduler: " +
+          train_scheduler + ", weight: 4}, {name: ckpt, priority: 1, scheduler: dwrr, weight: 1}]}}\n";
+  text += "simulation: {model: flow}\n";
+  std::string checkpoint;
+  if (checkpoint_priority >= 0) {
+    checkpoint = ", checkpoint: {storage_servers: 1, bytes: 1GiB, priority: " + std::to_string(checkpoint_priority) + "}";
+  }
+  text += "workload:\n  - {name: a, placement: {servers: [0, 2]}, class: train, steps: 1,"
+          " training: {model: {name: tiny, layers: 2, hidden: 1024, heads: 8, kv_heads: 8, ffn_hidden: 4096,"
+          " mlp: gelu, vocab: 1000, seq_len: 512}, dp: 2, global_batch: 2, bucket: 8MiB, overlap: false" +
+          checkpoint + "}}\n";
+  Result<Scenario> s = LoadScenarioText(text, "ckpt.yaml", ".", {});
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  return *s;
+}
+
+double StepSeconds(const Scenario& s) {
+  Result<TenantRuns> r = RunTenants(s);
+  EXPECT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->tenants[0].shared.complete);
+  return r->tenants[0].shared.headline.seconds();
+}
+
+TEST(TenantQos, CheckpointInTheTrainingClassStretchesTheStepMoreThanInALowerOne) {
+  // The checkpoint (1 GiB per GPU, 86 ms at 100G) outlasts the step, so it
+  // runs through every bucket's all-reduce. Ring flow 0 -> 2 shares host
+  // 0's NIC link and leaf 0's uplink with checkpoint 0 -> 3, ring flow
+  // 2 -> 0 shares host 2's NIC link with checkpoint 2 -> 3, and the two
+  // checkpoints share host 3's link: every one of them is B (100G's
+  // payload rate, 100e9/8 x 4096/4178 bytes/s) shared by two.
+  // - Same class: max-min gives each B/2, so each bucket's bandwidth term
+  //   doubles and the step grows by G / B (G the gradient bytes per GPU;
+  //   a 2-GPU ring moves G per GPU).
+  // - Checkpoint in `ckpt`, DWRR 1:4 below `train`: the all-reduce gets
+  //   4B/5 of each shared link, so the step grows by G/(4B/5) - G/B = G/(4B).
+  // - `train` strict: the all-reduce gets B, the step does not grow.
+  const Scenario base = CheckpointBeside("dwrr", -1);
+  Result<PreparedTraining> p = PrepareTraining(base, base.trainings[0]);
+  ASSERT_TRUE(p.ok());
+  const double g = static_cast<double>(p->step.comm_bytes[static_cast<size_t>(CommDimension::kData)]);
+  const double b = 100e9 / 8 * 4096 / 4178;
+  const double alone = StepSeconds(base);
+  const double same = StepSeconds(CheckpointBeside("dwrr", 3)) - alone;
+  const double lower = StepSeconds(CheckpointBeside("dwrr", 1)) - alone;
+  const double under_strict = StepSeconds(CheckpointBeside("strict", 1)) - alone;
+  std::printf("step %.4f ms without checkpoint; grows +%.4f ms (same class, by hand %.4f), +%.4f ms (DWRR 1:4, by "
+              "hand %.4f), +%.4f ms (below strict, by hand 0)\n",
+              alone * 1e3, same * 1e3, g / b * 1e3, lower * 1e3, g / (4 * b) * 1e3, under_strict * 1e3);
+  EXPECT_NEAR(same, g / b, 1e-6 * g / b);
+  EXPECT_NEAR(lower, g / (4 * b), 1e-6 * g / b);
+  EXPECT_NEAR(under_strict, 0, 1e-6 * g / b);
+}
+
+// The fabric of CheckpointBeside. Service `serve` (Llama 3 8B, one
+// replica of TP 2 over servers 1 and 2 (consecutive GPUs, as a replica
+// takes them), so every layer's tensor-parallel all-reduces cross leaf
+// 0's and leaf 1's uplinks; one 1,024-token
+// prompt, 4 tokens out, so no request waits for another) in class `serve` (priority 5, strict or
+// DWRR weight 1), beside job `train` (the small model, data parallel over
+// servers 0 and 3, in DWRR class `bulk`, priority 3, weight 1) repeating
+// its step for 400 ms: its ring all-reduce, nearly all of its step, keeps
+// the same two uplinks full.
+Scenario ServeBesideTraining(const std::string& serve_scheduler) {
+  std::string text = "name: serve\n";
+  text += "cluster: {servers: 4, gpus_per_server: 1, gpu: H100, nic: {rate: 100Gbps}}\n";
+  text += "fabric: {topology: {type: leaf_spine, hosts_per_leaf: 2, spines: 1, oversubscription: 2},"
+          " link: {latency: 500ns}, switch: {name: t, radix: 16, port_rate: 100Gbps, latency: 400ns, buffer: 64MiB},"
+          " mtu: 4096, roce: {cc: none},"
+          " qos: {classes: [{name: serve, priority: 5, scheduler: " +
+          serve_scheduler + ", weight: 1}, {name: bulk, priority: 3, scheduler: dwrr, weight: 1}]}}\n";
+  text += "simulation: {model: flow}\n";
+  text += "workload:\n";
+  text += "  - {name: serve, placement: {servers: [1, 2]}, class: serve, inference: {model: llama3-8b, tp: 2,"
+          " replicas: 1, rate: 20, requests: 1, input_tokens: {min: 1024, max: 1024},"
+          " output_tokens: {min: 4, max: 4}, layers_per_block: 32}}\n";
+  text += "  - {name: train, placement: {servers: [0, 3]}, class: bulk, duration: 400ms,"
+          " training: {model: {name: tiny, layers: 2, hidden: 1024, heads: 8, kv_heads: 8, ffn_hidden: 4096,"
+          " mlp: gelu, vocab: 1000, seq_len: 512}, dp: 2, global_batch: 2, bucket: 8MiB, overlap: false}}\n";
+  Result<Scenario> s = LoadScenarioText(text, "serve.yaml", ".", {});
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  return *s;
+}
+
+TEST(TenantQos, AStrictInferenceClassKeepsItsTtftBesideSaturatingTrainingAndBestEffortDoesNot) {
+  // Strict: on every port the service's flows are rated before the
+  // training's, over the full capacity, exactly as when it runs alone
+  // (lexicographic max-min; no port carries another class above it), so
+  // its TTFTs are its alone ones: well within the 5% asked.
+  // Best effort (DWRR 1:1 with bulk): while the training's all-reduce runs
+  // (most of its step) each uplink is split in halves, so the service's
+  // all-reduces, most of a prefill here, run up to twice as long; never
+  // slower than half the link (its class's share) and its compute the
+  // same, so the TTFT at most doubles (one request: no queueing to
+  // amplify it).
+  double slowdown[2] = {0, 0};
+  const char* schedulers[2] = {"strict", "dwrr"};
+  for (int k = 0; k < 2; ++k) {
+    Result<TenantRuns> r = RunTenants(ServeBesideTraining(schedulers[k]));
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const TenantResult& serve = r->tenants[0];
+    ASSERT_EQ(serve.kind, "inference");
+    ASSERT_TRUE(serve.shared.complete && serve.alone.complete);
+    ASSERT_TRUE(serve.shared.inference && serve.alone.inference);
+    EXPECT_EQ(serve.shared.inference->requests, 1u);
+    EXPECT_TRUE(r->tenants[1].shared.complete);
+    EXPECT_GT(r->tenants[1].shared.steps.size(), 10u);  // it trained throughout
+    slowdown[k] = serve.slowdown;
+    std::printf("%s: TTFT mean %.3f ms shared, %.3f ms alone (x%.4f); p99 %.3f / %.3f ms\n", schedulers[k],
+                serve.shared.inference->ttft.mean_ms, serve.alone.inference->ttft.mean_ms, serve.slowdown,
+                serve.shared.inference->ttft.p99_ms, serve.alone.inference->ttft.p99_ms);
+  }
+  EXPECT_NEAR(slowdown[0], 1.0, 0.05);
+  EXPECT_NEAR(slowdown[0], 1.0, 1e-6);  // exactly its alone rates
+  EXPECT_GT(slowdown[1], 1.05);
+  EXPECT_LE(slowdown[1], 2.0);
+}
+
+TEST(TenantQos, AnInferencePlacementOfScatteredGpusNamesItsField) {
+  // A replica takes consecutive GPUs: servers 0 and 2 are not.
+  Scenario s = ServeBesideTraining("strict");
+  s.tenants[0].placement.servers = {0, 2};
+  s.tenants[1].placement.servers = {1, 3};
+  Result<TenantRuns> r = RunTenants(s);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("workload.0.placement: an inference service takes consecutive GPUs"),
+            std::string::npos)
+      << r.error().message;
+  // Its own first_gpu is not how a shared run places it.
+  Scenario t = ServeBesideTraining("strict");
+  t.tenants[0].placement = TenantPlacement{};
+  t.inferences[0].spec.first_gpu = 1;
+  Result<TenantRuns> u = RunTenants(t);
+  ASSERT_FALSE(u.ok());
+  EXPECT_NE(u.error().message.find("first_gpu: beside other workload items"), std::string::npos) << u.error().message;
+}
+
+}  // namespace
+}  // namespace aifabric
