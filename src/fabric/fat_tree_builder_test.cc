@@ -10,6 +10,7 @@ namespace aifabric {
 namespace {
 
 using ::testing::HasSubstr;
+using fabric_testing::PeerNames;
 using fabric_testing::CountShortestPaths;
 using fabric_testing::CountTier;
 using fabric_testing::MakeSpec;
@@ -87,13 +88,6 @@ TEST(FatTree, PartialKAryBuildsOnlyPodsWithHosts) {
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(t->switches().size(), 12u);
   EXPECT_EQ(t->num_links(), 21u);
-}
-
-// The peers of node `n`'s links, in link order.
-std::vector<std::string> PeerNames(const Topology& t, NodeId n) {
-  std::vector<std::string> out;
-  for (PortId p : t.node(n).ports) out.push_back(t.node(t.port(p).peer).name);
-  return out;
 }
 
 // Dual-ToR by radix, R = 8, 16 NICs of 100G -> two 50G links each. 4 hosts

@@ -14,6 +14,7 @@ using ::testing::HasSubstr;
 using fabric_testing::CountShortestPaths;
 using fabric_testing::CountTier;
 using fabric_testing::MakeSpec;
+using fabric_testing::PeerNames;
 
 TopologySpec Spec(int servers, double oversubscription) {
   TopologySpec spec = MakeSpec(TopologyType::kLeafSpine, "128x400G", servers, 8, DataRate::Gbps(400));
@@ -99,13 +100,6 @@ TEST(LeafSpine, SlowerNicsFitMoreHostsPerLeaf) {
   EXPECT_EQ(fast->port(fast->node(0).ports[0]).rate, DataRate::Gbps(400));
 }
 
-// The peers of host `h`'s links, in link order (NIC port 0, 1, ...).
-std::vector<std::string> Peers(const Topology& t, NodeId h) {
-  std::vector<std::string> out;
-  for (PortId p : t.node(h).ports) out.push_back(t.node(t.port(p).peer).name);
-  return out;
-}
-
 // Dual-ToR (Alibaba HPN): 2 servers x 8 NICs of 400G, each NIC two 200G
 // ports to a ToR pair. Host links at 200G on 128 x 400G ports: the largest
 // n with n + ceil(n * 200 / 400) <= 128 is 85, capped at the 16 hosts; each
@@ -121,7 +115,7 @@ TEST(LeafSpine, DualTorGivesEveryNicOneLinkToEachToROfAPair) {
   EXPECT_EQ(CountTier(*t, 2), 8);
   EXPECT_EQ(t->num_links(), 48u);
   for (NodeId h : t->hosts()) {
-    EXPECT_EQ(Peers(*t, h), (std::vector<std::string>{"leaf0", "leaf1"})) << h;
+    EXPECT_EQ(PeerNames(*t, h), (std::vector<std::string>{"leaf0", "leaf1"})) << h;
     for (PortId p : t->node(h).ports) EXPECT_EQ(t->port(p).rate, DataRate::Gbps(200));
   }
   int server0_links = 0;
@@ -181,12 +175,12 @@ TEST(LeafSpine, PlanesAreIndependentCopiesWithOneNicPortEach) {
   EXPECT_EQ(CountTier(*t, 1), 4);
   EXPECT_EQ(CountTier(*t, 2), 8);
   EXPECT_EQ(t->num_links(), 48u);
-  EXPECT_EQ(Peers(*t, 0), (std::vector<std::string>{"leaf0", "leaf2"}));
-  EXPECT_EQ(Peers(*t, 8), (std::vector<std::string>{"leaf1", "leaf3"}));
-  EXPECT_EQ(Peers(*t, t->FindByName("leaf0")).back(), "spine3");
-  EXPECT_EQ(Peers(*t, t->FindByName("leaf2")).back(), "spine7");
+  EXPECT_EQ(PeerNames(*t, 0), (std::vector<std::string>{"leaf0", "leaf2"}));
+  EXPECT_EQ(PeerNames(*t, 8), (std::vector<std::string>{"leaf1", "leaf3"}));
+  EXPECT_EQ(PeerNames(*t, t->FindByName("leaf0")).back(), "spine3");
+  EXPECT_EQ(PeerNames(*t, t->FindByName("leaf2")).back(), "spine7");
   for (const char* leaf : {"leaf0", "leaf1"}) {
-    for (const std::string& peer : Peers(*t, t->FindByName(leaf))) {
+    for (const std::string& peer : PeerNames(*t, t->FindByName(leaf))) {
       EXPECT_NE(peer, "spine4") << leaf;  // plane 0 never reaches plane 1
     }
   }
@@ -197,7 +191,7 @@ TEST(LeafSpine, PlanesAreIndependentCopiesWithOneNicPortEach) {
   spec.dual_tor = true;
   Result<Topology> both = BuildLeafSpine(spec);
   ASSERT_TRUE(both.ok()) << both.error().message;
-  EXPECT_EQ(Peers(*both, 0), (std::vector<std::string>{"leaf0", "leaf1", "leaf4", "leaf5"}));
+  EXPECT_EQ(PeerNames(*both, 0), (std::vector<std::string>{"leaf0", "leaf1", "leaf4", "leaf5"}));
   EXPECT_EQ(both->port(both->node(0).ports[0]).rate, DataRate::Gbps(100));
   spec.planes = 9;
   EXPECT_THAT(BuildLeafSpine(spec).error().message, HasSubstr("fabric.topology.planes: must be 1..8, got 9"));

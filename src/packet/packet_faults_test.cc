@@ -16,16 +16,22 @@
 namespace aifabric {
 namespace {
 
+// 64 ports of 400G, 400 ns store-and-forward, 64 MiB of buffer.
+SwitchSpec TestSwitch() {
+  SwitchSpec spec;
+  spec.name = "test";
+  spec.radix = 64;
+  spec.port_rate = DataRate::Gbps(400);
+  spec.latency = Time::FromNs(400);
+  spec.buffer_bytes = 64ull << 20;
+  return spec;
+}
+
 // h0 under leaf0, h1 under leaf1, each leaf joined to spine0 and spine1;
 // every link 400G with 500 ns cables, switches 400 ns store-and-forward.
 struct TwoSpines {
   TwoSpines() {
-    SwitchSpec spec;
-    spec.name = "test";
-    spec.radix = 64;
-    spec.port_rate = DataRate::Gbps(400);
-    spec.latency = Time::FromNs(400);
-    spec.buffer_bytes = 64ull << 20;
+    const SwitchSpec spec = TestSwitch();
     h0 = t.AddHost("h0");
     h1 = t.AddHost("h1");
     const int s = t.AddSwitchSpec(spec);
@@ -168,12 +174,7 @@ TEST(PacketFaults, GrayLinkLosesItsLossRateOfThePackets) {
 // switches. h0 -> h1 goes h0 - leafX - h1 for either X, by the flow's hash.
 struct DualHomed {
   DualHomed() {
-    SwitchSpec spec;
-    spec.name = "test";
-    spec.radix = 64;
-    spec.port_rate = DataRate::Gbps(400);
-    spec.latency = Time::FromNs(400);
-    spec.buffer_bytes = 64ull << 20;
+    const SwitchSpec spec = TestSwitch();
     h0 = t.AddHost("h0");
     h1 = t.AddHost("h1");
     const int s = t.AddSwitchSpec(spec);
