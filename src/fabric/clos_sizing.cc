@@ -39,6 +39,10 @@ Status ValidateClusterAndSwitch(const TopologySpec& spec) {
   if (spec.link_latency < Time::Zero()) {
     return Error{"fabric.link.latency: must be >= 0, got " + FormatTime(spec.link_latency)};
   }
+  if (spec.planes < 1 || spec.planes > kMaxPlanes) {
+    return Error{"fabric.topology.planes: must be 1.." + std::to_string(kMaxPlanes) + ", got " +
+                 std::to_string(spec.planes)};
+  }
   return Status::Ok();
 }
 
@@ -54,7 +58,23 @@ Status ValidateKnob(int value, const std::string& field) {
   return Status::Ok();
 }
 
-DataRate HostLinkRate(const TopologySpec& spec) { return Min(spec.nic_rate, spec.switch_spec.port_rate); }
+int TorSides(const TopologySpec& spec) { return spec.dual_tor ? 2 : 1; }
+
+int NicLinks(const TopologySpec& spec) { return TorSides(spec) * spec.planes; }
+
+DataRate HostLinkRate(const TopologySpec& spec) {
+  const DataRate per_port = DataRate::BitsPerSecond(spec.nic_rate.bps() / static_cast<uint64_t>(NicLinks(spec)));
+  return Min(per_port, spec.switch_spec.port_rate);
+}
+
+void AttachHost(const TopologySpec& spec, NodeId h, NodeId first_tor, int leaves_per_plane, Topology& topology) {
+  const DataRate rate = HostLinkRate(spec);
+  for (int p = 0; p < spec.planes; ++p) {
+    for (int s = 0; s < TorSides(spec); ++s) {
+      topology.AddLink(h, first_tor + p * leaves_per_plane + s, rate, spec.link_latency);
+    }
+  }
+}
 
 int UplinksFor(int down, DataRate down_rate, double oversubscription, DataRate up_rate) {
   assert(oversubscription > 0 && !up_rate.IsZero());

@@ -15,8 +15,13 @@ namespace aifabric {
 
 // Checks what every generated fabric needs: cluster.servers >= 1, NICs per
 // server >= 1, a positive NIC rate, a switch with >= 2 ports and a positive
-// port rate, a non-negative link latency. Messages name the scenario field.
+// port rate, a non-negative link latency, 1..kMaxPlanes planes. Messages
+// name the scenario field.
 Status ValidateClusterAndSwitch(const TopologySpec& spec);
+
+// The most planes a fabric may have (HPN builds 2; 8 covers one plane per
+// port of today's multi-port NICs with room to spare).
+constexpr int kMaxPlanes = 8;
 
 // `value` >= 1 (a downlink:uplink ratio); `field` names it in the message.
 Status ValidateOversubscription(double value, const std::string& field);
@@ -24,8 +29,22 @@ Status ValidateOversubscription(double value, const std::string& field);
 // A knob that must be >= 0 (0 means "derive it").
 Status ValidateKnob(int value, const std::string& field);
 
-// Rate of every host link: min(nic_rate, switch port rate).
+// How a NIC attaches to the switch fabric. Each of spec.planes planes is a
+// whole copy of the switch tiers; in each plane the NIC has TorSides ports,
+// one to each ToR of its ToR group (2 with dual_tor: a ToR pair, Alibaba
+// HPN's dual-ToR; else 1). So a NIC has NicLinks = TorSides x planes links,
+// and its i-th link (NIC port i) is on plane i / TorSides, side i % TorSides.
+// The NIC's rate is split evenly over them (HPN: a 400G NIC as 2 x 200G).
+int TorSides(const TopologySpec& spec);
+int NicLinks(const TopologySpec& spec);
+
+// Rate of every host link: min(nic_rate / NicLinks, switch port rate).
 DataRate HostLinkRate(const TopologySpec& spec);
+
+// Links host `h` to its ToRs, plane-major and side-minor: in plane p to the
+// TorSides leaves first_tor + p * leaves_per_plane + s, s = 0 .. TorSides - 1
+// (first_tor: its ToR group's first leaf in plane 0), at HostLinkRate.
+void AttachHost(const TopologySpec& spec, NodeId h, NodeId first_tor, int leaves_per_plane, Topology& topology);
 
 // Uplinks (at `up_rate`) a switch with `down` downlinks (at `down_rate`)
 // needs so that down capacity / up capacity <= oversubscription:

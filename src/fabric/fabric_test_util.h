@@ -46,6 +46,14 @@ inline int64_t CountShortestPaths(const Topology& t, const RoutingTable& rt, Nod
   return paths;
 }
 
+// The names of the peers of node `n`'s links, in link order (for a host,
+// NIC port 0, 1, ...).
+inline std::vector<std::string> PeerNames(const Topology& t, NodeId n) {
+  std::vector<std::string> out;
+  for (PortId p : t.node(n).ports) out.push_back(t.node(t.port(p).peer).name);
+  return out;
+}
+
 // Switches of `tier`.
 inline int CountTier(const Topology& t, int tier) {
   int n = 0;

@@ -30,6 +30,10 @@ Result<FatTreeShape> SizeKAry(const TopologySpec& spec, int64_t hosts) {
                    "remove it, or set k: 0 to size the fat-tree by radix"};
     }
   }
+  if (spec.dual_tor) {
+    return Error{"fabric.topology.dual_tor: a k-ary fat-tree gives each edge port one host; "
+                 "set k: 0 to size a dual-ToR fat-tree by radix"};
+  }
   if (spec.oversubscription != 1.0 || spec.agg_oversubscription != 1.0) {
     return Error{std::string("fabric.topology.") +
                  (spec.oversubscription != 1.0 ? "oversubscription" : "agg_oversubscription") +
@@ -93,6 +97,9 @@ Result<FatTreeShape> SizeByRadix(const TopologySpec& spec, int64_t hosts) {
   // Rail-optimized: a leaf holds one rail of up to hosts_per_leaf servers.
   const int rails = spec.type == TopologyType::kRailOptimized ? spec.nics_per_server : 0;
   const int64_t leaf_hosts_cap = rails > 0 ? spec.servers : hosts;
+  // dual_tor: every ToR group is a pair of leaves holding the same hosts.
+  const int sides = TorSides(spec);
+  s.tor_sides = sides;
 
   // Leaf (edge) tier.
   if (spec.hosts_per_leaf > 0) {
@@ -120,8 +127,8 @@ Result<FatTreeShape> SizeByRadix(const TopologySpec& spec, int64_t hosts) {
   }
   s.aggs_per_pod = edge_up.upper;
   s.edge_agg_links = edge_up.links_each;
-  const int64_t leaves = rails > 0 ? rails * ((spec.servers + s.hosts_per_leaf - 1) / s.hosts_per_leaf)
-                                   : (hosts + s.hosts_per_leaf - 1) / s.hosts_per_leaf;
+  const int64_t leaves = sides * (rails > 0 ? rails * ((spec.servers + s.hosts_per_leaf - 1) / s.hosts_per_leaf)
+                                            : (hosts + s.hosts_per_leaf - 1) / s.hosts_per_leaf);
 
   // Aggregation tier: leaves_per_pod * edge_agg_links downlinks per agg.
   if (spec.leaves_per_pod > radix) {
@@ -147,17 +154,24 @@ Result<FatTreeShape> SizeByRadix(const TopologySpec& spec, int64_t hosts) {
     }
   }
   if (rails > 0) {
-    // A pod holds whole servers: the same number of leaves on every rail.
-    if (s.leaves_per_pod < rails) {
-      return Error{"fabric.topology: a rail-optimized pod needs a leaf per rail (" + Str(rails) +
-                   "), but an agg takes only " + Str(s.leaves_per_pod) +
+    // A pod holds whole servers: the same number of leaves (ToR groups) on every rail.
+    if (s.leaves_per_pod < rails * sides) {
+      return Error{"fabric.topology: a rail-optimized pod needs " +
+                   (sides > 1 ? std::string("a ToR pair") : std::string("a leaf")) + " per rail (" +
+                   Str(rails * sides) + " leaves), but an agg takes only " + Str(s.leaves_per_pod) +
                    " leaves; use a larger switch or fewer NICs per server"};
     }
-    s.leaves_per_pod -= s.leaves_per_pod % rails;
+    s.leaves_per_pod -= s.leaves_per_pod % (rails * sides);
     s.rails = rails;
-    const int64_t servers_per_pod = static_cast<int64_t>(s.leaves_per_pod / rails) * s.hosts_per_leaf;
+    const int64_t servers_per_pod = static_cast<int64_t>(s.leaves_per_pod / (rails * sides)) * s.hosts_per_leaf;
     s.pods = static_cast<int>((spec.servers + servers_per_pod - 1) / servers_per_pod);
   } else {
+    // A ToR pair sits in one pod.
+    if (s.leaves_per_pod < sides) {
+      return Error{"fabric.topology.leaves_per_pod: a dual-ToR pod needs its leaves in pairs, got " +
+                   Str(s.leaves_per_pod)};
+    }
+    s.leaves_per_pod -= s.leaves_per_pod % sides;
     s.pods = static_cast<int>((leaves + s.leaves_per_pod - 1) / s.leaves_per_pod);
   }
   const int agg_down = s.leaves_per_pod * s.edge_agg_links;
@@ -194,14 +208,15 @@ Result<FatTreeShape> SizeByRadix(const TopologySpec& spec, int64_t hosts) {
   return s;
 }
 
-// The leaf (index among all leaves) that host `h` attaches to.
+// The first leaf (index among one plane's leaves) of the ToR group host `h`
+// attaches to; with dual_tor the pair is that leaf and the next.
 int LeafOf(const Node& host, NodeId h, const FatTreeShape& s) {
-  if (s.rails == 0) return h / s.hosts_per_leaf;
+  if (s.rails == 0) return h / s.hosts_per_leaf * s.tor_sides;
   const int per_rail = s.leaves_per_pod / s.rails;
-  const int servers_per_pod = per_rail * s.hosts_per_leaf;
+  const int servers_per_pod = per_rail / s.tor_sides * s.hosts_per_leaf;
   const int pod = host.server / servers_per_pod;
   const int in_pod = host.server % servers_per_pod;
-  return pod * s.leaves_per_pod + host.rail * per_rail + in_pod / s.hosts_per_leaf;
+  return pod * s.leaves_per_pod + host.rail * per_rail + in_pod / s.hosts_per_leaf * s.tor_sides;
 }
 
 }  // namespace
@@ -224,29 +239,32 @@ Result<Topology> BuildFatTree(const TopologySpec& spec) {
   Topology t;
   AddHosts(spec, t);
   const int sw = t.AddSwitchSpec(spec.switch_spec);
+  // Per plane; plane p's switches follow plane p-1's in each tier, and its
+  // pods are numbered p * pods + pod.
   const int leaves = s.pods * s.leaves_per_pod;
   const int aggs = s.pods * s.aggs_per_pod;
+  const int planes = spec.planes;
   const NodeId first_leaf = static_cast<NodeId>(t.num_nodes());
-  for (int i = 0; i < leaves; ++i) {
+  for (int i = 0; i < leaves * planes; ++i) {
     t.SetPod(t.AddSwitch("leaf" + std::to_string(i), 1, sw), i / s.leaves_per_pod);
   }
   const NodeId first_agg = static_cast<NodeId>(t.num_nodes());
-  for (int i = 0; i < aggs; ++i) {
+  for (int i = 0; i < aggs * planes; ++i) {
     t.SetPod(t.AddSwitch("agg" + std::to_string(i), 2, sw), i / s.aggs_per_pod);
   }
   const NodeId first_core = static_cast<NodeId>(t.num_nodes());
-  for (int i = 0; i < s.cores(); ++i) t.AddSwitch("core" + std::to_string(i), 3, sw);
+  for (int i = 0; i < s.cores() * planes; ++i) t.AddSwitch("core" + std::to_string(i), 3, sw);
 
-  const DataRate host_rate = HostLinkRate(spec);
   const DataRate port_rate = spec.switch_spec.port_rate;
-  for (NodeId h : t.hosts()) t.AddLink(h, first_leaf + LeafOf(t.node(h), h, s), host_rate, spec.link_latency);
-  for (int p = 0; p < s.pods; ++p) {
+  for (NodeId h : t.hosts()) AttachHost(spec, h, first_leaf + LeafOf(t.node(h), h, s), leaves, t);
+  for (int p = 0; p < s.pods * planes; ++p) {
     WireAllToAll(t, first_leaf + p * s.leaves_per_pod, s.leaves_per_pod, first_agg + p * s.aggs_per_pod,
                  s.aggs_per_pod, s.edge_agg_links, port_rate, spec.link_latency);
   }
-  for (int p = 0; p < s.pods; ++p) {
+  for (int p = 0; p < s.pods * planes; ++p) {
+    const NodeId plane_cores = first_core + p / s.pods * s.cores();
     for (int a = 0; a < s.aggs_per_pod; ++a) {
-      WireAllToAll(t, first_agg + p * s.aggs_per_pod + a, 1, first_core + a * s.cores_per_group,
+      WireAllToAll(t, first_agg + p * s.aggs_per_pod + a, 1, plane_cores + a * s.cores_per_group,
                    s.cores_per_group, s.agg_core_links, port_rate, spec.link_latency);
     }
   }

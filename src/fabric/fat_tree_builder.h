@@ -36,6 +36,14 @@
 //                        multiple of aggs_per_pod, with ceil(ua / (C/aggs_per_pod))
 //                        links each;
 //      a core needs pods * agg_core_links <= R ports.
+//    dual_tor (radix sizing only; k-ary refuses it): h is half the NIC
+//    rate, every ToR group is a pair of leaves holding the same hosts
+//    (leaves = 2 x the groups), leaves_per_pod is rounded down to an even
+//    count so a pair shares its pod, and the aggs count both leaves' links.
+//  * planes: the three tiers above are built `planes` times, each wired
+//    only within itself; plane p's leaves, aggs and cores follow plane
+//    p-1's in each tier (numbering runs on), its pods are p*pods .. ,
+//    and every host links into every plane (clos_sizing.h, AttachHost).
 #pragma once
 
 #include "core/result.h"
@@ -56,6 +64,11 @@ struct FatTreeShape {
   // NICs per server): a pod's leaves are rail-major, leaves_per_pod / rails
   // per rail, each holding that rail's NIC of hosts_per_leaf servers.
   int rails = 0;
+  // Leaves per ToR group: 2 with dual_tor (the pair LeafOf gives and the
+  // next leaf, in one pod, holding the same hosts), else 1. leaves_per_pod
+  // is a multiple of it (of rails x it, rail-optimized).
+  int tor_sides = 1;
+  // Per plane; BuildFatTree builds spec.planes copies.
   int cores() const { return aggs_per_pod * cores_per_group; }
 };
 

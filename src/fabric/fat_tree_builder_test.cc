@@ -10,6 +10,7 @@ namespace aifabric {
 namespace {
 
 using ::testing::HasSubstr;
+using fabric_testing::PeerNames;
 using fabric_testing::CountShortestPaths;
 using fabric_testing::CountTier;
 using fabric_testing::MakeSpec;
@@ -87,6 +88,63 @@ TEST(FatTree, PartialKAryBuildsOnlyPodsWithHosts) {
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(t->switches().size(), 12u);
   EXPECT_EQ(t->num_links(), 21u);
+}
+
+// Dual-ToR by radix, R = 8, 16 NICs of 100G -> two 50G links each. 4 hosts
+// per leaf (given) need ceil(4 * 50 / 100) = 2 uplinks -> 2 aggs per pod;
+// 4 pairs = 8 leaves; an agg takes at most 4 downlinks (4 + 4 = 8), so 4
+// leaves (2 pairs) per pod, 2 pods. Agg uplinks 4; cores per group: the
+// fewest whose ports hold 2 pods x 4 = 8 links is 1 (8 ports), so 2 cores
+// with 4 links from each agg. Links: 32 host + 8 x 2 + 4 x 4 = 64.
+TEST(FatTree, DualTorPairsShareAPod) {
+  TopologySpec spec = MakeSpec(TopologyType::kFatTree, "32x100G", 4, 4, DataRate::Gbps(100));
+  spec.switch_spec.radix = 8;
+  spec.hosts_per_leaf = 4;
+  spec.dual_tor = true;
+  Result<FatTreeShape> shape = SizeFatTree(spec);
+  ASSERT_TRUE(shape.ok()) << shape.error().message;
+  EXPECT_EQ(shape->aggs_per_pod, 2);
+  EXPECT_EQ(shape->leaves_per_pod, 4);
+  EXPECT_EQ(shape->pods, 2);
+  EXPECT_EQ(shape->cores(), 2);
+  EXPECT_EQ(shape->agg_core_links, 4);
+  Result<Topology> t = BuildFatTree(spec);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(CountTier(*t, 1), 8);
+  EXPECT_EQ(t->num_links(), 64u);
+  for (NodeId s : t->switches()) EXPECT_LE(static_cast<int>(t->node(s).ports.size()), 8);
+  EXPECT_EQ(PeerNames(*t, 0), (std::vector<std::string>{"leaf0", "leaf1"}));
+  EXPECT_EQ(PeerNames(*t, 4), (std::vector<std::string>{"leaf2", "leaf3"}));
+  EXPECT_EQ(PeerNames(*t, 8), (std::vector<std::string>{"leaf4", "leaf5"}));
+  EXPECT_EQ(t->node(t->FindByName("leaf3")).pod, 0);
+  EXPECT_EQ(t->node(t->FindByName("leaf4")).pod, 1);
+  EXPECT_EQ(t->port(t->node(0).ports[0]).rate, DataRate::Gbps(50));
+  // The k-ary tree has one host per edge port: refused.
+  spec.hosts_per_leaf = 0;
+  spec.switch_spec.radix = 32;
+  spec.k = 4;
+  EXPECT_THAT(SizeFatTree(spec).error().message, HasSubstr("fabric.topology.dual_tor: a k-ary fat-tree"));
+}
+
+// Two planes of a k = 4 tree: 16 hosts fill 4 pods per plane; each plane
+// has 8 leaves, 8 aggs and 4 cores, so 16 + 16 + 8 switches, and 32 host
+// links (one 50G link per NIC per plane) + 2 x (16 + 16) = 96 links. Plane
+// 1's agg8 (pod 4, the first of its pod) joins plane 1's core group 0:
+// core4 and core5.
+TEST(FatTree, PlanesRepeatEveryTier) {
+  TopologySpec spec = MakeSpec(TopologyType::kFatTree, "32x100G", 16, 1, DataRate::Gbps(100));
+  spec.k = 4;
+  spec.planes = 2;
+  Result<Topology> t = BuildFatTree(spec);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(CountTier(*t, 1), 16);
+  EXPECT_EQ(CountTier(*t, 2), 16);
+  EXPECT_EQ(CountTier(*t, 3), 8);
+  EXPECT_EQ(t->num_links(), 96u);
+  EXPECT_EQ(PeerNames(*t, 0), (std::vector<std::string>{"leaf0", "leaf8"}));
+  EXPECT_EQ(t->node(t->FindByName("leaf8")).pod, 4);
+  const std::vector<std::string> agg8 = PeerNames(*t, t->FindByName("agg8"));
+  EXPECT_EQ(std::vector<std::string>(agg8.end() - 2, agg8.end()), (std::vector<std::string>{"core4", "core5"}));
 }
 
 TEST(FatTree, GeneralRadixNonBlocking) {

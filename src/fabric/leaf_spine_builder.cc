@@ -47,7 +47,8 @@ Result<LeafSpineShape> SizeLeafSpine(const TopologySpec& spec, int hosts_per_gro
                  "-port leaf has left (" + std::to_string(shape.hosts_per_leaf) + " + " + std::to_string(uplinks) +
                  " > " + std::to_string(radix) + ")"};
   }
-  shape.leaves_per_group = CeilDiv(hosts_per_group, shape.hosts_per_leaf);
+  // A ToR group (a pair with dual_tor) holds hosts_per_leaf hosts on each of its leaves.
+  shape.leaves_per_group = CeilDiv(hosts_per_group, shape.hosts_per_leaf) * TorSides(spec);
   shape.leaves = groups * shape.leaves_per_group;
   const int64_t spine_ports = static_cast<int64_t>(shape.leaves) * shape.spines.links_each;
   if (spine_ports > radix) {
@@ -66,6 +67,14 @@ Result<LeafSpineShape> SizeLeafSpine(const TopologySpec& spec, int hosts_per_gro
   return shape;
 }
 
+void WirePlanes(const TopologySpec& spec, Topology& topology, const LeafSpineShape& shape, NodeId first_leaf,
+                NodeId first_spine) {
+  for (int p = 0; p < spec.planes; ++p) {
+    WireAllToAll(topology, first_leaf + p * shape.leaves, shape.leaves, first_spine + p * shape.spines.upper,
+                 shape.spines.upper, shape.spines.links_each, spec.switch_spec.port_rate, spec.link_latency);
+  }
+}
+
 Result<Topology> BuildLeafSpine(const TopologySpec& spec) {
   if (Status s = ValidateClusterAndSwitch(spec); !s) return s.error();  // bounds the host count
   Result<LeafSpineShape> sized = SizeLeafSpine(spec, spec.servers * spec.nics_per_server, 1);
@@ -73,12 +82,13 @@ Result<Topology> BuildLeafSpine(const TopologySpec& spec) {
   const LeafSpineShape& shape = *sized;
 
   Topology t;
-  const auto [first_leaf, first_spine] = AddTwoTierNodes(spec, shape.leaves, shape.spines.upper, t);
+  const auto [first_leaf, first_spine] =
+      AddTwoTierNodes(spec, shape.leaves * spec.planes, shape.spines.upper * spec.planes, t);
 
-  const DataRate host_rate = HostLinkRate(spec);
-  for (NodeId h : t.hosts()) t.AddLink(h, first_leaf + h / shape.hosts_per_leaf, host_rate, spec.link_latency);
-  WireAllToAll(t, first_leaf, shape.leaves, first_spine, shape.spines.upper, shape.spines.links_each,
-               spec.switch_spec.port_rate, spec.link_latency);
+  for (NodeId h : t.hosts()) {
+    AttachHost(spec, h, first_leaf + h / shape.hosts_per_leaf * TorSides(spec), shape.leaves, t);
+  }
+  WirePlanes(spec, t, shape, first_leaf, first_spine);
   return t;
 }
 

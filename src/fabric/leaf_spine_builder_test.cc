@@ -14,6 +14,7 @@ using ::testing::HasSubstr;
 using fabric_testing::CountShortestPaths;
 using fabric_testing::CountTier;
 using fabric_testing::MakeSpec;
+using fabric_testing::PeerNames;
 
 TopologySpec Spec(int servers, double oversubscription) {
   TopologySpec spec = MakeSpec(TopologyType::kLeafSpine, "128x400G", servers, 8, DataRate::Gbps(400));
@@ -97,6 +98,103 @@ TEST(LeafSpine, SlowerNicsFitMoreHostsPerLeaf) {
   Result<Topology> fast = BuildLeafSpine(spec);
   ASSERT_TRUE(fast.ok());
   EXPECT_EQ(fast->port(fast->node(0).ports[0]).rate, DataRate::Gbps(400));
+}
+
+// Dual-ToR (Alibaba HPN): 2 servers x 8 NICs of 400G, each NIC two 200G
+// ports to a ToR pair. Host links at 200G on 128 x 400G ports: the largest
+// n with n + ceil(n * 200 / 400) <= 128 is 85, capped at the 16 hosts; each
+// leaf needs ceil(16 * 200 / 400) = 8 uplinks -> 8 spines; one ToR pair =
+// 2 leaves. Links: 16 hosts x 2 + 2 leaves x 8 = 48. A server has 16
+// NIC-ToR links (8 NICs x 2), the 1/16 of HPN's figure.
+TEST(LeafSpine, DualTorGivesEveryNicOneLinkToEachToROfAPair) {
+  TopologySpec spec = MakeSpec(TopologyType::kLeafSpine, "128x400G", 2, 8, DataRate::Gbps(400));
+  spec.dual_tor = true;
+  Result<Topology> t = BuildLeafSpine(spec);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(CountTier(*t, 1), 2);
+  EXPECT_EQ(CountTier(*t, 2), 8);
+  EXPECT_EQ(t->num_links(), 48u);
+  for (NodeId h : t->hosts()) {
+    EXPECT_EQ(PeerNames(*t, h), (std::vector<std::string>{"leaf0", "leaf1"})) << h;
+    for (PortId p : t->node(h).ports) EXPECT_EQ(t->port(p).rate, DataRate::Gbps(200));
+  }
+  int server0_links = 0;
+  for (NodeId h = 0; h < 8; ++h) server0_links += static_cast<int>(t->node(h).ports.size());
+  EXPECT_EQ(server0_links, 16);
+  EXPECT_EQ(Uplinks(*t, t->FindByName("leaf0")), 8);
+  EXPECT_EQ(Uplinks(*t, t->FindByName("leaf1")), 8);
+  // The NIC hashes over its two ToRs: h0 -> h8 goes through either ToR of
+  // the pair, straight to h8's port on it (2 hops, 2 paths).
+  const RoutingTable rt = RoutingTable::BuildShortestPaths(*t);
+  EXPECT_EQ(rt.NextHops(0, 8).size(), 2u);
+  EXPECT_EQ(rt.Distance(0, 8), 2);
+  EXPECT_EQ(CountShortestPaths(*t, rt, 0, 8), 2);
+  // The leaf tier is non-blocking: down 16 hosts x 2 x 200G = 6.4T, up
+  // 2 leaves x 8 x 400G = 6.4T.
+  const TopologyReport r = MakeTopologyReport(*t);
+  EXPECT_DOUBLE_EQ(r.tiers[0].oversubscription, 1.0);
+  EXPECT_EQ(r.max_host_links, 2);
+  EXPECT_EQ(r.max_host_switches, 2);
+  EXPECT_THAT(FormatReport(r), HasSubstr("host links: 2 per NIC, to up to 2 switches (multi-homed)"));
+}
+
+// The pairs double the leaves the spines must hold. 128-port switches,
+// dual-ToR: 85 hosts per leaf and 43 uplinks, so a spine's 128 ports hold
+// 128 leaves = 64 pairs x 85 = 5440 hosts (680 servers x 8); 681 servers
+// (5448 hosts) need ceil(5448 / 85) = 65 pairs = 130 leaves. Single-homed,
+// the same 681 servers fit: 64 hosts per leaf, ceil(5448 / 64) = 86 leaves.
+TEST(LeafSpine, DualTorSizingCountsBothToRsOfEveryPair) {
+  TopologySpec spec = MakeSpec(TopologyType::kLeafSpine, "128x400G", 680, 8, DataRate::Gbps(400));
+  spec.dual_tor = true;
+  Result<LeafSpineShape> fits = SizeLeafSpine(spec, 680 * 8, 1);
+  ASSERT_TRUE(fits.ok()) << fits.error().message;
+  EXPECT_EQ(fits->hosts_per_leaf, 85);
+  EXPECT_EQ(fits->leaves, 128);
+  EXPECT_EQ(fits->spines.upper, 43);
+  spec.servers = 681;
+  Result<LeafSpineShape> over = SizeLeafSpine(spec, 681 * 8, 1);
+  ASSERT_FALSE(over.ok());
+  EXPECT_THAT(over.error().message, HasSubstr("5448 hosts need 130 leaves of 85 hosts, so each spine needs 130 ports"));
+  spec.dual_tor = false;
+  Result<LeafSpineShape> single = SizeLeafSpine(spec, 681 * 8, 1);
+  ASSERT_TRUE(single.ok()) << single.error().message;
+  EXPECT_EQ(single->leaves, 86);
+}
+
+// Two planes, 16 NICs of 400G: each NIC gets one 200G link into each plane.
+// Per plane, 8 hosts per leaf -> 2 leaves, ceil(8 * 200 / 400) = 4 spines;
+// plane 0 = leaf0-1 + spine0-3, plane 1 = leaf2-3 + spine4-7. Links: 16 x 2
+// + 4 leaves x 4 = 48. h0 (leaf0, leaf2) to h8 (leaf1, leaf3): 4 spines in
+// each plane, 8 paths of 4 hops, and no link between the planes.
+TEST(LeafSpine, PlanesAreIndependentCopiesWithOneNicPortEach) {
+  TopologySpec spec = MakeSpec(TopologyType::kLeafSpine, "128x400G", 2, 8, DataRate::Gbps(400));
+  spec.planes = 2;
+  spec.hosts_per_leaf = 8;
+  Result<Topology> t = BuildLeafSpine(spec);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(CountTier(*t, 1), 4);
+  EXPECT_EQ(CountTier(*t, 2), 8);
+  EXPECT_EQ(t->num_links(), 48u);
+  EXPECT_EQ(PeerNames(*t, 0), (std::vector<std::string>{"leaf0", "leaf2"}));
+  EXPECT_EQ(PeerNames(*t, 8), (std::vector<std::string>{"leaf1", "leaf3"}));
+  EXPECT_EQ(PeerNames(*t, t->FindByName("leaf0")).back(), "spine3");
+  EXPECT_EQ(PeerNames(*t, t->FindByName("leaf2")).back(), "spine7");
+  for (const char* leaf : {"leaf0", "leaf1"}) {
+    for (const std::string& peer : PeerNames(*t, t->FindByName(leaf))) {
+      EXPECT_NE(peer, "spine4") << leaf;  // plane 0 never reaches plane 1
+    }
+  }
+  const RoutingTable rt = RoutingTable::BuildShortestPaths(*t);
+  EXPECT_EQ(rt.Distance(0, 8), 4);
+  EXPECT_EQ(CountShortestPaths(*t, rt, 0, 8), 8);
+  // Dual-ToR in each of 2 planes: 4 links per NIC at 100G.
+  spec.dual_tor = true;
+  Result<Topology> both = BuildLeafSpine(spec);
+  ASSERT_TRUE(both.ok()) << both.error().message;
+  EXPECT_EQ(PeerNames(*both, 0), (std::vector<std::string>{"leaf0", "leaf1", "leaf4", "leaf5"}));
+  EXPECT_EQ(both->port(both->node(0).ports[0]).rate, DataRate::Gbps(100));
+  spec.planes = 9;
+  EXPECT_THAT(BuildLeafSpine(spec).error().message, HasSubstr("fabric.topology.planes: must be 1..8, got 9"));
 }
 
 std::string Err(const TopologySpec& spec) {

@@ -20,16 +20,15 @@ Result<Topology> BuildRailOptimized(const TopologySpec& spec) {
   const LeafSpineShape& shape = *sized;
 
   Topology t;
-  const auto [first_leaf, first_spine] = AddTwoTierNodes(spec, shape.leaves, shape.spines.upper, t);
+  const auto [first_leaf, first_spine] =
+      AddTwoTierNodes(spec, shape.leaves * spec.planes, shape.spines.upper * spec.planes, t);
 
-  const DataRate host_rate = HostLinkRate(spec);
   for (NodeId h : t.hosts()) {
     const Node& host = t.node(h);
-    const int leaf = host.rail * shape.leaves_per_group + host.server / shape.hosts_per_leaf;
-    t.AddLink(h, first_leaf + leaf, host_rate, spec.link_latency);
+    const int tor = host.rail * shape.leaves_per_group + host.server / shape.hosts_per_leaf * TorSides(spec);
+    AttachHost(spec, h, first_leaf + tor, shape.leaves, t);
   }
-  WireAllToAll(t, first_leaf, shape.leaves, first_spine, shape.spines.upper, shape.spines.links_each,
-               spec.switch_spec.port_rate, spec.link_latency);
+  WirePlanes(spec, t, shape, first_leaf, first_spine);
   return t;
 }
 

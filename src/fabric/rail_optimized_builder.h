@@ -13,6 +13,10 @@
 //                       i = rail * leaves_per_rail + server / servers_per_leaf;
 //   spines "spine<j>" above all leaves, as in leaf_spine (every leaf to every
 //                       spine with the same number of parallel links).
+// dual_tor and planes as in leaf_spine_builder.h: each rail's leaves come in
+// ToR pairs (leaves_per_rail = 2 x ceil(N / servers_per_leaf); the pair of
+// server s, rail r: leaves r*leaves_per_rail + 2*(s / servers_per_leaf) and
+// the next), and the whole two tiers repeat per plane.
 // With spec.tiers == 3, or tiers == 0 and a cluster one spine layer cannot
 // hold, it builds 3 tiers: rail leaves in pods under aggregation switches
 // "agg<i>" and cores "core<i>", sized as the fat-tree (fat_tree_builder.h,

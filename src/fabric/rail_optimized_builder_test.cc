@@ -35,6 +35,28 @@ TEST(RailOptimized, Shape) {
   }
 }
 
+// Dual-ToR rails: 4 servers x 2 NICs of 400G on 128 x 400G, 200G per port.
+// A rail's 4 servers fit one ToR pair; 2 rails -> 4 leaves, each with
+// ceil(4 * 200 / 400) = 2 uplinks -> 2 spines. Server s, rail r: leaves 2r
+// and 2r + 1. Links: 8 x 2 + 4 x 2 = 24.
+TEST(RailOptimized, DualTorPairsPerRail) {
+  TopologySpec spec = MakeSpec(TopologyType::kRailOptimized, "128x400G", 4, 2, DataRate::Gbps(400));
+  spec.dual_tor = true;
+  Result<Topology> t = BuildRailOptimized(spec);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(CountTier(*t, 1), 4);
+  EXPECT_EQ(CountTier(*t, 2), 2);
+  EXPECT_EQ(t->num_links(), 24u);
+  for (NodeId h : t->hosts()) {
+    const Node& host = t->node(h);
+    ASSERT_EQ(host.ports.size(), 2u);
+    for (int side = 0; side < 2; ++side) {
+      EXPECT_EQ(t->node(t->port(host.ports[side]).peer).name, "leaf" + std::to_string(2 * host.rail + side))
+          << host.name;
+    }
+  }
+}
+
 // Two NICs of one server on different rails: host-leaf-spine-leaf-host, 4
 // hops (2 switch-to-switch hops), one path per spine = 16. The same rail of
 // two servers under one leaf: 2 hops, 1 path.

@@ -26,6 +26,17 @@ TopologyReport MakeTopologyReport(const Topology& topology) {
     }
   }
   for (const SwitchSpec& s : topology.switch_specs()) r.switch_specs.push_back(s.name);
+  std::vector<NodeId> peers;
+  for (NodeId h : topology.hosts()) {
+    const int links = static_cast<int>(topology.node(h).ports.size());
+    r.min_host_links = h == topology.hosts().front() ? links : std::min(r.min_host_links, links);
+    r.max_host_links = std::max(r.max_host_links, links);
+    peers.clear();
+    for (PortId p : topology.node(h).ports) peers.push_back(topology.port(p).peer);
+    std::sort(peers.begin(), peers.end());
+    const int distinct = static_cast<int>(std::unique(peers.begin(), peers.end()) - peers.begin());
+    r.max_host_switches = std::max(r.max_host_switches, distinct);
+  }
 
   auto tier_of = [&](NodeId id) {
     const Node& n = topology.node(id);
@@ -90,6 +101,13 @@ std::string FormatReport(const TopologyReport& r) {
     out += "switch: " + specs + "\n";
   }
   out += "host bandwidth: " + Gbps(r.host_bandwidth_gbps) + "\n";
+  if (r.max_host_links > 1) {
+    const std::string links = r.min_host_links == r.max_host_links
+                                  ? std::to_string(r.max_host_links)
+                                  : std::to_string(r.min_host_links) + " to " + std::to_string(r.max_host_links);
+    out += "host links: " + links + " per NIC, to up to " + std::to_string(r.max_host_switches) +
+           " switches (multi-homed)\n";
+  }
   out += "bisection bandwidth: " + Gbps(r.bisection_gbps) + " (half the narrowest tier crossing)\n";
   std::snprintf(line, sizeof line, "%-6s %-6s %9s %12s %12s  %s\n", "tier", "name", "switches", "down", "up",
                 "oversubscription");

@@ -42,6 +42,12 @@ struct TopologyReport {
   int links = 0;
   int unknown_tier_switches = 0;     // switches with tier -1
   double host_bandwidth_gbps = 0;    // sum over hosts of their links' rates
+  // Links per host (NIC), the fewest and the most, and the most distinct
+  // switches one host links to: 2 and 2 for a dual-ToR fabric (each NIC to
+  // a ToR pair), 2N and 2N for dual-ToR over N planes, 1 and 1 otherwise.
+  int min_host_links = 0;
+  int max_host_links = 0;
+  int max_host_switches = 0;
   std::vector<TierReport> tiers;     // tiers[i].tier == i + 1, up to max_tier()
   std::vector<double> crossing_gbps; // [t] = capacity between tier t and t+1
   double bisection_gbps = 0;
@@ -54,6 +60,8 @@ TopologyReport MakeTopologyReport(const Topology& topology);
 //   hosts 192, switches 34 (leaf 2, spine 32), links 256
 //   switch: 128x400G
 //   host bandwidth: 76.8Tbps
+//   (only when a host has several links:)
+//   host links: 2 per NIC, to 2 switches (multi-homed)
 //   bisection bandwidth: 12.8Tbps (half the narrowest tier crossing)
 //   tier   name    switches         down           up  oversubscription
 //   1      leaf           2     76.8Tbps     25.6Tbps  3.0

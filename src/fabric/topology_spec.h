@@ -43,6 +43,16 @@ struct TopologySpec {
   // leaf-spine holds the cluster, else 3.
   int tiers = 0;
 
+  // Multi-homing (leaf_spine, fat_tree, rail_optimized). dual_tor: every
+  // NIC's two ports go to the two ToRs of a ToR pair (Alibaba HPN, Qian et
+  // al., SIGCOMM 2024: a 400G NIC as 2 x 200G, one port to each ToR), so a
+  // NIC is a host node with two links at half the NIC rate, hashed per flow.
+  // planes: that many independent copies of the switch fabric, NIC port p
+  // on plane p (each NIC gets `planes` links at nic_rate / planes; with
+  // dual_tor, 2 x planes). See fabric/clos_sizing.h (NicAttachment).
+  bool dual_tor = false;
+  int planes = 1;
+
   // For kHpccFile / kLingjunFile / kIbnetdiscoverFile: the file (absolute, already resolved).
   std::string file;
 };

@@ -1,5 +1,6 @@
 #include "packet/host_nic.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include "packet/packet_network.h"
@@ -25,6 +26,12 @@ void HostNic::AddFlow(uint32_t flow_index, PortId port) {
   network_.port(port).Kick();
 }
 
+void HostNic::MoveFlow(uint32_t flow_index, PortId port) {
+  PortFlows& pf = ports_[IndexOf(port)];
+  if (std::find(pf.active.begin(), pf.active.end(), flow_index) == pf.active.end()) pf.active.push_back(flow_index);
+  network_.port(port).Kick();
+}
+
 Packet* HostNic::Pull(PortId port, uint8_t allowed) {
   const size_t port_index = IndexOf(port);
   PortFlows& pf = ports_[port_index];
@@ -34,7 +41,7 @@ Packet* HostNic::Pull(PortId port, uint8_t allowed) {
     if (pf.next >= pf.active.size()) pf.next = 0;
     const uint32_t index = pf.active[pf.next];
     FlowState& flow = network_.flow(index);
-    if (flow.sender->Finished()) {
+    if (flow.sender->Finished() || flow.first_port != port) {  // done, or failed over to another port
       pf.active.erase(pf.active.begin() + static_cast<std::ptrdiff_t>(pf.next));
       continue;
     }

@@ -25,6 +25,10 @@ class HostNic final : public EventHandler, public PacketSource {
 
   // Adds a flow (by index) to the port it was hashed onto, and wakes the port.
   void AddFlow(uint32_t flow_index, PortId port);
+  // A multi-homed NIC's flow failed over to `port` (its FlowState's
+  // first_port already says so): it joins that port's flows unless it is
+  // there already, and leaves the old port's at that port's next turn.
+  void MoveFlow(uint32_t flow_index, PortId port);
 
   // A packet arrived (tag = Packet*, always even), or a sender's pacing
   // wake-up for the port at index tag >> 1 (tag odd).

@@ -158,5 +158,93 @@ TEST(PacketFaults, AGrayLinksDegradedRateSerializesAtIt) {
   EXPECT_EQ(run.net.FaultOutcomes()[0].packets_lost.value_or(1), 0u);
 }
 
+// h0 and h1 each dual-homed (Alibaba HPN's dual-ToR): one 400G link to
+// leaf0 and one to leaf1, no link between the ToRs; 500 ns cables, 400 ns
+// switches. h0 -> h1 goes h0 - leafX - h1 for either X, by the flow's hash.
+struct DualHomed {
+  DualHomed() {
+    const SwitchSpec spec = TestSwitch();
+    h0 = t.AddHost("h0");
+    h1 = t.AddHost("h1");
+    const int s = t.AddSwitchSpec(spec);
+    leaf0 = t.AddSwitch("leaf0", 1, s);
+    leaf1 = t.AddSwitch("leaf1", 1, s);
+    for (NodeId h : {h0, h1}) {
+      for (NodeId leaf : {leaf0, leaf1}) t.AddLink(h, leaf, DataRate::Gbps(400), Time::FromNs(500));
+    }
+  }
+  Topology t;
+  NodeId h0, h1, leaf0, leaf1;
+};
+
+TEST(PacketFaults, DualHomedNicFailsOverToItsOtherPortAndBack) {
+  DualHomed f;
+  FaultRun run(f.t);
+  run.Start(1000ull * kPayload, f.h0, f.h1);
+  const PortId first = run.net.path(0)[0];
+  const PortId other = f.t.node(f.h0).ports[0] == first ? f.t.node(f.h0).ports[1] : f.t.node(f.h0).ports[0];
+  LinkFault fault;
+  fault.kind = FaultKind::kNicPortDown;
+  fault.links = {f.t.port(first).link};
+  fault.at = Time::FromUs(5);
+  fault.until = Time::FromUs(30);
+  fault.detection = Time::FromUs(10);
+  fault.name = "h0:0";
+  ASSERT_TRUE(run.net.InjectFaults(std::span<const LinkFault>(&fault, 1)).ok());
+  run.sim.Run(Time::FromUs(20));
+  // Moved at 15 us to the NIC's other port, and on to h1 through the other ToR.
+  EXPECT_EQ(run.net.path(0)[0], other);
+  EXPECT_EQ(run.net.path(0).size(), 2u);
+  run.sim.Run();
+
+  // Packet k leaves h0 at k*tau and reaches the ToR (cable + the switch's
+  // 400 ns) at (k+1)*tau + 900 ns; it survives only if that is before 5 us:
+  // (k+1) * 83.56 + 900 < 5000 for k <= 48, 49 packets. Until the move at
+  // 15 us the NIC keeps sending on the dead port: k*tau < 15 us for
+  // k <= 179, 180 packets, 131 of them lost. From 15 us the other port
+  // carries the flow, and after the repair is seen (30 + 10 = 40 us) the
+  // hash's first choice again: nothing more is lost.
+  const FaultOutcome out = run.net.FaultOutcomes()[0];
+  EXPECT_EQ(out.packets_lost, 131u);
+  EXPECT_EQ(out.detected, Time::FromUs(15));
+  EXPECT_EQ(out.route_changes, 2u);
+  EXPECT_EQ(out.flows_rerouted, 2u);
+  EXPECT_EQ(run.net.path(0)[0], first);
+  const PayloadTotals totals = run.net.totals();
+  EXPECT_EQ(totals.dropped, 131ull * kPayload);
+  EXPECT_EQ(totals.delivered + totals.dropped, 1000ull * kPayload);
+}
+
+TEST(PacketFaults, DualHomedNicWithBothPortsDownKeepsItsRouteUntilTheRepair) {
+  // Every link of h0 down from 5 to 30 us: routing has no way out of h0, so
+  // the flow keeps its path (its packets die there) and carries on after
+  // the repair; ECMP and adaptive switches alike. Conservation must hold.
+  DualHomed f;
+  for (LoadBalancing lb : {LoadBalancing::kEcmp, LoadBalancing::kAdaptive}) {
+    PacketConfig config;
+    config.load_balancing = lb;
+    Simulator sim(1);
+    const RoutingTable routes = RoutingTable::BuildShortestPaths(f.t);
+    PacketNetwork net(sim, f.t, routes, config);
+    TransferRequest r;
+    r.src = f.h0;
+    r.dst = f.h1;
+    r.bytes = 1000ull * kPayload;
+    net.StartTransfer(r);
+    LinkFault fault;
+    fault.kind = FaultKind::kNicPortDown;
+    for (PortId p : f.t.node(f.h0).ports) fault.links.push_back(f.t.port(p).link);
+    fault.at = Time::FromUs(5);
+    fault.until = Time::FromUs(30);
+    fault.detection = Time::FromUs(10);
+    ASSERT_TRUE(net.InjectFaults(std::span<const LinkFault>(&fault, 1)).ok());
+    sim.Run();
+    const PayloadTotals totals = net.totals();
+    EXPECT_GT(totals.dropped, 0u);
+    EXPECT_EQ(totals.delivered + totals.dropped, 1000ull * kPayload);
+    EXPECT_EQ(totals.in_flight, 0u);
+  }
+}
+
 }  // namespace
 }  // namespace aifabric

@@ -112,6 +112,11 @@ class PacketNetwork final : public FabricNetwork, public TransportHost, private 
   // The routes switches forward by now: the network's own, or those a
   // fault's routing update installed (UseRoutes).
   const RoutingTable& routes() const { return *active_routes_; }
+  // routes(), or the network's own where a fault cut `src` off from `dst`
+  // (a multi-homed NIC whose every link routing holds down).
+  const RoutingTable& RoutesBetween(NodeId src, NodeId dst) const {
+    return active_routes_->Distance(src, dst) > 0 ? *active_routes_ : routes_;
+  }
   const RoutingTable& base_routes() const { return routes_; }
   EgressPort& port(PortId id) { return *ports_[id]; }
   FlowState& flow(uint32_t index) { return flows_[index]; }
@@ -164,10 +169,6 @@ class PacketNetwork final : public FabricNetwork, public TransportHost, private 
  private:
   void StartQueuePair(const TransferRequest& request, uint32_t transfer);
   std::vector<PortId> PathPorts(const RoutingTable& routes, NodeId src, NodeId dst, uint32_t hash) const;
-  // routes(), or the network's own where a fault cut `src` off from `dst`.
-  const RoutingTable& RoutesBetween(NodeId src, NodeId dst) const {
-    return active_routes_->Distance(src, dst) > 0 ? *active_routes_ : routes_;
-  }
   // The ports of the route stored at `offset`, up to the one into `dst`.
   std::vector<PortId> StoredRoute(uint32_t offset, NodeId dst) const;
   // The deadlock check (EventHandler): returns whether any port is paused.

@@ -1,6 +1,7 @@
 // PacketNetwork's part in link faults (packet/packet_faults.h plays them).
 #include <cassert>
 
+#include "packet/host_nic.h"
 #include "packet/packet_faults.h"
 #include "packet/packet_network.h"
 
@@ -42,11 +43,17 @@ uint64_t PacketNetwork::RerouteFlows(std::span<const uint8_t> routed_down, bool 
     if (transport_ != nullptr) reverse = StoredRoute(f.reverse_route_offset, f.request.src);
     if (!crosses(forward) && !crosses(reverse) && !(restoring && moved_[i])) continue;
     bool changed = false;
-    // The source's own port stays (a host with one link has no other).
+    // A host with one link keeps it (routing leaves it its one port); a
+    // multi-homed NIC (dual-ToR, planes) re-picks among its ports still up
+    // by the same hash, as a bond does when a member goes down.
     const std::vector<PortId> new_forward =
         PathPorts(RoutesBetween(f.request.src, f.request.dst), f.request.src, f.request.dst, FlowHash(f.request));
-    if (new_forward != forward && new_forward.front() == f.first_port) {
+    if (new_forward != forward) {
       f.route_offset = StoreRoute(new_forward);
+      if (new_forward.front() != f.first_port) {
+        f.first_port = new_forward.front();
+        hosts_[f.request.src]->MoveFlow(i, f.first_port);
+      }
       changed = true;
     }
     if (transport_ != nullptr) {

@@ -160,7 +160,10 @@ void SwitchNode::FailLosslessDrop(const Packet& p, size_t slot) const {
 }
 
 PortId SwitchNode::ChooseNextHop(Packet* p) {
-  const std::span<const PortId> hops = network_.routes().NextHops(id_, p->dst);
+  std::span<const PortId> hops = network_.routes().NextHops(id_, p->dst);
+  // A fault cut the destination off (a multi-homed NIC with every link held
+  // down): forward as before it, into the dead link, where it is lost.
+  if (hops.empty()) hops = network_.base_routes().NextHops(id_, p->dst);
   assert(!hops.empty());
   if (hops.size() == 1) return hops[0];
   Rng& rng = network_.sim().rng();

@@ -109,5 +109,36 @@ TEST(BillOfMaterials, LargeFatTreeCounts) {
   EXPECT_DOUBLE_EQ(bill->cost_usd(), expected);
 }
 
+// Dual-ToR counts a cable per NIC port and a NIC per NIC. 4 servers x 4
+// NICs of 800G on 16-port 400G switches, each NIC as 2 x 400G to a ToR
+// pair: a ToR takes 8 hosts (8 + ceil(8 * 400 / 400) = 16 ports), so 16
+// hosts need 2 pairs = 4 leaves, each with 8 uplinks -> 8 spines.
+// Links: 16 NICs x 2 = 32 host links (400-DAC, $100) + 4 x 8 = 32
+// leaf-spine links (400-AOC, $500, 5 W an end).
+//   switches 12 x $8,000 = $96,000; 12 x 300 W = 3,600 W
+//   NICs     16 x $2,000 = $32,000; 16 x 30 W  =   480 W
+//   DAC      32 x $100   =  $3,200
+//   AOC      32 x $500   = $16,000; 32 x 10 W  =   320 W
+//   total                 $147,200               4,400 W
+TEST(BillOfMaterials, DualTorCountsBothPortsOfEveryNic) {
+  const Catalog catalog = plan_testing::TestCatalog();
+  TopologySpec spec = Spec(TopologyType::kLeafSpine, *catalog.FindSwitch("ETH16"), 4, 4, DataRate::Gbps(800));
+  spec.dual_tor = true;
+  Result<Topology> t = BuildTopology(spec);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  Result<BillOfMaterials> bill = PriceFabric(*t, "NIC800", CableLengths{}, catalog);
+  ASSERT_TRUE(bill.ok()) << bill.error().message;
+  EXPECT_EQ(bill->switches, 12);
+  EXPECT_EQ(bill->links, 64);
+  EXPECT_EQ(Find(*bill, "switch", "leaf")->count, 4);
+  EXPECT_EQ(Find(*bill, "nic", "host")->count, 16);
+  ASSERT_NE(Find(*bill, "link", "host-leaf"), nullptr);
+  EXPECT_EQ(Find(*bill, "link", "host-leaf")->part, "400-DAC");
+  EXPECT_EQ(Find(*bill, "link", "host-leaf")->count, 32);
+  EXPECT_EQ(Find(*bill, "link", "leaf-spine")->count, 32);
+  EXPECT_DOUBLE_EQ(bill->cost_usd(), 147200);
+  EXPECT_DOUBLE_EQ(bill->power_w(), 4400);
+}
+
 }  // namespace
 }  // namespace aifabric

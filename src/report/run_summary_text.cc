@@ -27,8 +27,11 @@ std::string WorkloadLines(const ScenarioRun& run) {
 std::string FabricLine(const ScenarioRun& run) {
   const Scenario& sc = run.scenario();
   const Topology& t = run.topology();
+  std::string shape = TopologyTypeName(sc.topology.type);
+  if (sc.topology.dual_tor) shape += ", dual-ToR";
+  if (sc.topology.planes > 1) shape += fmt::format(", {} planes", sc.topology.planes);
   return fmt::format("  fabric      {} hosts, {} switches, {} links ({}, {}, MTU {})\n", t.hosts().size(),
-                     t.num_nodes() - t.hosts().size(), t.num_links(), TopologyTypeName(sc.topology.type),
+                     t.num_nodes() - t.hosts().size(), t.num_links(), shape,
                      sc.packet.kind == FabricKind::kIb ? "InfiniBand" : "RoCEv2", FormatBytes(sc.packet.mtu_bytes));
 }
 

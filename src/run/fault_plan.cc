@@ -68,8 +68,17 @@ Result<std::vector<LinkFault>> ResolveFaults(const Scenario& scenario, const Top
           return Error{f.path + ".node: '" + f.node + "' is " + (want_switch ? "a host" : "a switch") + "; " +
                        FaultKindName(f.kind) + " expects " + (want_switch ? "a switch" : "a host (its NIC)")};
         }
-        for (PortId p : topology.node(*node).ports) lf.links.push_back(topology.port(p).link);
+        const std::vector<PortId>& ports = topology.node(*node).ports;
+        if (f.nic_port >= static_cast<int>(ports.size())) {
+          return Error{f.path + ".port: '" + f.node + "' has " + std::to_string(ports.size()) +
+                       " link(s); expected 0.." + std::to_string(ports.size() - 1) + ", got " +
+                       std::to_string(f.nic_port)};
+        }
+        for (size_t i = 0; i < ports.size(); ++i) {
+          if (f.nic_port < 0 || static_cast<size_t>(f.nic_port) == i) lf.links.push_back(topology.port(ports[i]).link);
+        }
         lf.name = f.node;
+        if (f.nic_port >= 0) lf.name.append(":").append(std::to_string(f.nic_port));
         break;
       }
       case FaultKind::kStraggler:

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "core/units.h"
+#include "fabric/clos_sizing.h"
 #include "scenario/ib_section.h"
 #include "scenario/qos_section.h"
 #include "scenario/roce_section.h"
@@ -32,9 +33,9 @@ void ReadTopologyFile(const SectionContext& c, const MapReader& t, TopologySpec&
   spec.agg_oversubscription = t.Number("agg_oversubscription", 1.0, IsAtLeastOne, "a number >= 1");
 }
 
-void ReadTopologyBuilder(const MapReader& t, TopologySpec& spec) {
+void ReadTopologyBuilder(const MapReader& t, FabricKind kind, TopologySpec& spec) {
   t.AllowOnly({"type", "oversubscription", "agg_oversubscription", "hosts_per_leaf", "spines", "k",
-               "leaves_per_pod", "aggs_per_pod", "cores", "tiers"});
+               "leaves_per_pod", "aggs_per_pod", "cores", "tiers", "dual_tor", "planes"});
   spec.type = t.Enum<TopologyType>("type", TopologyType::kLeafSpine,
                                    {{"leaf_spine", TopologyType::kLeafSpine},
                                     {"fat_tree", TopologyType::kFatTree},
@@ -53,13 +54,22 @@ void ReadTopologyBuilder(const MapReader& t, TopologySpec& spec) {
       t.FailAt("tiers", "only rail_optimized takes tiers (leaf_spine has 2, fat_tree 3)");
     }
   }
+  spec.dual_tor = t.Bool("dual_tor", false);
+  spec.planes = static_cast<int>(t.Int("planes", 1, 1, kMaxPlanes));
+  // An InfiniBand CA port is one LID the subnet manager routes to; a NIC
+  // with several ports into one subnet is not what the forwarding tables
+  // model (each host node has one port there).
+  if (kind == FabricKind::kIb) {
+    if (spec.dual_tor) t.FailAt("dual_tor", "only with kind: roce (an InfiniBand NIC port is routed on its own)");
+    if (spec.planes > 1) t.FailAt("planes", "only with kind: roce (an InfiniBand NIC port is routed on its own)");
+  }
 }
 
-void ReadTopology(const SectionContext& c, const MapReader& t, TopologySpec& spec) {
+void ReadTopology(const SectionContext& c, const MapReader& t, FabricKind kind, TopologySpec& spec) {
   if (t.Has("format") || t.Has("file")) {
     ReadTopologyFile(c, t, spec);
   } else {
-    ReadTopologyBuilder(t, spec);
+    ReadTopologyBuilder(t, kind, spec);
   }
 }
 
@@ -191,7 +201,7 @@ void ReadFabric(const SectionContext& c, const MapReader& fabric, Scenario& s) {
   packet.kind = fabric.Enum<FabricKind>("kind", FabricKind::kRoce,
                                         {{"roce", FabricKind::kRoce}, {"ib", FabricKind::kIb}});
   packet.wire_overhead_bytes = packet.kind == FabricKind::kIb ? kIbWireOverheadBytes : kRoceWireOverheadBytes;
-  ReadTopology(c, fabric.Map("topology"), s.topology);
+  ReadTopology(c, fabric.Map("topology"), packet.kind, s.topology);
   ReadSwitch(c, fabric, packet.kind, s.topology);
   if (c.d.ok()) CheckSwitchFamily(c, fabric, s);
   MapReader link = fabric.Map("link");

@@ -82,5 +82,33 @@ TEST(FabricSwitchFamily, InlineSwitchTakesTheFabricsFamilyUnlessGiven) {
   EXPECT_TRUE(Contains(wrong.scenario.error().message, "cannot run RoCEv2"));
 }
 
+TEST(FabricTopologyHoming, DualTorAndPlanesAreRead) {
+  Loaded l = LoadCapturing("fabric:\n  topology: {type: leaf_spine, dual_tor: true, planes: 2}\n");
+  ASSERT_TRUE(l.scenario.ok()) << l.scenario.error().message;
+  EXPECT_TRUE(l.scenario->topology.dual_tor);
+  EXPECT_EQ(l.scenario->topology.planes, 2);
+  Loaded plain = LoadCapturing("fabric:\n  topology: {type: fat_tree}\n");
+  ASSERT_TRUE(plain.scenario.ok()) << plain.scenario.error().message;
+  EXPECT_FALSE(plain.scenario->topology.dual_tor);
+  EXPECT_EQ(plain.scenario->topology.planes, 1);
+}
+
+TEST(FabricTopologyHoming, BadValuesNameTheField) {
+  Loaded zero = LoadCapturing("fabric:\n  topology: {planes: 0}\n");
+  ASSERT_FALSE(zero.scenario.ok());
+  EXPECT_TRUE(Contains(zero.scenario.error().message, "fabric.topology.planes"));
+  Loaded word = LoadCapturing("fabric:\n  topology: {dual_tor: maybe}\n");
+  ASSERT_FALSE(word.scenario.ok());
+  EXPECT_TRUE(Contains(word.scenario.error().message, "fabric.topology.dual_tor"));
+  // An InfiniBand NIC port is one LID the subnet manager routes on its own.
+  Loaded ib = LoadCapturing("fabric:\n  kind: ib\n  switch: QM9700\n  topology: {dual_tor: true}\n");
+  ASSERT_FALSE(ib.scenario.ok());
+  EXPECT_TRUE(Contains(ib.scenario.error().message, "fabric.topology.dual_tor: only with kind: roce"));
+  // A topology file lists its own links.
+  Loaded file = LoadCapturing("fabric:\n  topology: {format: hpcc, file: t.txt, dual_tor: true}\n");
+  ASSERT_FALSE(file.scenario.ok());
+  EXPECT_TRUE(Contains(file.scenario.error().message, "dual_tor"));
+}
+
 }  // namespace
 }  // namespace aifabric

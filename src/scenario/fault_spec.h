@@ -38,6 +38,7 @@ struct FaultSpec {
   std::string a, b;               // link: [a, b] (link_down, link_flap, gray_link)
   int link_index = 0;             // index: which of the parallel links joining a and b (0 = the first)
   std::string node;               // switch_down: a switch; nic_port_down: a host (NIC)
+  int nic_port = -1;              // nic_port_down: only the NIC's link of this index (-1: all of them)
   int gpu = -1;                   // straggler: the GPU's global index
   double loss_rate = 0;           // gray_link
   DataRate rate;                  // gray_link: a degraded rate (0: not given)

@@ -68,7 +68,12 @@ void ReadFault(const MapReader& f, FaultSpec& spec) {
       break;
     case FaultKind::kSwitchDown:
     case FaultKind::kNicPortDown:
-      f.AllowOnly({"kind", "at", "until", "node", "detection"});
+      if (spec.kind == FaultKind::kSwitchDown) {
+        f.AllowOnly({"kind", "at", "until", "node", "detection"});
+      } else {
+        f.AllowOnly({"kind", "at", "until", "node", "port", "detection"});
+        spec.nic_port = static_cast<int>(f.Int("port", -1, 0, INT_MAX));
+      }
       spec.node = f.String("node", "");
       if (spec.node.empty()) {
         f.Fail("node", spec.kind == FaultKind::kSwitchDown ? "missing; expected the switch's name, e.g. node: spine1"

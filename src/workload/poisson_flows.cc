@@ -10,10 +10,13 @@
 namespace aifabric {
 namespace {
 
+// The NIC's rate: the sum of its links' (a dual-ToR or multi-plane NIC has several).
 DataRate HostRate(const Topology& topology, NodeId host) {
   const Node& node = topology.node(host);
   assert(!node.ports.empty());
-  return topology.port(node.ports.front()).rate;
+  uint64_t bps = 0;
+  for (PortId p : node.ports) bps += topology.port(p).rate.bps();
+  return DataRate::BitsPerSecond(bps);
 }
 
 std::string Num(double v) {
