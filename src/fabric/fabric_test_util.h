@@ -116,17 +116,24 @@ inline Topology Irregular() {
   return t;
 }
 
+// The link-fault tests' switch: 64 ports of 400G, 400 ns
+// store-and-forward, 64 MiB of buffer.
+inline SwitchSpec LinkFaultTestSwitch() {
+  SwitchSpec spec;
+  spec.name = "test";
+  spec.radix = 64;
+  spec.port_rate = DataRate::Gbps(400);
+  spec.latency = Time::FromNs(400);
+  spec.buffer_bytes = 64ull << 20;
+  return spec;
+}
+
 // h0 under leaf0, h1 under leaf1, each leaf joined to spine0 and spine1:
 // two equal-cost paths, every link 400G with 500 ns cables, switches
-// 400 ns store-and-forward with 64 MiB of buffer (the link-fault tests).
+// LinkFaultTestSwitch().
 struct TwoSpines {
   TwoSpines() {
-    SwitchSpec spec;
-    spec.name = "test";
-    spec.radix = 64;
-    spec.port_rate = DataRate::Gbps(400);
-    spec.latency = Time::FromNs(400);
-    spec.buffer_bytes = 64ull << 20;
+    const SwitchSpec spec = LinkFaultTestSwitch();
     h0 = t.AddHost("h0");
     h1 = t.AddHost("h1");
     const int s = t.AddSwitchSpec(spec);

@@ -163,7 +163,7 @@ TEST(PacketFaults, AGrayLinksDegradedRateSerializesAtIt) {
 // switches. h0 -> h1 goes h0 - leafX - h1 for either X, by the flow's hash.
 struct DualHomed {
   DualHomed() {
-    const SwitchSpec spec = TestSwitch();
+    const SwitchSpec spec = fabric_testing::LinkFaultTestSwitch();
     h0 = t.AddHost("h0");
     h1 = t.AddHost("h1");
     const int s = t.AddSwitchSpec(spec);
