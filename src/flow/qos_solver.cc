@@ -55,8 +55,26 @@ int QosSolver::LaneFor(int port, int traffic_class) {
   return lane;
 }
 
+bool QosSolver::OneClassSoFar(int traffic_class) {
+  if (only_class_ == traffic_class) return true;
+  if (only_class_ == kNoClassYet) {
+    only_class_ = traffic_class;
+    return true;
+  }
+  if (only_class_ != kMixedClasses) {
+    // A second class arrives: the ports the first one's flows cross are
+    // that class's lanes (LaneFor's rule from now on).
+    for (Port& p : ports_) {
+      if (solver_.user_count(p.first.resource) > 0) p.first.traffic_class = only_class_;
+    }
+    only_class_ = kMixedClasses;
+  }
+  return false;
+}
+
 int QosSolver::AddFlow(std::span<const int> resources, double weight, int traffic_class) {
   assert(traffic_class >= 0 && static_cast<size_t>(traffic_class) < classes_.size());
+  if (OneClassSoFar(traffic_class)) return Record(solver_.AddFlow(resources, weight), true);
   lanes_.clear();
   bool own = true;
   for (int r : resources) {
@@ -70,6 +88,7 @@ int QosSolver::AddFlow(std::span<const int> resources, double weight, int traffi
 int QosSolver::AddFlow(std::span<const int> resources, std::span<const double> coefficients, double weight,
                        int traffic_class) {
   assert(traffic_class >= 0 && static_cast<size_t>(traffic_class) < classes_.size());
+  if (OneClassSoFar(traffic_class)) return Record(solver_.AddFlow(resources, coefficients, weight), true);
   lanes_.clear();
   bool own = true;
   for (int r : resources) {

@@ -121,6 +121,11 @@ class QosSolver {
     Lane first;               // its own id: the first class to reach it
     std::vector<Lane> more;   // lanes of the other classes, once any met it
   };
+  // True while every flow added has been in `traffic_class`: no lane was
+  // made, a port is its own lane, and AddFlow skips the lane lookup (the
+  // common case costs nothing). The first flow of a second class gives
+  // the ports in use their first class and ends it.
+  bool OneClassSoFar(int traffic_class);
   // The lane of class c on port p, made if need be.
   int LaneFor(int port, int traffic_class);
   // The flow just added as `flow`: records its resources (`own`: its
@@ -141,6 +146,9 @@ class QosSolver {
   std::vector<std::vector<int>> ports_of_flow_;
   std::vector<int> lanes_;  // AddFlow scratch
   bool contested_ever_ = false;  // a second lane was ever made
+  static constexpr int kNoClassYet = -1;
+  static constexpr int kMixedClasses = -2;
+  int only_class_ = kNoClassYet;  // the one class of every flow so far, or one of those
   // Solve scratch: ports to reallocate, flows re-rated over the rounds.
   std::vector<int> dirty_ports_;
   std::vector<uint32_t> port_mark_;
