@@ -18,27 +18,15 @@
 //    nothing but the server (every request is intercepted).
 // Exits 0 on success, 1 on failure, 77 (ctest's skip) when there is no
 // Chromium at /usr/bin/chromium.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { BinaryAndChromium, ServeCheck, kTimeoutMs } from './serve_check.mjs';
 
-const kChromium = '/usr/bin/chromium';
-const kTimeoutMs = 60000;
-
-const binary = process.argv[2];
-if (!binary) {
-  console.error('usage: node check_attached.mjs AIFABRIC_BINARY');
-  process.exit(2);
-}
-if (!fs.existsSync(kChromium)) {
-  console.log(`SKIP: no Chromium at ${kChromium} (scripts/setup.sh test installs Debian's chromium)`);
-  process.exit(77);
-}
-const require = createRequire(new URL('../report/package.json', import.meta.url));
-const { chromium } = require('playwright-core');
+const { binary, chromium } = BinaryAndChromium('check_attached.mjs');
+const check = new ServeCheck('attached fabric', 3 * kTimeoutMs);
+const problems = check.problems;
 
 const kTopology = '4 1 3\n3\n0 3 100Gbps 0.001ms 0\n1 3 100Gbps 0.001ms 0\n2 3 100Gbps 0.001ms 0\n';
 const kWhatIf = `name: whatif
@@ -66,22 +54,6 @@ const kAnswers = {
     {metric: {node: 'h1', port: 'sw3'}, values: [[100, '0'], [101, '5e7'], [102, '1e8']]}]),
 };
 
-const problems = [];
-const cleanups = [];
-let browser = null;
-
-async function Cleanup() {
-  if (browser) await browser.close().catch(() => {});
-  for (const c of cleanups.reverse()) await c();
-}
-
-const watchdog = setTimeout(async () => {
-  console.log(`FAIL: no verdict after ${(3 * kTimeoutMs) / 1000} s`);
-  await Cleanup();
-  process.exit(1);
-}, 3 * kTimeoutMs);
-watchdog.unref();
-
 // The stand-in Prometheus; resolves its URL.
 function StartPrometheus() {
   const server = http.createServer((req, res) => {
@@ -90,62 +62,27 @@ function StartPrometheus() {
     res.writeHead(body ? 200 : 404, {'Content-Type': 'application/json'});
     res.end(body || '{}');
   });
-  cleanups.push(() => new Promise((r) => server.close(r)));
+  check.Defer(() => new Promise((r) => server.close(r)));
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`)));
-}
-
-// `aifabric serve --port 0 ARGS...` over a fresh store; resolves its port.
-function StartServer(store, args) {
-  return new Promise((resolve, reject) => {
-    const server = spawn(binary, ['serve', '--port', '0', '--store', store, ...args], {stdio: ['ignore', 'ignore', 'pipe']});
-    cleanups.push(async () => {
-      if (server.exitCode !== null) return;
-      const exited = new Promise((r) => server.once('exit', r));
-      server.kill('SIGTERM');
-      await exited;
-    });
-    let err = '';
-    server.stderr.on('data', (chunk) => {
-      err += chunk;
-      const m = /serving http:\/\/127\.0\.0\.1:(\d+)\//.exec(err);
-      if (m) resolve(Number(m[1]));
-    });
-    server.once('exit', (code) => reject(new Error(`aifabric serve exited with ${code}: ${err}`)));
-  });
 }
 
 function PairKey(a, b) { return a < b ? a + '|' + b : b + '|' + a; }
 
 async function Check() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aifabric-attached-'));
-  cleanups.push(async () => fs.rmSync(dir, {recursive: true, force: true}));
+  check.Defer(async () => fs.rmSync(dir, {recursive: true, force: true}));
   fs.writeFileSync(path.join(dir, 'topology.txt'), kTopology);
   fs.writeFileSync(path.join(dir, 'whatif.yaml'), kWhatIf);
   const prometheus = await StartPrometheus();
   fs.writeFileSync(path.join(dir, 'pod-a.yaml'),
                    `name: pod-a\nprometheus: ${prometheus}\ntopology: {format: hpcc, file: topology.txt}\n` +
                    `interval: 1s\ntimeout: 1s\nscenario: {file: whatif.yaml}\n`);
-  const port = await StartServer(path.join(dir, 'store'), ['--attach', path.join(dir, 'pod-a.yaml')]);
+  const port = await check.StartServer(binary, ['--store', path.join(dir, 'store'), '--attach', path.join(dir, 'pod-a.yaml')]);
   const origin = `http://127.0.0.1:${port}`;
   const api = async (p) => (await fetch(origin + p)).json();
 
-  browser = await chromium.launch({
-    executablePath: kChromium, headless: true, timeout: kTimeoutMs,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync'],
-  });
-  const page = await browser.newPage({viewport: {width: 1400, height: 1000}});
-  page.setDefaultTimeout(kTimeoutMs);
-  page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
-  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
-  let requests = 0;
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    requests++;
-    if (url.startsWith(origin + '/')) return route.continue();
-    problems.push('request off the server: ' + url);
-    return route.abort();
-  });
+  await check.Launch(chromium);
+  const page = await check.CheckedPage(origin);
 
   // The runs list: the attachment, badged.
   await page.goto(origin + '/', {waitUntil: 'load'});
@@ -216,15 +153,8 @@ async function Check() {
   }
   console.log(`ok attached fabric: run ${id} badged, ${edges} edges, highlighted ${highlighted} (${top.kind}), ` +
               `max util ${maxUtil}, what-if ${whatif} linked and compared (per-port series ${bars}), ` +
-              `${requests} requests all to ${origin}`);
+              `${page.requests.length} requests all to ${origin}`);
   return true;
 }
 
-let ok = false;
-try {
-  ok = await Check();
-} catch (e) {
-  console.log(`FAIL attached fabric: ${e.message}${problems.length ? '; ' + problems.join('; ') : ''}`);
-}
-await Cleanup();
-process.exit(ok ? 0 : 1);
+await check.Run(Check);

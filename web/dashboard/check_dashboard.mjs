@@ -16,93 +16,27 @@
 //    aborted and fail the check).
 // Exits 0 on success, 1 on failure, 77 (ctest's skip) when there is no
 // Chromium at /usr/bin/chromium.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { BinaryAndChromium, ServeCheck, kTimeoutMs } from './serve_check.mjs';
 
-const kChromium = '/usr/bin/chromium';
-const kTimeoutMs = 60000;
 const kMinChanges = 3;
 // Grows each permutation flow from 4 MiB to 32 MiB: about 5 s at packet level.
 const kOverride = 'workload.0.permutation.size=32MiB';
 
-const binary = process.argv[2];
-if (!binary) {
-  console.error('usage: node check_dashboard.mjs AIFABRIC_BINARY');
-  process.exit(2);
-}
-if (!fs.existsSync(kChromium)) {
-  console.log(`SKIP: no Chromium at ${kChromium} (scripts/setup.sh test installs Debian's chromium)`);
-  process.exit(77);
-}
-const require = createRequire(new URL('../report/package.json', import.meta.url));
-const { chromium } = require('playwright-core');
+const { binary, chromium } = BinaryAndChromium('check_dashboard.mjs');
+const check = new ServeCheck('dashboard', 4 * kTimeoutMs);
+const problems = check.problems;
 
-const problems = [];
-const stores = [];
-const servers = [];
-let browser = null;
-
-async function Cleanup() {
-  if (browser) await browser.close().catch(() => {});
-  for (const server of servers) {
-    if (server.exitCode !== null) continue;
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  for (const store of stores) fs.rmSync(store, {recursive: true, force: true});
-}
-
-const watchdog = setTimeout(async () => {
-  console.log(`FAIL: no verdict after ${(4 * kTimeoutMs) / 1000} s`);
-  await Cleanup();
-  process.exit(1);
-}, 4 * kTimeoutMs);
-watchdog.unref();
-
-// Starts `aifabric serve --port 0 ARGS...` over a fresh store and resolves
-// the port it printed.
+// `aifabric serve --workers 1 ARGS...` over a fresh store; resolves its port.
 function StartServer(args) {
   const store = fs.mkdtempSync(path.join(os.tmpdir(), 'aifabric-dashboard-'));
-  stores.push(store);
-  return new Promise((resolve, reject) => {
-    const server = spawn(binary, ['serve', '--port', '0', '--store', store, '--workers', '1', ...args],
-                         {stdio: ['ignore', 'ignore', 'pipe']});
-    servers.push(server);
-    let err = '';
-    server.stderr.on('data', (chunk) => {
-      err += chunk;
-      const m = /serving http:\/\/127\.0\.0\.1:(\d+)\//.exec(err);
-      if (m) resolve(Number(m[1]));
-    });
-    server.once('exit', (code) => reject(new Error(`aifabric serve exited with ${code}: ${err}`)));
-  });
+  check.Defer(async () => fs.rmSync(store, {recursive: true, force: true}));
+  return check.StartServer(binary, ['--store', store, '--workers', '1', ...args]);
 }
 
-// A page whose console errors, page errors and requests anywhere but
-// `origin` (aborted) go to `problems`.
-async function CheckedPage(origin) {
-  const page = await browser.newPage({viewport: {width: 1400, height: 1000}});
-  page.setDefaultTimeout(kTimeoutMs);
-  page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
-  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
-  page.requests = [];
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    page.requests.push(route.request());
-    if (url.startsWith(origin + '/')) return route.continue();
-    problems.push('request off the server: ' + url);
-    return route.abort();
-  });
-  page.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith(origin + '/') && !url.startsWith('data:')) problems.push('request off the server: ' + url);
-  });
-  return page;
-}
+const CheckedPage = (origin) => check.CheckedPage(origin);
 
 function PairKey(a, b) { return a < b ? a + '|' + b : b + '|' + a; }
 
@@ -133,11 +67,7 @@ async function Check() {
     if (r.status !== 200) throw new Error(`GET ${p}: ${r.status}`);
     return r;
   };
-  browser = await chromium.launch({
-    executablePath: kChromium, headless: true, timeout: kTimeoutMs,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync'],
-  });
+  await check.Launch(chromium);
   const page = await CheckedPage(origin);
   await page.goto(origin + '/', {waitUntil: 'load'});
   await page.waitForFunction(() => document.body.dataset.ready === 'true');
@@ -233,11 +163,4 @@ async function CheckToken() {
   return `with --token the page asked for it and its POST carried it (run ${status})`;
 }
 
-let ok = false;
-try {
-  ok = await Check();
-} catch (e) {
-  console.log(`FAIL dashboard: ${e.message}${problems.length ? '; ' + problems.join('; ') : ''}`);
-}
-await Cleanup();
-process.exit(ok ? 0 : 1);
+await check.Run(Check);
