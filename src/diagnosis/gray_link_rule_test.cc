@@ -4,20 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "diagnosis/diagnosis.h"
+#include "fabric/fabric_test_util.h"
 
 namespace aifabric {
 namespace {
-
-// h0 - sw - h1: link 0 gives ports 0 (h0 -> sw) and 1 (sw -> h0), link 1
-// ports 2 (h1 -> sw) and 3 (sw -> h1).
-Topology Line() {
-  Topology t;
-  const NodeId h0 = t.AddHost("h0"), h1 = t.AddHost("h1");
-  const NodeId sw = t.AddSwitch("sw", 1, -1);
-  t.AddLink(h0, sw, DataRate::Gbps(100), Time::FromNs(500));
-  t.AddLink(h1, sw, DataRate::Gbps(100), Time::FromNs(500));
-  return t;
-}
 
 FabricObservation Observed(const Topology& t) {
   FabricObservation o;
@@ -35,7 +25,7 @@ FabricObservation Observed(const Topology& t) {
 }
 
 TEST(GrayLinkRule, FcsErrorsNameTheLossierDirectionWithItsLossRate) {
-  const Topology t = Line();
+  const Topology t = fabric_testing::TwoHostsOnASwitch();
   FabricObservation o = Observed(t);
   // sw -> h1 sent 10000 packets and lost 100 (1%); h1 -> sw (its ACKs)
   // 2000 and lost 10 (0.5%). A congested port elsewhere drops 50.
@@ -66,7 +56,7 @@ TEST(GrayLinkRule, FcsErrorsNameTheLossierDirectionWithItsLossRate) {
 }
 
 TEST(GrayLinkRule, ALowerLossRateScalesTheSeverity) {
-  const Topology t = Line();
+  const Topology t = fabric_testing::TwoHostsOnASwitch();
   FabricObservation o = Observed(t);
   // 0.1% loss: 0.5 + 0.5 x 0.1 = 0.55.
   o.ports[1].tx_packets = 10000;
@@ -79,7 +69,7 @@ TEST(GrayLinkRule, ALowerLossRateScalesTheSeverity) {
 }
 
 TEST(GrayLinkRule, CongestionDropsAloneAreNoGrayLink) {
-  const Topology t = Line();
+  const Topology t = fabric_testing::TwoHostsOnASwitch();
   FabricObservation o = Observed(t);
   o.ports[3].tx_packets = 10000;
   o.ports[3].drop_packets = 100;

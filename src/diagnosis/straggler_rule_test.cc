@@ -4,18 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "diagnosis/diagnosis.h"
+#include "fabric/fabric_test_util.h"
 
 namespace aifabric {
 namespace {
-
-Topology TwoHosts() {
-  Topology t;
-  const NodeId h0 = t.AddHost("h0"), h1 = t.AddHost("h1");
-  const NodeId sw = t.AddSwitch("sw", 1, -1);
-  t.AddLink(h0, sw, DataRate::Gbps(100), Time::FromNs(500));
-  t.AddLink(h1, sw, DataRate::Gbps(100), Time::FromNs(500));
-  return t;
-}
 
 FabricObservation WithRanks(const Topology& t, std::vector<RankObservation> ranks) {
   FabricObservation o;
@@ -29,7 +21,7 @@ FabricObservation WithRanks(const Topology& t, std::vector<RankObservation> rank
 }
 
 TEST(StragglerRule, TheSlowRankTheOthersWaitedOnIsNamed) {
-  const Topology t = TwoHosts();
+  const Topology t = fabric_testing::TwoHostsOnASwitch();
   // GPU 1 (on h1) computed 200 us where its peers computed 100 us (speed
   // 0.5), came last at 2 points and held them 100 us in a 400 us job:
   // severity 0.5 + 0.5 x 100/400 = 0.625.
@@ -57,7 +49,7 @@ TEST(StragglerRule, TheSlowRankTheOthersWaitedOnIsNamed) {
 }
 
 TEST(StragglerRule, ARankLastAtItsPeersSpeedIsNoStraggler) {
-  const Topology t = TwoHosts();
+  const Topology t = fabric_testing::TwoHostsOnASwitch();
   // GPU 1 came last (its transfer was late, say) but computed 105 us
   // against its peers' 100 us: speed 0.95 > 0.9.
   const Time us = Time::FromUs(1);

@@ -73,6 +73,17 @@ inline Topology LeafSpine4x4() {
   return std::move(t).value();
 }
 
+// h0 - sw - h1, 100G links with 500 ns cables: link 0 gives ports 0
+// (h0 -> sw) and 1 (sw -> h0), link 1 ports 2 (h1 -> sw) and 3 (sw -> h1).
+inline Topology TwoHostsOnASwitch() {
+  Topology t;
+  const NodeId h0 = t.AddHost("h0"), h1 = t.AddHost("h1");
+  const NodeId sw = t.AddSwitch("sw", 1, -1);
+  t.AddLink(h0, sw, DataRate::Gbps(100), Time::FromNs(500));
+  t.AddLink(h1, sw, DataRate::Gbps(100), Time::FromNs(500));
+  return t;
+}
+
 // One path of four hops, every switch of `spec`, 500 ns cables:
 // h0 (id 0) -100G- leaf0 -400G- spine0 -400G- leaf1 -100G- h1 (id 1).
 inline Topology FourHopPath(const SwitchSpec& spec) {
