@@ -6,7 +6,9 @@
 # keep-alive clients (bench/serve_load_client.cc), alternating
 # GET /api/runs/{id} and GET /api/runs. Prints the client's figures (errors,
 # latency percentiles), whether the run was still going at the end, and the
-# server's resident memory (VmRSS) at the start and the end of the load.
+# server's resident memory (VmRSS) sampled every second through the load:
+# every fifth sample, and how much it grew over each half of the load (flat
+# memory: the second half grows by little or nothing).
 #   make build && bench/serve_load.sh [RATE] [SECONDS] [THREADS] [BUILD_DIR]
 # Defaults: 1000 requests/s for 30 s from 8 threads, build/.
 set -euo pipefail
@@ -20,12 +22,13 @@ client="$build/bench/serve_load_client"
 work="$(mktemp -d)"
 port=$((20000 + RANDOM % 20000))
 cleanup() {
+  [ -n "${sampler:-}" ] && kill "$sampler" 2>/dev/null || true
   [ -n "${server:-}" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-# 32 hosts, 4 GiB each at 100 Gb/s on a leaf-spine: minutes of wall time at
+# 32 hosts, 12 GiB each at 100 Gb/s on a leaf-spine: minutes of wall time at
 # packet level, so it is still running when the load ends (it is cancelled).
 cat >"$work/long.yaml" <<'YAML'
 name: serve_load
@@ -36,7 +39,7 @@ fabric:
   switch: 32x100G
   link: {latency: 1us}
 workload:
-  - permutation: {size: 4GiB}
+  - permutation: {size: 12GiB}
 simulation: {until: 1s}
 YAML
 
@@ -53,9 +56,24 @@ sleep 1
 rss() { awk '/^VmRSS/ {print $2 " " $3}' "/proc/$server/status"; }
 echo "server pid $server, port $port, run $id"
 echo "rss at start: $(rss)"
+# One VmRSS sample (kB) a second while the load runs.
+(while :; do awk '/^VmRSS/ {print $2}' "/proc/$server/status"; sleep 1; done) >"$work/rss.txt" &
+sampler=$!
 status=0
 "$client" "$port" "$rate" "$seconds" "$threads" "/api/runs/$id" "/api/runs?limit=10" || status=$?
+kill "$sampler" 2>/dev/null || true
+wait "$sampler" 2>/dev/null || true
+sampler=
 echo "rss at end:   $(rss)"
+awk '{ kb[NR - 1] = $1 } END {
+  n = NR; if (n < 3) exit
+  line = "rss kB every 5 s:"
+  for (i = 0; i < n; i += 5) line = line " " kb[i]
+  print line
+  half = int((n - 1) / 2)
+  printf "rss growth: first half %+d kB (samples 0-%d), second half %+d kB (samples %d-%d)\n",
+         kb[half] - kb[0], half, kb[n - 1] - kb[half], half, n - 1
+}' "$work/rss.txt"
 echo "run at end:   $(curl -sf "http://127.0.0.1:$port/api/runs/$id" | sed -n 's/.*"status":"\([a-z]*\)".*/\1/p')"
 curl -sf -X DELETE "http://127.0.0.1:$port/api/runs/$id" >/dev/null || true
 curl -sf "http://127.0.0.1:$port/metrics" | grep '^aifabric_server_requests_total' || true
