@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "fuzz/fuzz_checks.h"
+#include "test_paths.h"
 
 namespace aifabric::fuzz {
 namespace {

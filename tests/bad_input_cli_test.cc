@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli_harness.h"
+#include "test_paths.h"
 
 namespace aifabric::testing {
 namespace {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include "test_paths.h"
 
 namespace aifabric::testing {
 

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli_harness.h"
+#include "test_paths.h"
 
 namespace aifabric::testing {
 namespace {
@@ -208,7 +209,7 @@ TEST(Cli, EveryExampleRunsAndConservesBytes) {
   // dropped (three independent counters); a run that dropped nothing
   // completed every flow.
   int examples = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(AIFABRIC_SOURCE_DIR "/examples")) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(AIFABRIC_SOURCE_DIR) + "/examples")) {
     if (entry.path().extension() != ".yaml") continue;
     // examples/plan/ holds the planner's inputs (price files), not scenarios.
     if (entry.path().parent_path().filename() == "plan") continue;
@@ -284,7 +285,7 @@ TEST(Cli, RoceIncastWithoutPfcDropsAndRetransmits) {
   // is dropped; with neither PFC nor congestion control the buffer
   // overflows and go-back-N resends what was lost. Either way every flow
   // completes.
-  const std::string scenario = AIFABRIC_SOURCE_DIR "/examples/roce_incast.yaml";
+  const std::string scenario = std::string(AIFABRIC_SOURCE_DIR) + "/examples/roce_incast.yaml";
   auto run = [&](const std::string& args) {
     TempDir dir;
     CommandResult r = RunAifabric("run " + scenario + " --quiet --out " + dir.path() + "/out " + args);

@@ -9,13 +9,14 @@
 #include <string>
 
 #include "cli_harness.h"
+#include "test_paths.h"
 
 namespace aifabric::testing {
 namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kExample = AIFABRIC_SOURCE_DIR "/examples/faults/dual_tor_link_loss.yaml";
+const std::string kExample = std::string(AIFABRIC_SOURCE_DIR) + "/examples/faults/dual_tor_link_loss.yaml";
 
 TEST(DualTorCli, ValidateShowsEveryNicOnTwoToRs) {
   CommandResult r = RunAifabric("validate " + kExample);

@@ -9,11 +9,12 @@
 #include <string>
 
 #include "cli_harness.h"
+#include "test_paths.h"
 
 namespace aifabric::testing {
 namespace {
 
-const std::string kExample = AIFABRIC_SOURCE_DIR "/examples/faults/link_down.yaml";
+const std::string kExample = std::string(AIFABRIC_SOURCE_DIR) + "/examples/faults/link_down.yaml";
 
 TEST(FaultsCli, LinkDownExampleReportsLossesAndTheReroute) {
   TempDir dir;
@@ -73,7 +74,7 @@ TEST(FaultsCli, TheLinkDownCostsItsFlowSetAgainstTheRunWithoutIt) {
 
 TEST(FaultsCli, TheStragglerExampleNamesItsGpuAndWhatItCost) {
   TempDir dir;
-  const std::string example = AIFABRIC_SOURCE_DIR "/examples/faults/straggler_256gpu.yaml";
+  const std::string example = std::string(AIFABRIC_SOURCE_DIR) + "/examples/faults/straggler_256gpu.yaml";
   CommandResult r = RunAifabric("run " + example + " --out " + dir.path() + "/out");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, ::testing::HasSubstr("fault       straggler gpu37 at 0.000 us"));

@@ -23,6 +23,7 @@
 #include "fabric/ib_tools_test_support.h"
 #include "fabric/ibsim_netfile_writer.h"
 #include "fabric/topology_builder.h"
+#include "test_paths.h"
 
 namespace aifabric::testing {
 namespace {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_harness.h"
+#include "test_paths.h"
 
 namespace aifabric::testing {
 namespace {

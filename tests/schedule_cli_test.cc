@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli_harness.h"
+#include "test_paths.h"
 
 namespace aifabric::testing {
 namespace {
@@ -184,7 +185,7 @@ TEST_F(ScheduleCli, SetOverridesTheClusterScenario) {
 // Lingjun file, whose ToR names ("P10/S14") become label values with '.'.
 TEST(ScheduleCliExamples, TheExampleClustersReplayTheExampleTrace) {
   TempDir dir;
-  std::istringstream full(ReadFile(AIFABRIC_SOURCE_DIR "/examples/scheduling/trace.csv"));
+  std::istringstream full(ReadFile(std::string(AIFABRIC_SOURCE_DIR) + "/examples/scheduling/trace.csv"));
   std::string head;
   std::string line;
   for (int i = 0; i <= 300 && std::getline(full, line); ++i) head += line + "\n";
@@ -196,7 +197,7 @@ TEST(ScheduleCliExamples, TheExampleClustersReplayTheExampleTrace) {
   for (const Example& e : {Example{"cluster.yaml", 252 * 8}, Example{"lingjun_cluster.yaml", 843 * 8}}) {
     SCOPED_TRACE(e.file);
     const std::string out = dir.path() + "/" + e.file;
-    CommandResult r = RunAifabric(std::string("schedule --cluster " AIFABRIC_SOURCE_DIR "/examples/scheduling/") + e.file +
+    CommandResult r = RunAifabric(std::string("schedule --cluster ") + AIFABRIC_SOURCE_DIR + "/examples/scheduling/" + e.file +
                                   " --trace " + trace + " --out " + out + " --compare first_fit,topology+crux+cassini");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(Exists(out + "/k8s-node-labels.sh"));
@@ -330,10 +331,10 @@ TEST(TraceCli, ReproducesTheExampleTraces) {
   for (const Example& e : {Example{"cluster.yaml", "", "trace.csv"},
                            Example{"lingjun_cluster.yaml", " --per-hour 94", "trace_lingjun.csv"}}) {
     const std::string out = dir.path() + "/" + e.trace;
-    CommandResult r = RunAifabric(std::string("trace --cluster " AIFABRIC_SOURCE_DIR "/examples/scheduling/") +
+    CommandResult r = RunAifabric(std::string("trace --cluster ") + AIFABRIC_SOURCE_DIR + "/examples/scheduling/" +
                                   e.cluster + e.flags + " --out " + out + " --quiet");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(ReadFile(out), ReadFile(std::string(AIFABRIC_SOURCE_DIR "/examples/scheduling/") + e.trace)) << e.trace;
+    EXPECT_EQ(ReadFile(out), ReadFile(std::string(AIFABRIC_SOURCE_DIR) + "/examples/scheduling/" + e.trace)) << e.trace;
   }
 }
 

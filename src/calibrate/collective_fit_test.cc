@@ -6,6 +6,7 @@
 #include "run/collective_run.h"
 #include "scenario/scenario_loader.h"
 #include "workload/collective_sweep_report.h"
+#include "test_paths.h"
 
 namespace aifabric {
 namespace {

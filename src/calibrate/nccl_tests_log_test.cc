@@ -1,6 +1,7 @@
 #include "calibrate/nccl_tests_log.h"
 
 #include <gtest/gtest.h>
+#include "test_paths.h"
 
 namespace aifabric {
 namespace {

@@ -12,6 +12,7 @@
 #include "chakra/chakra_nodes.h"
 #include "chakra/chakra_reader.h"
 #include "chakra/chakra_trace_file.h"
+#include "test_paths.h"
 
 namespace aifabric {
 namespace {

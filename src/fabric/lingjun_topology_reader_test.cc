@@ -11,6 +11,7 @@
 #include "fabric/fabric_test_util.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology_builder.h"
+#include "test_paths.h"
 
 namespace aifabric {
 namespace {
@@ -19,7 +20,7 @@ using ::testing::HasSubstr;
 using fabric_testing::CountTier;
 using fabric_testing::MakeSpec;
 
-constexpr char kPath[] = AIFABRIC_SOURCE_DIR "/data/clusters/lingjun2023_topo.csv";
+const std::string kPath = std::string(AIFABRIC_SOURCE_DIR) + "/data/clusters/lingjun2023_topo.csv";
 
 TopologySpec Spec() {
   TopologySpec spec = MakeSpec(TopologyType::kLingjunFile, "64x400G", 1, 1, DataRate::Gbps(200));

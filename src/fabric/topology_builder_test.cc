@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "fabric/fabric_test_util.h"
+#include "test_paths.h"
 
 namespace aifabric {
 namespace {
@@ -34,7 +35,7 @@ TEST(TopologyBuilder, DispatchesOnType) {
 
   spec.type = TopologyType::kLingjunFile;
   spec.k = 0;
-  spec.file = AIFABRIC_SOURCE_DIR "/data/clusters/lingjun2023_topo.csv";
+  spec.file = std::string(AIFABRIC_SOURCE_DIR) + "/data/clusters/lingjun2023_topo.csv";
   Result<Topology> lj = BuildTopology(spec);
   ASSERT_TRUE(lj.ok()) << lj.error().message;
   EXPECT_EQ(lj->hosts().size(), 847u);

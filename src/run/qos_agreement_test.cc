@@ -17,6 +17,7 @@
 
 #include "run/scenario_run.h"
 #include "scenario/scenario_loader.h"
+#include "test_paths.h"
 
 namespace aifabric {
 namespace {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "workload/model_catalog.h"
+#include "test_paths.h"
 
 namespace aifabric {
 namespace {

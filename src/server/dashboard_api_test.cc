@@ -9,6 +9,7 @@
 
 #include "core/text_file.h"
 #include "server/serve_test_util.h"
+#include "test_paths.h"
 
 namespace aifabric {
 namespace {

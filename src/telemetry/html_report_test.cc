@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "telemetry/telemetry_test_util.h"
+#include "test_paths.h"
 
 namespace aifabric {
 namespace {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "workload/test_topology.h"
+#include "test_paths.h"
 
 namespace aifabric {
 namespace {

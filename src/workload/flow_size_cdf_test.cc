@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include "test_paths.h"
 
 namespace aifabric {
 namespace {
