@@ -245,6 +245,32 @@ TEST(PlanCli, TrainingAndInference) {
   EXPECT_GT(chat["goodput_per_s"].get<double>(), 0);
   EXPECT_GT(chat["ttft_p50_s"].get<double>(), 0);
   EXPECT_GT(chat["tpot_p50_s"].get<double>(), 0);
+  const double attained = chat["slo_attainment"].get<double>();
+  EXPECT_EQ(d["within_constraints"].get<bool>(), attained >= 0.99) << attained;
+}
+
+// A TTFT SLO of 1 us cannot be met (the prefill alone takes longer), so no
+// request attains it and the one design misses constraints.min_slo_attainment.
+TEST(PlanCli, InferenceSloIsAConstraint) {
+  TempDir dir;
+  const std::string req = dir.Write("req.yaml",
+                                    "cluster: {gpus: 16, gpu: H100}\n"
+                                    "workloads:\n"
+                                    "  - name: chat\n"
+                                    "    inference: {model: llama3-8b, tp: 8, replicas: 2, rate: 20, requests: 20,\n"
+                                    "                ttft_slo: 1us, input_tokens: {min: 256, max: 512},\n"
+                                    "                output_tokens: {min: 16, max: 32}}\n"
+                                    "design_space: {fabric_kind: roce, topology: fat_tree, switches: [64x400G]}\n");
+  CommandResult r = RunAifabric("plan " + req + " -q --packet-check 0 --out " + dir.path() + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json plan = Json::parse(ReadFile(dir.path() + "/out/plan.json"));
+  ASSERT_EQ(plan["designs"].size(), 1u);
+  EXPECT_EQ(plan["designs"][0]["workloads"][0]["slo_attainment"], 0);
+  EXPECT_FALSE(plan["designs"][0]["within_constraints"].get<bool>());
+  EXPECT_THAT(plan["recommendation"].get<std::string>(),
+              HasSubstr("No design meets the constraints. The best without them is roce-400g-fat_tree-1to1-64x400G "
+                        "(SLO: chat meets its TTFT and TPOT SLOs for 0.00% of its requests, below "
+                        "constraints.min_slo_attainment 99.00%)"));
 }
 
 // The examples' design spaces, counted by hand from the catalog: at 400G

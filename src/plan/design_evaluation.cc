@@ -40,6 +40,7 @@ WorkloadOutcome InferenceOutcome(const PlanWorkload& w, const InferenceRunResult
   o.goodput_per_s = s.goodput_per_s;
   o.ttft_p50_s = s.ttft.p50_ms / 1e3;
   o.tpot_p50_s = s.tpot.p50_ms / 1e3;
+  o.slo_attainment = s.slo_attainment;
   return o;
 }
 

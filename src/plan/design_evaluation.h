@@ -52,6 +52,7 @@ struct WorkloadOutcome {
   double goodput_per_s = 0;
   double ttft_p50_s = 0;
   double tpot_p50_s = 0;
+  double slo_attainment = 0;  // share of requests meeting both SLOs
 };
 
 struct DesignOutcome {

@@ -27,6 +27,7 @@ void PutWorkload(ByteWriter& w, const WorkloadOutcome& o) {
   w.F64(o.goodput_per_s);
   w.F64(o.ttft_p50_s);
   w.F64(o.tpot_p50_s);
+  w.F64(o.slo_attainment);
 }
 
 WorkloadOutcome GetWorkload(ByteReader& r) {
@@ -51,6 +52,7 @@ WorkloadOutcome GetWorkload(ByteReader& r) {
   o.goodput_per_s = r.F64();
   o.ttft_p50_s = r.F64();
   o.tpot_p50_s = r.F64();
+  o.slo_attainment = r.F64();
   return o;
 }
 

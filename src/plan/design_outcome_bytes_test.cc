@@ -42,6 +42,7 @@ DesignOutcome SampleOutcome() {
   w.goodput_per_s = -0.0;
   w.ttft_p50_s = 1e-300;
   w.tpot_p50_s = 2e300;
+  w.slo_attainment = 0.1 + 0.2;  // 0.30000000000000004: every bit must survive
   o.workloads = {w, w};
   o.workloads[1].name = "second";
   o.effective_gpu_utilization = 0.5 + 1e-16;
@@ -104,6 +105,7 @@ TEST(DesignOutcomeBytes, EveryFieldRoundTripsExactly) {
   EXPECT_TRUE(std::signbit(w.goodput_per_s));
   EXPECT_EQ(w.ttft_p50_s, e.ttft_p50_s);
   EXPECT_EQ(w.tpot_p50_s, e.tpot_p50_s);
+  EXPECT_EQ(w.slo_attainment, 0.1 + 0.2);
   EXPECT_EQ(back->workloads[1].name, "second");
   EXPECT_EQ(back->effective_gpu_utilization, o.effective_gpu_utilization);
   EXPECT_EQ(back->useful_gpu_hours, o.useful_gpu_hours);

@@ -35,6 +35,7 @@ Json WorkloadJson(const WorkloadOutcome& w) {
     j["goodput_per_s"] = RoundForFiles(w.goodput_per_s);
     j["ttft_p50_s"] = RoundForFiles(w.ttft_p50_s);
     j["tpot_p50_s"] = RoundForFiles(w.tpot_p50_s);
+    j["slo_attainment"] = RoundForFiles(w.slo_attainment);
   }
   return j;
 }

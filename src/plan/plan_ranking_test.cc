@@ -66,6 +66,32 @@ TEST(PlanRanking, ConstraintsComeFirst) {
   EXPECT_THAT(none.recommendation, HasSubstr("No design meets the constraints"));
 }
 
+// An inference service below constraints.min_slo_attainment (default 0.99)
+// puts its design outside the constraints, whatever its utilization.
+TEST(PlanRanking, InferenceServicesAreHeldToTheirSlos) {
+  DesignOutcome slow = Outcome("slow", 100e3, 0.60);
+  WorkloadOutcome chat;
+  chat.name = "chat";
+  chat.kind = "inference";
+  chat.slo_attainment = 0.985;
+  slow.workloads.push_back(chat);
+  DesignOutcome fast = Outcome("fast", 200e3, 0.50);
+  chat.slo_attainment = 0.995;
+  fast.workloads.push_back(chat);
+  PlanRequirements r = OneYear();
+  const RankedPlan plan = RankDesigns(r, {slow, fast}, {});
+  ASSERT_EQ(plan.designs.size(), 2u);
+  EXPECT_EQ(plan.designs[0].outcome.design.name, "fast");
+  EXPECT_TRUE(plan.designs[0].within_constraints);
+  EXPECT_FALSE(plan.designs[1].within_constraints);
+  EXPECT_EQ(plan.designs[1].constraint_missed,
+            "SLO: chat meets its TTFT and TPOT SLOs for 98.50% of its requests, below "
+            "constraints.min_slo_attainment 99.00%");
+  EXPECT_THAT(plan.recommendation, HasSubstr("Buy fast"));
+  r.constraints.min_slo_attainment = 0.98;  // both meet it: utilization decides
+  EXPECT_EQ(RankDesigns(r, {slow, fast}, {}).designs[0].outcome.design.name, "slow");
+}
+
 TEST(PlanRanking, RejectedOutcomesAreListed) {
   DesignOutcome bad = Outcome("z", 1, 1);
   bad.rejected = "a 128-port core can connect only 128";

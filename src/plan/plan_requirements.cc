@@ -187,11 +187,13 @@ void ReadDesignSpace(const MapReader& m, PlanRequirements& r) {
 }
 
 void ReadConstraints(const MapReader& m, PlanRequirements& r) {
-  m.AllowOnly({"budget_usd", "power_kw", "max_oversubscription", "ecosystem"});
+  m.AllowOnly({"budget_usd", "power_kw", "max_oversubscription", "ecosystem", "min_slo_attainment"});
   PlanConstraints& c = r.constraints;
   if (m.Has("budget_usd")) c.budget_usd = m.Number("budget_usd", 0, IsPositive, "a number > 0 (US dollars)");
   if (m.Has("power_kw")) c.power_kw = m.Number("power_kw", 0, IsPositive, "a number > 0 (kW)");
   c.max_oversubscription = m.Number("max_oversubscription", c.max_oversubscription, IsAtLeastOne, "a number >= 1");
+  c.min_slo_attainment = m.Number("min_slo_attainment", c.min_slo_attainment,
+                                  [](double v) { return v >= 0 && v <= 1; }, "a share from 0 to 1");
   if (m.Has("ecosystem") && m.String("ecosystem", "") != "any") {
     c.ecosystem = m.Enum<FabricKind>("ecosystem", FabricKind::kRoce, kKinds);
   }

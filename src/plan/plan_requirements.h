@@ -48,6 +48,10 @@ struct PlanConstraints {
   std::optional<double> power_kw;          // network power at most
   double max_oversubscription = 1e9;       // designs above it are not built
   std::optional<FabricKind> ecosystem;     // only this kind (absent: any)
+  // Every inference service meets its TTFT and TPOT SLOs for at least this
+  // share of its requests (MLPerf Inference's server scenario holds LLMs to
+  // their 99th-percentile TTFT and TPOT limits).
+  double min_slo_attainment = 0.99;
 };
 
 // Cable reach per tier of links, for the bill of materials (a link's

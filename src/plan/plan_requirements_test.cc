@@ -60,7 +60,7 @@ design_space:
   topology: [fat_tree]
   oversubscription: [1, 2, 3]
   load_balancing: {roce: [ecmp, spray]}
-constraints: {budget_usd: 5e6, ecosystem: roce, max_oversubscription: 2}
+constraints: {budget_usd: 5e6, ecosystem: roce, max_oversubscription: 2, min_slo_attainment: 0.9}
 costs: {years: 3, energy_usd_per_kwh: 0.2, pue: 1.1, cable_m: {spine: 400}}
 )");
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -71,6 +71,7 @@ costs: {years: 3, energy_usd_per_kwh: 0.2, pue: 1.1, cable_m: {spine: 400}}
   EXPECT_DOUBLE_EQ(*r->constraints.budget_usd, 5e6);
   EXPECT_EQ(*r->constraints.ecosystem, FabricKind::kRoce);
   EXPECT_DOUBLE_EQ(r->constraints.max_oversubscription, 2);
+  EXPECT_DOUBLE_EQ(r->constraints.min_slo_attainment, 0.9);
   EXPECT_EQ(r->costs.years, 3);
   EXPECT_DOUBLE_EQ(r->costs.cable.spine_m, 400);
   EXPECT_DOUBLE_EQ(r->costs.cable.host_m, 3);
@@ -90,6 +91,8 @@ TEST(PlanRequirements, ErrorsNameTheField) {
               HasSubstr("design_space.fabric_kind.1: expected one of ib, roce, got 'ethernet'"));
   EXPECT_THAT(Err(std::string(kMinimal) + "design_space: {oversubscription: [0.5]}\n"),
               HasSubstr("design_space.oversubscription.0: expected a number >= 1"));
+  EXPECT_THAT(Err(std::string(kMinimal) + "constraints: {min_slo_attainment: 99}\n"),
+              HasSubstr("constraints.min_slo_attainment: expected a share from 0 to 1"));
   EXPECT_THAT(Err(std::string(kMinimal) + "costs: {prices: nowhere.yaml}\n"),
               HasSubstr("costs.prices: no such file: ./nowhere.yaml"));
   EXPECT_THAT(Err(std::string(kMinimal) + "colour: blue\n"), HasSubstr("colour"));
