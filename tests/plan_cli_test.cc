@@ -216,22 +216,30 @@ TEST(PlanCli, ConfigOfTheChosenDesign) {
   }
 }
 
+// The plan.json of a one-design plan of `requirements` without a packet
+// check (null when the plan fails, with the failure reported).
+Json PlanWithoutCheck(const TempDir& dir, const std::string& requirements) {
+  const std::string req = dir.Write("req.yaml", requirements);
+  CommandResult r = RunAifabric("plan " + req + " -q --packet-check 0 --out " + dir.path() + "/out");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  if (r.exit_code != 0) return nullptr;
+  return Json::parse(ReadFile(dir.path() + "/out/plan.json"));
+}
+
 // A training job on half the GPUs and an inference service: the design's
 // utilization is the training job's share of the cluster's GPU time (its
 // utilization x 16 / 32), and the service reports goodput and latencies.
 TEST(PlanCli, TrainingAndInference) {
   TempDir dir;
-  const std::string req = dir.Write("req.yaml",
-                                    "cluster: {gpus: 32, gpu: H100}\n"
-                                    "workloads:\n"
-                                    "  - training: {model: llama3-8b, tp: 8, dp: 2, global_batch: 16}\n"
-                                    "  - name: chat\n"
-                                    "    inference: {model: llama3-8b, tp: 8, replicas: 2, rate: 20, requests: 40,\n"
-                                    "                input_tokens: {min: 256, max: 512}, output_tokens: {min: 16, max: 32}}\n"
-                                    "design_space: {fabric_kind: roce, topology: fat_tree, switches: [64x400G]}\n");
-  CommandResult r = RunAifabric("plan " + req + " -q --packet-check 0 --out " + dir.path() + "/out");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const Json plan = Json::parse(ReadFile(dir.path() + "/out/plan.json"));
+  const Json plan = PlanWithoutCheck(
+      dir, "cluster: {gpus: 32, gpu: H100}\n"
+           "workloads:\n"
+           "  - training: {model: llama3-8b, tp: 8, dp: 2, global_batch: 16}\n"
+           "  - name: chat\n"
+           "    inference: {model: llama3-8b, tp: 8, replicas: 2, rate: 20, requests: 40,\n"
+           "                input_tokens: {min: 256, max: 512}, output_tokens: {min: 16, max: 32}}\n"
+           "design_space: {fabric_kind: roce, topology: fat_tree, switches: [64x400G]}\n");
+  ASSERT_TRUE(plan.is_object());
   ASSERT_EQ(plan["designs"].size(), 1u);
   const Json& d = plan["designs"][0];
   ASSERT_EQ(d["workloads"].size(), 2u);
@@ -253,17 +261,15 @@ TEST(PlanCli, TrainingAndInference) {
 // request attains it and the one design misses constraints.min_slo_attainment.
 TEST(PlanCli, InferenceSloIsAConstraint) {
   TempDir dir;
-  const std::string req = dir.Write("req.yaml",
-                                    "cluster: {gpus: 16, gpu: H100}\n"
-                                    "workloads:\n"
-                                    "  - name: chat\n"
-                                    "    inference: {model: llama3-8b, tp: 8, replicas: 2, rate: 20, requests: 20,\n"
-                                    "                ttft_slo: 1us, input_tokens: {min: 256, max: 512},\n"
-                                    "                output_tokens: {min: 16, max: 32}}\n"
-                                    "design_space: {fabric_kind: roce, topology: fat_tree, switches: [64x400G]}\n");
-  CommandResult r = RunAifabric("plan " + req + " -q --packet-check 0 --out " + dir.path() + "/out");
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const Json plan = Json::parse(ReadFile(dir.path() + "/out/plan.json"));
+  const Json plan = PlanWithoutCheck(
+      dir, "cluster: {gpus: 16, gpu: H100}\n"
+           "workloads:\n"
+           "  - name: chat\n"
+           "    inference: {model: llama3-8b, tp: 8, replicas: 2, rate: 20, requests: 20,\n"
+           "                ttft_slo: 1us, input_tokens: {min: 256, max: 512},\n"
+           "                output_tokens: {min: 16, max: 32}}\n"
+           "design_space: {fabric_kind: roce, topology: fat_tree, switches: [64x400G]}\n");
+  ASSERT_TRUE(plan.is_object());
   ASSERT_EQ(plan["designs"].size(), 1u);
   EXPECT_EQ(plan["designs"][0]["workloads"][0]["slo_attainment"], 0);
   EXPECT_FALSE(plan["designs"][0]["within_constraints"].get<bool>());
