@@ -67,7 +67,7 @@ export class ServeCheck {
       let err = '';
       server.stderr.on('data', (chunk) => {
         err += chunk;
-        const m = /serving http:\/\/127\.0\.0\.1:(\d+)\//.exec(err);
+        const m = /serving the dashboard at http:\/\/127\.0\.0\.1:(\d+)\/ /.exec(err);
         if (m) resolve(Number(m[1]));
       });
       server.once('exit', (code) => reject(new Error(`aifabric serve exited with ${code}: ${err}`)));
