@@ -56,11 +56,13 @@ size_t ClusterLayout::nic_of_index(GpuId gpu) const {
 
 NodeId ClusterLayout::nic_of(GpuId gpu) const { return gpu_nic_[static_cast<size_t>(gpu)]; }
 
-DataRate FastestNicLink(const Topology& topology, const ClusterLayout& layout) {
+DataRate FastestNicRate(const Topology& topology, const ClusterLayout& layout) {
   DataRate fastest;
   for (int s = 0; s < layout.servers(); ++s) {
     for (NodeId nic : layout.nics(s)) {
-      for (PortId p : topology.node(nic).ports) fastest = std::max(fastest, topology.port(p).rate);
+      uint64_t nic_bps = 0;
+      for (PortId p : topology.node(nic).ports) nic_bps += topology.port(p).rate.bps();
+      fastest = std::max(fastest, DataRate::BitsPerSecond(nic_bps));
     }
   }
   return fastest;

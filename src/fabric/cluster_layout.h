@@ -64,8 +64,9 @@ class ClusterLayout {
   std::vector<uint16_t> gpu_nic_count_;    // per GPU: nic_count
 };
 
-// The fastest link out of any server's NIC (what a job's flows can reach
-// at best, before placement). O(NICs).
-DataRate FastestNicLink(const Topology& topology, const ClusterLayout& layout);
+// The fastest NIC of any server, a NIC's rate being the sum of its links
+// (a dual-ToR or multi-plane NIC moves over all of them): what a job's
+// flows can reach at best, before placement. O(NIC links).
+DataRate FastestNicRate(const Topology& topology, const ClusterLayout& layout);
 
 }  // namespace aifabric

@@ -21,7 +21,7 @@ Topology Servers(int servers, int nics_per_server) {
 
 // Two servers of one NIC; server 1's NIC links at 400G, server 0's at 100G:
 // the fastest NIC link is 400G, whichever server has it.
-TEST(ClusterLayout, FastestNicLinkLooksAtEveryServer) {
+TEST(ClusterLayout, FastestNicRateLooksAtEveryServer) {
   Topology t = Servers(2, 1);
   const NodeId leaf = t.AddSwitch("leaf", 1, t.AddSwitchSpec(SwitchSpec{}));
   t.AddLink(0, leaf, DataRate::Gbps(100), Time::Zero());
@@ -30,7 +30,25 @@ TEST(ClusterLayout, FastestNicLinkLooksAtEveryServer) {
   spec.gpus_per_server = 1;
   Result<ClusterLayout> l = ClusterLayout::Build(t, spec);
   ASSERT_TRUE(l.ok());
-  EXPECT_EQ(FastestNicLink(t, *l), DataRate::Gbps(400));
+  EXPECT_EQ(FastestNicRate(t, *l), DataRate::Gbps(400));
+}
+
+// A NIC's rate is the sum of its links: server 0's NIC is dual-homed, two
+// 200G links to two leaves (400G), server 1's has one 300G link; the
+// fastest NIC is server 0's at 400G, though its fastest link is 200G.
+TEST(ClusterLayout, FastestNicRateSumsAMultiHomedNicsLinks) {
+  Topology t = Servers(2, 1);
+  const int spec_id = t.AddSwitchSpec(SwitchSpec{});
+  const NodeId leaf0 = t.AddSwitch("leaf0", 1, spec_id);
+  const NodeId leaf1 = t.AddSwitch("leaf1", 1, spec_id);
+  t.AddLink(0, leaf0, DataRate::Gbps(200), Time::Zero());
+  t.AddLink(0, leaf1, DataRate::Gbps(200), Time::Zero());
+  t.AddLink(1, leaf0, DataRate::Gbps(300), Time::Zero());
+  ServerSpec spec;
+  spec.gpus_per_server = 1;
+  Result<ClusterLayout> l = ClusterLayout::Build(t, spec);
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(FastestNicRate(t, *l), DataRate::Gbps(400));
 }
 
 TEST(ClusterLayout, OneNicPerGpuPutsGpuIOnRailI) {

@@ -24,7 +24,7 @@ Result<std::vector<TraceJob>> GenerateTrace(const Scenario& cluster, const Trace
     models.push_back(std::move(*m));
   }
   const JobModelOptions job_model = cluster.scheduling.jobs;
-  const double nic_bytes_per_s = static_cast<double>(FastestNicLink(fabric->topology, layout).bps()) / 8;
+  const double nic_bytes_per_s = static_cast<double>(FastestNicRate(fabric->topology, layout).bps()) / 8;
   SyntheticTraceOptions o;
   o.jobs = options.jobs;
   o.arrivals_per_hour = options.arrivals_per_hour;

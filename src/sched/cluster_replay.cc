@@ -142,7 +142,7 @@ Status Replay::Prepare() {
   // The fastest a NIC moves a job's payload, for the estimates made before
   // placement.
   const double nic_bytes_per_s =
-      static_cast<double>(FastestNicLink(topology_, layout_).bps()) * options_.payload_efficiency / 8;
+      static_cast<double>(FastestNicRate(topology_, layout_).bps()) * options_.payload_efficiency / 8;
   for (ReplayJob& job : jobs_) {
     const TraceJob& t = *job.trace;
     auto it = models.find(t.model);
