@@ -236,6 +236,8 @@ void ApiServer::Routes() {
     g.queue_length = manager_->queued();
     g.running = manager_->running();
     g.workers = manager_->workers();
+    g.attachments = manager_->attached();
+    g.max_attachments = manager_->max_attachments();
     r.set_content(metrics_.Exposition(g), "text/plain; version=0.0.4; charset=utf-8");
   });
   http.Get(R"(/api/runs/([^/]+)/topology)",

@@ -274,10 +274,14 @@ TEST(Attach, BadAttachmentsAreRefusedWithTheFieldNamed) {
     EXPECT_EQ(r->status, 400) << c.body;
     EXPECT_THAT(r->body, HasSubstr(c.error)) << c.body;
   }
-  // At most --max-attachments at once.
+  // At most --max-attachments at once; /metrics counts the attached.
+  EXPECT_THAT(t.Client().Get("/metrics")->body, HasSubstr("\naifabric_server_attachments 0\n"));
   FakePrometheus prometheus(HotSpotCounters());
   const std::string first = t.Start("kind=observe", files.Attach(prometheus.url()));
   ASSERT_FALSE(first.empty());
+  const std::string metrics = t.Client().Get("/metrics")->body;
+  EXPECT_THAT(metrics, HasSubstr("\naifabric_server_attachments 1\n"));
+  EXPECT_THAT(metrics, HasSubstr("\naifabric_server_max_attachments 1\n"));
   httplib::Result second = t.Post("kind=observe", files.Attach(prometheus.url()));
   ASSERT_TRUE(second);
   EXPECT_EQ(second->status, 400);

@@ -30,6 +30,11 @@ std::string ServerMetrics::Exposition(const ServerGauges& gauges) const {
   writer.Sample({}, static_cast<double>(gauges.running));
   writer.Family("aifabric_server_workers", "Worker threads (--workers): runs at once at most.", MetricKind::kGauge);
   writer.Sample({}, gauges.workers);
+  writer.Family("aifabric_server_attachments", "Real fabrics attached and watched now.", MetricKind::kGauge);
+  writer.Sample({}, static_cast<double>(gauges.attachments));
+  writer.Family("aifabric_server_max_attachments", "Real fabrics attached at once at most (--max-attachments).",
+                MetricKind::kGauge);
+  writer.Sample({}, gauges.max_attachments);
   writer.Family("aifabric_server_requests_total", "HTTP requests answered, by status code.", MetricKind::kCounter);
   {
     std::lock_guard lock(mutex_);

@@ -25,6 +25,8 @@ struct ServerGauges {
   size_t queue_length = 0;
   size_t running = 0;
   int workers = 0;
+  size_t attachments = 0;   // real fabrics attached and watched now
+  int max_attachments = 0;  // --max-attachments
 };
 
 class ServerMetrics {
