@@ -19,6 +19,15 @@ Topology Servers(int servers, int nics_per_server) {
   return t;
 }
 
+// The fastest NIC rate of t's servers, one GPU each.
+DataRate FastestNicOfOneGpuServers(const Topology& t) {
+  ServerSpec spec;
+  spec.gpus_per_server = 1;
+  Result<ClusterLayout> l = ClusterLayout::Build(t, spec);
+  EXPECT_TRUE(l.ok());
+  return l.ok() ? FastestNicRate(t, *l) : DataRate();
+}
+
 // Two servers of one NIC; server 1's NIC links at 400G, server 0's at 100G:
 // the fastest NIC link is 400G, whichever server has it.
 TEST(ClusterLayout, FastestNicRateLooksAtEveryServer) {
@@ -26,11 +35,7 @@ TEST(ClusterLayout, FastestNicRateLooksAtEveryServer) {
   const NodeId leaf = t.AddSwitch("leaf", 1, t.AddSwitchSpec(SwitchSpec{}));
   t.AddLink(0, leaf, DataRate::Gbps(100), Time::Zero());
   t.AddLink(1, leaf, DataRate::Gbps(400), Time::Zero());
-  ServerSpec spec;
-  spec.gpus_per_server = 1;
-  Result<ClusterLayout> l = ClusterLayout::Build(t, spec);
-  ASSERT_TRUE(l.ok());
-  EXPECT_EQ(FastestNicRate(t, *l), DataRate::Gbps(400));
+  EXPECT_EQ(FastestNicOfOneGpuServers(t), DataRate::Gbps(400));
 }
 
 // A NIC's rate is the sum of its links: server 0's NIC is dual-homed, two
@@ -44,11 +49,7 @@ TEST(ClusterLayout, FastestNicRateSumsAMultiHomedNicsLinks) {
   t.AddLink(0, leaf0, DataRate::Gbps(200), Time::Zero());
   t.AddLink(0, leaf1, DataRate::Gbps(200), Time::Zero());
   t.AddLink(1, leaf0, DataRate::Gbps(300), Time::Zero());
-  ServerSpec spec;
-  spec.gpus_per_server = 1;
-  Result<ClusterLayout> l = ClusterLayout::Build(t, spec);
-  ASSERT_TRUE(l.ok());
-  EXPECT_EQ(FastestNicRate(t, *l), DataRate::Gbps(400));
+  EXPECT_EQ(FastestNicOfOneGpuServers(t), DataRate::Gbps(400));
 }
 
 TEST(ClusterLayout, OneNicPerGpuPutsGpuIOnRailI) {
