@@ -209,7 +209,8 @@ TEST(Cli, EveryExampleRunsAndConservesBytes) {
   // dropped (three independent counters); a run that dropped nothing
   // completed every flow.
   int examples = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(AIFABRIC_SOURCE_DIR) + "/examples")) {
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(std::string(AIFABRIC_SOURCE_DIR) + "/examples")) {
     if (entry.path().extension() != ".yaml") continue;
     // examples/plan/ holds the planner's inputs (price files), not scenarios.
     if (entry.path().parent_path().filename() == "plan") continue;

@@ -197,8 +197,9 @@ TEST(ScheduleCliExamples, TheExampleClustersReplayTheExampleTrace) {
   for (const Example& e : {Example{"cluster.yaml", 252 * 8}, Example{"lingjun_cluster.yaml", 843 * 8}}) {
     SCOPED_TRACE(e.file);
     const std::string out = dir.path() + "/" + e.file;
-    CommandResult r = RunAifabric(std::string("schedule --cluster ") + AIFABRIC_SOURCE_DIR + "/examples/scheduling/" + e.file +
-                                  " --trace " + trace + " --out " + out + " --compare first_fit,topology+crux+cassini");
+    CommandResult r =
+        RunAifabric(std::string("schedule --cluster ") + AIFABRIC_SOURCE_DIR + "/examples/scheduling/" + e.file +
+                    " --trace " + trace + " --out " + out + " --compare first_fit,topology+crux+cassini");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(Exists(out + "/k8s-node-labels.sh"));
     EXPECT_EQ(r.err.find("not written"), std::string::npos) << r.err;

@@ -39,9 +39,12 @@ int ServeCommand(const ServeCommandOptions& options) {
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
   Result<std::unique_ptr<ApiServer>> server = ApiServer::Start(serve);
   if (!server.ok()) return ReportBadInput(server.error());
-  std::fprintf(stderr, "aifabric: serving the dashboard at http://%s:%d/ and the API under /api/runs (store %s, %d workers%s%s)\n", serve.bind.c_str(),
-               (*server)->port(), serve.store_dir.c_str(), serve.workers, serve.token.empty() ? "" : ", token required",
-               serve.attach_files.empty() ? "" : (", " + std::to_string(serve.attach_files.size()) + " attached").c_str());
+  std::fprintf(
+      stderr,
+      "aifabric: serving the dashboard at http://%s:%d/ and the API under /api/runs (store %s, %d workers%s%s)\n",
+      serve.bind.c_str(), (*server)->port(), serve.store_dir.c_str(), serve.workers,
+      serve.token.empty() ? "" : ", token required",
+      serve.attach_files.empty() ? "" : (", " + std::to_string(serve.attach_files.size()) + " attached").c_str());
   if ((*server)->interrupted_runs() > 0) {
     std::fprintf(stderr, "aifabric: %zu runs a restart cut short are marked failed\n", (*server)->interrupted_runs());
   }

@@ -37,7 +37,8 @@ std::string MissedConstraint(const PlanRequirements& r, const DesignOutcome& o) 
   for (const WorkloadOutcome& w : o.workloads) {
     if (w.kind == "inference" && w.slo_attainment < r.constraints.min_slo_attainment) {
       return "SLO: " + w.name + " meets its TTFT and TPOT SLOs for " + Fixed(100 * w.slo_attainment, 2) + "%" +
-             " of its requests, below constraints.min_slo_attainment " + Fixed(100 * r.constraints.min_slo_attainment, 2) + "%";
+             " of its requests, below constraints.min_slo_attainment " +
+             Fixed(100 * r.constraints.min_slo_attainment, 2) + "%";
     }
   }
   return "";
