@@ -67,6 +67,45 @@ TEST(Cli, RunWritesAllOutputsAndSummaryAddsUp) {
   EXPECT_EQ(lines, 4);
 }
 
+// One 995-byte flow across a k=8 fat-tree (100G, 1 us cables, 32x100G
+// switches of 450 ns) on an idle fabric, worked by hand. Host 0 and host 127
+// sit in different pods: 6 cables, 5 switches. The default packet is 4096
+// payload bytes with 82 bytes of RoCEv2 framing; an ACK is 86 wire bytes.
+TEST(Cli, FctTxtOfOneFlowIsHpccsDefinitionToTheNanosecond) {
+  TempDir dir;
+  const std::string scenario = dir.Write("one.yaml",
+                                         "name: one\n"
+                                         "cluster: {servers: 128, gpus_per_server: 1, nic: {rate: 100Gbps}}\n"
+                                         "fabric:\n"
+                                         "  topology: {type: fat_tree, k: 8}\n"
+                                         "  switch: 32x100G\n"
+                                         "  link: {latency: 1us}\n"
+                                         "workload:\n"
+                                         "  - flows:\n"
+                                         "      - {src: 0, dst: 127, size: 995}\n");
+  CommandResult r = RunAifabric("run " + scenario + " --quiet --out " + dir.path() + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // HPCC (third.cc): pairRtt = 2 * delay + sum over hops of
+  // floor(payload * 8e9 / bw) = 2 * (6 * 1000 + 5 * 450) + 6 * floor(4096 * 8 / 100)
+  // = 16500 + 6 * 327 = 18462 ns; standalone_fct = pairRtt +
+  // floor((995 + 1 * 82) * 8 / 100) = 18462 + 86 = 18548 ns.
+  // fct: the last byte arrives after 6 store-and-forward hops of
+  // 1077 * 8 / 100 = 86.16 ns plus 1000 ns, and 5 switches of 450 ns:
+  // 8766.96 ns; its ACK comes back in 6 * (86 * 8 / 100 + 1000) + 5 * 450 =
+  // 8291.28 ns; the sender holds it at 17058.24 ns, 17058 in whole ns.
+  EXPECT_EQ(ReadFile(dir.path() + "/out/fct.txt"), "0b000001 0b007f01 10000 4791 995 0 17058 18548\n");
+  // flows.csv keeps the one-way completion beside the acknowledged one.
+  std::istringstream csv(ReadFile(dir.path() + "/out/flows.csv"));
+  std::string header, row;
+  std::getline(csv, header);
+  std::getline(csv, row);
+  EXPECT_EQ(header,
+            "flow_id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown,acked_end_ns,acked_fct_ns,"
+            "hpcc_standalone_fct_ns");
+  EXPECT_THAT(row, ::testing::StartsWith("0,0,127,995,0,8766.96,8766.96,"));
+  EXPECT_THAT(row, ::testing::EndsWith(",17058.24,17058.24,18548"));
+}
+
 nlohmann::json WithoutWallClock(nlohmann::json j) {
   // The only figures that measure the machine rather than the simulation.
   j.erase("wall_s");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <numeric>
 #include <sstream>
@@ -10,6 +11,8 @@
 #include <fmt/format.h>
 
 #include "run/run_observation.h"
+#include "report/hpcc_fct.h"
+#include "transport/rc_transport.h"
 #include "report/faults_json.h"
 #include "report/telemetry_outputs.h"
 
@@ -96,18 +99,56 @@ double Utilization(const ScenarioRun& run, const Port& port) {
   return bits / (static_cast<double>(port.rate.bps()) * seconds);
 }
 
+// HPCC's per-flow figures for a run: the pair of each (src, dst) worked
+// out once, with the run's payload per packet, header and ACK sizes.
+class HpccFigures {
+ public:
+  explicit HpccFigures(const ScenarioRun& run)
+      : run_(run),
+        payload_bytes_(run.scenario().packet.mtu_bytes),
+        header_bytes_(run.scenario().packet.wire_overhead_bytes),
+        ack_wire_bytes_(run.scenario().transport.fabric == FabricKind::kIb ? kIbAckWireBytes : kRoceAckWireBytes) {}
+
+  // When the sender holds the last byte's ACK: the last byte's arrival
+  // plus that ACK's return on the idle reverse path.
+  Time Acked(const TransferRequest& r, Time arrival) { return arrival + Pair(r).ack_return; }
+  int64_t StandaloneFctNs(const TransferRequest& r) {
+    return HpccStandaloneFctNs(Pair(r), r.bytes, payload_bytes_, header_bytes_);
+  }
+
+ private:
+  const HpccPair& Pair(const TransferRequest& r) {
+    auto [it, fresh] = pairs_.try_emplace({r.src, r.dst});
+    if (fresh) it->second = HpccPairOf(run_.topology(), r.src, r.dst, payload_bytes_, ack_wire_bytes_);
+    return it->second;
+  }
+
+  const ScenarioRun& run_;
+  const uint32_t payload_bytes_, header_bytes_, ack_wire_bytes_;
+  std::map<std::pair<NodeId, NodeId>, HpccPair> pairs_;
+};
+
+// end_ns/fct_ns: the last payload byte's arrival (one way); acked_*: when
+// the sender has its ACK; hpcc_standalone_fct_ns: HPCC's standalone_fct.
 void WriteFlowsCsv(TextSink& out, const ScenarioRun& run) {
-  out.Append("flow_id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown\n");
+  HpccFigures hpcc(run);
+  out.Append("flow_id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown,acked_end_ns,acked_fct_ns,"
+             "hpcc_standalone_fct_ns\n");
   for (const FlowSpec& flow : run.flows()) {
     const Time end = run.finish(flow.id);
     const Time ideal = run.ideal_fct(flow.id);
+    const TransferRequest& r = run.request(flow.id);
+    const int64_t standalone_ns = hpcc.StandaloneFctNs(r);
     if (end.IsInfinite()) {
-      AppendFormatted(out, "{},{},{},{},{},,,{},\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start), Ns(ideal));
+      AppendFormatted(out, "{},{},{},{},{},,,{},,,,{}\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start),
+                      Ns(ideal), standalone_ns);
     } else {
       const Time fct = end - flow.start;
-      AppendFormatted(out, "{},{},{},{},{},{},{},{},{:.6f}\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start),
-                         Ns(end), Ns(fct), Ns(ideal),
-                         static_cast<double>(fct.ps()) / static_cast<double>(ideal.ps()));
+      const Time acked = hpcc.Acked(r, end);
+      AppendFormatted(out, "{},{},{},{},{},{},{},{},{:.6f},{},{},{}\n", flow.id, flow.src, flow.dst, flow.bytes,
+                      Ns(flow.start), Ns(end), Ns(fct), Ns(ideal),
+                      static_cast<double>(fct.ps()) / static_cast<double>(ideal.ps()), Ns(acked),
+                      Ns(acked - flow.start), standalone_ns);
     }
   }
 }
@@ -123,23 +164,29 @@ void WriteLinksCsv(TextSink& out, const ScenarioRun& run) {
   }
 }
 
-// HPCC's fct.txt: one line per completed flow (transfer, however many queue
-// pairs carried it) in completion order:
-// sip dip sport dport size start_ns fct_ns standalone_fct_ns.
+// HPCC's fct.txt (third.cc qp_finish): one line per completed flow
+// (transfer, however many queue pairs carried it) in completion order:
+// sip dip sport dport size start_ns fct_ns standalone_fct_ns, where fct is
+// until the sender holds the last byte's ACK and standalone_fct is HPCC's
+// base RTT plus the wire bytes at the bottleneck rate, in whole ns.
 void WriteFctTxt(TextSink& out, const ScenarioRun& run) {
-  std::vector<const FlowSpec*> done;
+  HpccFigures hpcc(run);
+  struct Done {
+    const FlowSpec* flow;
+    Time acked;
+  };
+  std::vector<Done> done;
   for (const FlowSpec& f : run.flows()) {
-    if (!run.finish(f.id).IsInfinite()) done.push_back(&f);
+    if (!run.finish(f.id).IsInfinite()) done.push_back({&f, hpcc.Acked(run.request(f.id), run.finish(f.id))});
   }
-  std::stable_sort(done.begin(), done.end(), [&run](const FlowSpec* a, const FlowSpec* b) {
-    const Time fa = run.finish(a->id), fb = run.finish(b->id);
-    return fa < fb || (fa == fb && a->id < b->id);
+  std::stable_sort(done.begin(), done.end(), [](const Done& a, const Done& b) {
+    return a.acked < b.acked || (a.acked == b.acked && a.flow->id < b.flow->id);
   });
-  for (const FlowSpec* f : done) {
+  for (const Done& d : done) {
+    const FlowSpec* f = d.flow;
     const TransferRequest& r = run.request(f->id);
     AppendFormatted(out, "{:08x} {:08x} {} {} {} {} {} {}\n", HpccIp(r.src), HpccIp(r.dst), r.sport, r.dport, r.bytes,
-                       f->start.ps() / 1000, (run.finish(f->id) - f->start).ps() / 1000,
-                       run.ideal_fct(r.id).ps() / 1000);
+                    f->start.ps() / 1000, (d.acked - f->start).ps() / 1000, hpcc.StandaloneFctNs(r));
   }
 }
 

@@ -1,0 +1,54 @@
+// HpccFct on a hand-built path: host a -- 100G, 1 us -- switch (300 ns) --
+// 25G, 500.5 ns -- host b, every figure worked by hand from HPCC's formulas.
+#include "report/hpcc_fct.h"
+
+#include <gtest/gtest.h>
+
+namespace aifabric {
+namespace {
+
+struct TwoHosts {
+  Topology t;
+  NodeId a, b;
+  TwoHosts() {
+    SwitchSpec spec;
+    spec.name = "s";
+    spec.latency = Time::FromNs(300);
+    const int s = t.AddSwitchSpec(spec);
+    a = t.AddHost("a");
+    b = t.AddHost("b");
+    const NodeId sw = t.AddSwitch("sw", 1, s);
+    t.AddLink(a, sw, DataRate::Gbps(100), Time::FromNs(1000));
+    t.AddLink(sw, b, DataRate::Gbps(25), Time::FromPs(500'500));
+  }
+};
+
+TEST(HpccFct, PairFiguresFollowHpccsFormulas) {
+  TwoHosts h;
+  const HpccPair p = HpccPairOf(h.t, h.a, h.b, 1000, 86);
+  EXPECT_EQ(p.hops, 2);
+  // Cables 1000 + 500.5 ns and one switch of 300 ns.
+  EXPECT_EQ(p.delay, Time::FromPs(1'800'500));
+  // floor(1000 * 8 / 100) + floor(1000 * 8 / 25) = 80 + 320.
+  EXPECT_EQ(p.tx_delay_ns, 400);
+  EXPECT_EQ(p.bottleneck_bps, 25'000'000'000u);
+  // The ACK back: 86 B at 25G (27.52 ns) + 500.5 ns, the switch's 300 ns,
+  // 86 B at 100G (6.88 ns) + 1000 ns = 1834.9 ns.
+  EXPECT_EQ(p.ack_return, Time::FromPs(1'834'900));
+  // 2 * floor(1800.5) + 400.
+  EXPECT_EQ(HpccBaseRttNs(p), 4000);
+  // 2500 bytes in 3 packets of 1000 payload, 48 header bytes each: 2644 B,
+  // floor(2644 * 8 / 25) = 846 ns at the 25G bottleneck.
+  EXPECT_EQ(HpccStandaloneFctNs(p, 2500, 1000, 48), 4846);
+  // Exactly one packet's payload: still one header.
+  EXPECT_EQ(HpccStandaloneFctNs(p, 1000, 1000, 48), 4000 + 1048 * 8 / 25);
+}
+
+TEST(HpccFct, UnreachablePairHasNoHops) {
+  Topology t;
+  const NodeId a = t.AddHost("a"), b = t.AddHost("b");
+  EXPECT_EQ(HpccPairOf(t, a, b, 1000, 86).hops, 0);
+}
+
+}  // namespace
+}  // namespace aifabric
