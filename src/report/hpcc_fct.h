@@ -16,6 +16,8 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "core/ids.h"
 #include "core/time.h"
@@ -34,6 +36,11 @@ struct HpccPair {
 // REQUIRES: src and dst are hosts of `topology`.
 HpccPair HpccPairOf(const Topology& topology, NodeId src, NodeId dst, uint32_t payload_bytes,
                     uint32_t ack_wire_bytes);
+
+// The same for many pairs at once, out[i] for pairs[i]: one search per
+// destination switch (per destination for a host with several cables).
+std::vector<HpccPair> HpccPairsOf(const Topology& topology, const std::vector<std::pair<NodeId, NodeId>>& pairs,
+                                  uint32_t payload_bytes, uint32_t ack_wire_bytes);
 
 // pairRtt: delay * 2 + tx_delay, in ns (the delay truncated to whole ns).
 int64_t HpccBaseRttNs(const HpccPair& pair);

@@ -44,6 +44,22 @@ TEST(HpccFct, PairFiguresFollowHpccsFormulas) {
   EXPECT_EQ(HpccStandaloneFctNs(p, 1000, 1000, 48), 4000 + 1048 * 8 / 25);
 }
 
+TEST(HpccFct, ManyPairsAtOnceGiveTheSameFigures) {
+  TwoHosts h;
+  // b -> a by hand: cables 500.5 + 1000 ns and the switch's 300 ns one way;
+  // the ACK back at 100G then 25G: 6.88 + 1000 + 300 + 27.52 + 500.5.
+  const std::vector<HpccPair> p = HpccPairsOf(h.t, {{h.a, h.b}, {h.b, h.a}, {h.a, h.a}}, 1000, 86);
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[0].delay, Time::FromPs(1'800'500));
+  EXPECT_EQ(p[0].tx_delay_ns, 400);
+  EXPECT_EQ(p[0].ack_return, Time::FromPs(1'834'900));
+  EXPECT_EQ(p[1].delay, Time::FromPs(1'800'500));
+  EXPECT_EQ(p[1].tx_delay_ns, 400);
+  EXPECT_EQ(p[1].bottleneck_bps, 25'000'000'000u);
+  EXPECT_EQ(p[1].ack_return, Time::FromPs(1'834'900));
+  EXPECT_EQ(p[2].hops, 0);
+}
+
 TEST(HpccFct, UnreachablePairHasNoHops) {
   Topology t;
   const NodeId a = t.AddHost("a"), b = t.AddHost("b");

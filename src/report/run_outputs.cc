@@ -99,52 +99,48 @@ double Utilization(const ScenarioRun& run, const Port& port) {
   return bits / (static_cast<double>(port.rate.bps()) * seconds);
 }
 
-// HPCC's per-flow figures for a run: the pair of each (src, dst) worked
-// out once, with the run's payload per packet, header and ACK sizes.
+// HPCC's figures of every flow of a run, indexed as run.flows(), with the
+// run's payload per packet, header and ACK sizes.
 class HpccFigures {
  public:
   explicit HpccFigures(const ScenarioRun& run)
-      : run_(run),
-        payload_bytes_(run.scenario().packet.mtu_bytes),
-        header_bytes_(run.scenario().packet.wire_overhead_bytes),
-        ack_wire_bytes_(run.scenario().transport.fabric == FabricKind::kIb ? kIbAckWireBytes : kRoceAckWireBytes) {}
+      : payload_bytes_(run.scenario().packet.mtu_bytes), header_bytes_(run.scenario().packet.wire_overhead_bytes) {
+    std::vector<std::pair<NodeId, NodeId>> pairs;
+    pairs.reserve(run.flows().size());
+    for (const FlowSpec& f : run.flows()) pairs.push_back({run.request(f.id).src, run.request(f.id).dst});
+    const uint32_t ack_wire_bytes =
+        run.scenario().transport.fabric == FabricKind::kIb ? kIbAckWireBytes : kRoceAckWireBytes;
+    pairs_ = HpccPairsOf(run.topology(), pairs, payload_bytes_, ack_wire_bytes);
+  }
 
   // When the sender holds the last byte's ACK: the last byte's arrival
   // plus that ACK's return on the idle reverse path.
-  Time Acked(const TransferRequest& r, Time arrival) { return arrival + Pair(r).ack_return; }
-  int64_t StandaloneFctNs(const TransferRequest& r) {
-    return HpccStandaloneFctNs(Pair(r), r.bytes, payload_bytes_, header_bytes_);
+  Time Acked(size_t index, Time arrival) const { return arrival + pairs_[index].ack_return; }
+  int64_t StandaloneFctNs(size_t index, uint64_t bytes) const {
+    return HpccStandaloneFctNs(pairs_[index], bytes, payload_bytes_, header_bytes_);
   }
 
  private:
-  const HpccPair& Pair(const TransferRequest& r) {
-    auto [it, fresh] = pairs_.try_emplace({r.src, r.dst});
-    if (fresh) it->second = HpccPairOf(run_.topology(), r.src, r.dst, payload_bytes_, ack_wire_bytes_);
-    return it->second;
-  }
-
-  const ScenarioRun& run_;
-  const uint32_t payload_bytes_, header_bytes_, ack_wire_bytes_;
-  std::map<std::pair<NodeId, NodeId>, HpccPair> pairs_;
+  const uint32_t payload_bytes_, header_bytes_;
+  std::vector<HpccPair> pairs_;
 };
 
 // end_ns/fct_ns: the last payload byte's arrival (one way); acked_*: when
 // the sender has its ACK; hpcc_standalone_fct_ns: HPCC's standalone_fct.
-void WriteFlowsCsv(TextSink& out, const ScenarioRun& run) {
-  HpccFigures hpcc(run);
+void WriteFlowsCsv(TextSink& out, const ScenarioRun& run, const HpccFigures& hpcc) {
   out.Append("flow_id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown,acked_end_ns,acked_fct_ns,"
              "hpcc_standalone_fct_ns\n");
-  for (const FlowSpec& flow : run.flows()) {
+  for (size_t i = 0; i < run.flows().size(); ++i) {
+    const FlowSpec& flow = run.flows()[i];
     const Time end = run.finish(flow.id);
     const Time ideal = run.ideal_fct(flow.id);
-    const TransferRequest& r = run.request(flow.id);
-    const int64_t standalone_ns = hpcc.StandaloneFctNs(r);
+    const int64_t standalone_ns = hpcc.StandaloneFctNs(i, run.request(flow.id).bytes);
     if (end.IsInfinite()) {
       AppendFormatted(out, "{},{},{},{},{},,,{},,,,{}\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start),
                       Ns(ideal), standalone_ns);
     } else {
       const Time fct = end - flow.start;
-      const Time acked = hpcc.Acked(r, end);
+      const Time acked = hpcc.Acked(i, end);
       AppendFormatted(out, "{},{},{},{},{},{},{},{},{:.6f},{},{},{}\n", flow.id, flow.src, flow.dst, flow.bytes,
                       Ns(flow.start), Ns(end), Ns(fct), Ns(ideal),
                       static_cast<double>(fct.ps()) / static_cast<double>(ideal.ps()), Ns(acked),
@@ -153,7 +149,7 @@ void WriteFlowsCsv(TextSink& out, const ScenarioRun& run) {
   }
 }
 
-void WriteLinksCsv(TextSink& out, const ScenarioRun& run) {
+void WriteLinksCsv(TextSink& out, const ScenarioRun& run, const HpccFigures& /*hpcc*/) {
   out.Append("link_id,src,dst,rate_gbps,bytes,util,drops,ecn_marks,pfc_pause_ns,max_queue_bytes\n");
   const Topology& t = run.topology();
   for (const Port& port : t.ports()) {
@@ -169,15 +165,16 @@ void WriteLinksCsv(TextSink& out, const ScenarioRun& run) {
 // sip dip sport dport size start_ns fct_ns standalone_fct_ns, where fct is
 // until the sender holds the last byte's ACK and standalone_fct is HPCC's
 // base RTT plus the wire bytes at the bottleneck rate, in whole ns.
-void WriteFctTxt(TextSink& out, const ScenarioRun& run) {
-  HpccFigures hpcc(run);
+void WriteFctTxt(TextSink& out, const ScenarioRun& run, const HpccFigures& hpcc) {
   struct Done {
     const FlowSpec* flow;
+    size_t index;
     Time acked;
   };
   std::vector<Done> done;
-  for (const FlowSpec& f : run.flows()) {
-    if (!run.finish(f.id).IsInfinite()) done.push_back({&f, hpcc.Acked(run.request(f.id), run.finish(f.id))});
+  for (size_t i = 0; i < run.flows().size(); ++i) {
+    const FlowSpec& f = run.flows()[i];
+    if (!run.finish(f.id).IsInfinite()) done.push_back({&f, i, hpcc.Acked(i, run.finish(f.id))});
   }
   std::stable_sort(done.begin(), done.end(), [](const Done& a, const Done& b) {
     return a.acked < b.acked || (a.acked == b.acked && a.flow->id < b.flow->id);
@@ -186,7 +183,7 @@ void WriteFctTxt(TextSink& out, const ScenarioRun& run) {
     const FlowSpec* f = d.flow;
     const TransferRequest& r = run.request(f->id);
     AppendFormatted(out, "{:08x} {:08x} {} {} {} {} {} {}\n", HpccIp(r.src), HpccIp(r.dst), r.sport, r.dport, r.bytes,
-                    f->start.ps() / 1000, (d.acked - f->start).ps() / 1000, hpcc.StandaloneFctNs(r));
+                    f->start.ps() / 1000, (d.acked - f->start).ps() / 1000, hpcc.StandaloneFctNs(d.index, r.bytes));
   }
 }
 
@@ -273,11 +270,12 @@ nlohmann::ordered_json WarningsJson(const std::vector<ScenarioWarning>& warnings
 }
 
 Status WriteOutputs(const ScenarioRun& run, const nlohmann::ordered_json& summary, OutputFolder& out) {
-  using Writer = void (*)(TextSink&, const ScenarioRun&);
+  using Writer = void (*)(TextSink&, const ScenarioRun&, const HpccFigures&);
+  const HpccFigures hpcc(run);
   for (const auto& [name, write] : {std::pair<const char*, Writer>{"flows.csv", WriteFlowsCsv},
                                     {"links.csv", WriteLinksCsv},
                                     {"fct.txt", WriteFctTxt}}) {
-    if (Status st = out.Stream(name, [&run, w = write](TextSink& sink) { w(sink, run); }); !st.ok()) return st;
+    if (Status st = out.Stream(name, [&run, &hpcc, w = write](TextSink& sink) { w(sink, run, hpcc); }); !st.ok()) return st;
   }
   if (Status st = out.Write("summary.json", summary.dump(2) + "\n"); !st.ok()) return st;
   if (!run.scenario().telemetry.enabled) return Status::Ok();
