@@ -11,6 +11,7 @@
 
 #include "run/run_observation.h"
 #include "report/faults_json.h"
+#include "report/links_csv.h"
 #include "report/telemetry_outputs.h"
 
 namespace aifabric {
@@ -22,16 +23,6 @@ void AppendFormatted(TextSink& out, fmt::format_string<Args...> format, Args&&..
   fmt::memory_buffer line;
   fmt::format_to(std::back_inserter(line), format, std::forward<Args>(args)...);
   out.Append(std::string_view(line.data(), line.size()));
-}
-
-// Exact nanoseconds from picoseconds: "7043.76", "12", "0.005".
-std::string Ns(Time t) {
-  const int64_t ps = t.ps();
-  const int64_t whole = ps / 1000, frac = ps % 1000;
-  if (frac == 0) return std::to_string(whole);
-  std::string f = fmt::format("{:03d}", frac);
-  while (f.back() == '0') f.pop_back();
-  return std::to_string(whole) + "." + f;
 }
 
 double NsValue(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
@@ -90,10 +81,7 @@ nlohmann::ordered_json FlowJson(const FlowFigures& f) {
 }
 
 double Utilization(const ScenarioRun& run, const Port& port) {
-  const double seconds = run.sim_time().seconds();
-  if (seconds <= 0) return 0;
-  const double bits = static_cast<double>(run.LinkCounters(port.id).tx_bytes) * 8.0;
-  return bits / (static_cast<double>(port.rate.bps()) * seconds);
+  return LinkUtilization(run.LinkCounters(port.id).tx_bytes, port, run.sim_time());
 }
 
 void WriteFlowsCsv(TextSink& out, const ScenarioRun& run) {
@@ -102,25 +90,19 @@ void WriteFlowsCsv(TextSink& out, const ScenarioRun& run) {
     const Time end = run.finish(flow.id);
     const Time ideal = run.ideal_fct(flow.id);
     if (end.IsInfinite()) {
-      AppendFormatted(out, "{},{},{},{},{},,,{},\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start), Ns(ideal));
+      AppendFormatted(out, "{},{},{},{},{},,,{},\n", flow.id, flow.src, flow.dst, flow.bytes, ExactNs(flow.start),
+                      ExactNs(ideal));
     } else {
       const Time fct = end - flow.start;
-      AppendFormatted(out, "{},{},{},{},{},{},{},{},{:.6f}\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start),
-                         Ns(end), Ns(fct), Ns(ideal),
+      AppendFormatted(out, "{},{},{},{},{},{},{},{},{:.6f}\n", flow.id, flow.src, flow.dst, flow.bytes,
+                         ExactNs(flow.start), ExactNs(end), ExactNs(fct), ExactNs(ideal),
                          static_cast<double>(fct.ps()) / static_cast<double>(ideal.ps()));
     }
   }
 }
 
-void WriteLinksCsv(TextSink& out, const ScenarioRun& run) {
-  out.Append("link_id,src,dst,rate_gbps,bytes,util,drops,ecn_marks,pfc_pause_ns,max_queue_bytes\n");
-  const Topology& t = run.topology();
-  for (const Port& port : t.ports()) {
-    const PortCounters c = run.LinkCounters(port.id);
-    AppendFormatted(out, "{},{},{},{},{},{:.6f},{},{},{},{}\n", port.id, t.node(port.node).name, t.node(port.peer).name,
-                       port.rate.gbps(), c.tx_bytes, Utilization(run, port), c.drop_packets, c.ecn_marks,
-                       Ns(Time::FromPs(static_cast<int64_t>(c.pfc_pause_ps))), c.max_queue_bytes);
-  }
+void WriteRunLinksCsv(TextSink& out, const ScenarioRun& run) {
+  WriteLinksCsv(out, run.topology(), [&run](PortId p) { return run.LinkCounters(p); }, run.sim_time());
 }
 
 // HPCC's fct.txt: one line per completed flow (transfer, however many queue
@@ -228,7 +210,7 @@ nlohmann::ordered_json WarningsJson(const std::vector<ScenarioWarning>& warnings
 Status WriteOutputs(const ScenarioRun& run, const nlohmann::ordered_json& summary, OutputFolder& out) {
   using Writer = void (*)(TextSink&, const ScenarioRun&);
   for (const auto& [name, write] : {std::pair<const char*, Writer>{"flows.csv", WriteFlowsCsv},
-                                    {"links.csv", WriteLinksCsv},
+                                    {"links.csv", WriteRunLinksCsv},
                                     {"fct.txt", WriteFctTxt}}) {
     if (Status st = out.Stream(name, [&run, w = write](TextSink& sink) { w(sink, run); }); !st.ok()) return st;
   }
