@@ -263,7 +263,9 @@ TEST(Cli, EveryExampleRunsAndConservesBytes) {
         for (int column = 0; column <= 4; ++column) std::getline(row, field, ',');
         link_bytes += std::stoull(field);
       }
-      if (same_work) EXPECT_EQ(link_bytes, tenant_bytes);
+      if (same_work) {
+        EXPECT_EQ(link_bytes, tenant_bytes);
+      }
       // report.html carries each tenant's slowdown and the interference
       // table exactly as summary.json has them.
       const std::string page = ReadFile(dir.path() + "/out/report.html");
