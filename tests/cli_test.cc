@@ -279,6 +279,51 @@ TEST(Cli, EveryExampleRunsAndConservesBytes) {
       for (const auto& e : s["interference"]) shares[e["victim"].get<std::string>()] += e["share"].get<double>();
       for (const auto& [victim, sum] : shares) EXPECT_NEAR(sum, 1.0, 1e-9) << victim;
       EXPECT_TRUE(Exists(dir.path() + "/out/diagnosis.json"));
+      // links.csv is the shared simulation's: its bytes, over all ports,
+      // are what the tenants put on the links (each one's link_bytes, from
+      // its alone run) when each did the same work shared and alone (a
+      // job repeated for a `duration` runs fewer steps when slowed).
+      uint64_t tenant_bytes = 0;
+      bool same_work = true;
+      for (const auto& t : s["tenants"]) {
+        tenant_bytes += t["link_bytes"].get<uint64_t>();
+        for (const char* count : {"steps", "requests", "flows"}) {
+          if (t["shared"].contains(count)) same_work = same_work && t["shared"][count] == t["alone"][count];
+        }
+      }
+      std::istringstream links(ReadFile(dir.path() + "/out/links.csv"));
+      std::string line;
+      std::getline(links, line);
+      EXPECT_EQ(line, "link_id,src,dst,rate_gbps,bytes,util,drops,ecn_marks,pfc_pause_ns,max_queue_bytes");
+      uint64_t link_bytes = 0;
+      while (std::getline(links, line)) {
+        std::istringstream row(line);
+        std::string field;
+        for (int column = 0; column <= 4; ++column) std::getline(row, field, ',');
+        link_bytes += std::stoull(field);
+      }
+      if (same_work) {
+        EXPECT_EQ(link_bytes, tenant_bytes);
+      }
+      // report.html carries each tenant's slowdown and the interference
+      // table exactly as summary.json has them.
+      const std::string page = ReadFile(dir.path() + "/out/report.html");
+      const std::string open = "id=\"report-data\">";
+      const size_t from = page.find(open);
+      ASSERT_NE(from, std::string::npos);
+      const size_t to = page.find("</script>", from);
+      const auto data = nlohmann::json::parse(page.substr(from + open.size(), to - from - open.size()));
+      ASSERT_EQ(data["tenants"].size(), s["tenants"].size());
+      for (size_t i = 0; i < s["tenants"].size(); ++i) {
+        EXPECT_EQ(data["tenants"][i]["name"], s["tenants"][i]["name"]);
+        EXPECT_EQ(data["tenants"][i]["slowdown"], s["tenants"][i]["slowdown"]);
+      }
+      ASSERT_EQ(data["interference"].size(), s["interference"].size());
+      for (size_t i = 0; i < s["interference"].size(); ++i) {
+        for (const char* key : {"victim", "aggressor", "share"}) {
+          EXPECT_EQ(data["interference"][i][key], s["interference"][i][key]) << key;
+        }
+      }
       continue;
     }
     if (s.contains("training")) {

@@ -14,6 +14,7 @@
 #include "report/hpcc_fct.h"
 #include "transport/rc_transport.h"
 #include "report/faults_json.h"
+#include "report/links_csv.h"
 #include "report/telemetry_outputs.h"
 
 namespace aifabric {
@@ -25,16 +26,6 @@ void AppendFormatted(TextSink& out, fmt::format_string<Args...> format, Args&&..
   fmt::memory_buffer line;
   fmt::format_to(std::back_inserter(line), format, std::forward<Args>(args)...);
   out.Append(std::string_view(line.data(), line.size()));
-}
-
-// Exact nanoseconds from picoseconds: "7043.76", "12", "0.005".
-std::string Ns(Time t) {
-  const int64_t ps = t.ps();
-  const int64_t whole = ps / 1000, frac = ps % 1000;
-  if (frac == 0) return std::to_string(whole);
-  std::string f = fmt::format("{:03d}", frac);
-  while (f.back() == '0') f.pop_back();
-  return std::to_string(whole) + "." + f;
 }
 
 double NsValue(Time t) { return static_cast<double>(t.ps()) / 1000.0; }
@@ -93,10 +84,7 @@ nlohmann::ordered_json FlowJson(const FlowFigures& f) {
 }
 
 double Utilization(const ScenarioRun& run, const Port& port) {
-  const double seconds = run.sim_time().seconds();
-  if (seconds <= 0) return 0;
-  const double bits = static_cast<double>(run.LinkCounters(port.id).tx_bytes) * 8.0;
-  return bits / (static_cast<double>(port.rate.bps()) * seconds);
+  return LinkUtilization(run.LinkCounters(port.id).tx_bytes, port, run.sim_time());
 }
 
 // HPCC's figures of every flow of a run, indexed as run.flows(), with the
@@ -136,28 +124,21 @@ void WriteFlowsCsv(TextSink& out, const ScenarioRun& run, const HpccFigures& hpc
     const Time ideal = run.ideal_fct(flow.id);
     const int64_t standalone_ns = hpcc.StandaloneFctNs(i, run.request(flow.id).bytes);
     if (end.IsInfinite()) {
-      AppendFormatted(out, "{},{},{},{},{},,,{},,,,{}\n", flow.id, flow.src, flow.dst, flow.bytes, Ns(flow.start),
-                      Ns(ideal), standalone_ns);
+      AppendFormatted(out, "{},{},{},{},{},,,{},,,,{}\n", flow.id, flow.src, flow.dst, flow.bytes, ExactNs(flow.start),
+                      ExactNs(ideal), standalone_ns);
     } else {
       const Time fct = end - flow.start;
       const Time acked = hpcc.Acked(i, end);
       AppendFormatted(out, "{},{},{},{},{},{},{},{},{:.6f},{},{},{}\n", flow.id, flow.src, flow.dst, flow.bytes,
-                      Ns(flow.start), Ns(end), Ns(fct), Ns(ideal),
-                      static_cast<double>(fct.ps()) / static_cast<double>(ideal.ps()), Ns(acked),
-                      Ns(acked - flow.start), standalone_ns);
+                      ExactNs(flow.start), ExactNs(end), ExactNs(fct), ExactNs(ideal),
+                      static_cast<double>(fct.ps()) / static_cast<double>(ideal.ps()), ExactNs(acked),
+                      ExactNs(acked - flow.start), standalone_ns);
     }
   }
 }
 
-void WriteLinksCsv(TextSink& out, const ScenarioRun& run, const HpccFigures& /*hpcc*/) {
-  out.Append("link_id,src,dst,rate_gbps,bytes,util,drops,ecn_marks,pfc_pause_ns,max_queue_bytes\n");
-  const Topology& t = run.topology();
-  for (const Port& port : t.ports()) {
-    const PortCounters c = run.LinkCounters(port.id);
-    AppendFormatted(out, "{},{},{},{},{},{:.6f},{},{},{},{}\n", port.id, t.node(port.node).name, t.node(port.peer).name,
-                       port.rate.gbps(), c.tx_bytes, Utilization(run, port), c.drop_packets, c.ecn_marks,
-                       Ns(Time::FromPs(static_cast<int64_t>(c.pfc_pause_ps))), c.max_queue_bytes);
-  }
+void WriteRunLinksCsv(TextSink& out, const ScenarioRun& run, const HpccFigures& /*hpcc*/) {
+  WriteLinksCsv(out, run.topology(), [&run](PortId p) { return run.LinkCounters(p); }, run.sim_time());
 }
 
 // HPCC's fct.txt (third.cc qp_finish): one line per completed flow
@@ -273,7 +254,7 @@ Status WriteOutputs(const ScenarioRun& run, const nlohmann::ordered_json& summar
   using Writer = void (*)(TextSink&, const ScenarioRun&, const HpccFigures&);
   const HpccFigures hpcc(run);
   for (const auto& [name, write] : {std::pair<const char*, Writer>{"flows.csv", WriteFlowsCsv},
-                                    {"links.csv", WriteLinksCsv},
+                                    {"links.csv", WriteRunLinksCsv},
                                     {"fct.txt", WriteFctTxt}}) {
     if (Status st = out.Stream(name, [&run, &hpcc, w = write](TextSink& sink) { w(sink, run, hpcc); }); !st.ok()) return st;
   }

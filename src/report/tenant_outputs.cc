@@ -7,6 +7,8 @@
 
 #include "diagnosis/diagnosis.h"
 #include "report/job_outputs.h"
+#include "report/links_csv.h"
+#include "telemetry/html_report.h"
 
 namespace aifabric {
 namespace {
@@ -102,6 +104,38 @@ nlohmann::ordered_json TenantsSummary(const Scenario& scenario, const Topology& 
   return s;
 }
 
+nlohmann::ordered_json TenantsReportData(const nlohmann::ordered_json& summary, const TenantRuns& runs,
+                                         const nlohmann::ordered_json& diagnosis) {
+  nlohmann::ordered_json data;
+  data["title"] = summary.value("scenario", std::string("aifabric run"));
+  nlohmann::ordered_json figures = nlohmann::ordered_json::object();
+  for (const auto& [key, value] : summary.items()) {
+    // Not the figures that measure the machine: the report is deterministic.
+    if (value.is_primitive() && key != "wall_s") figures[key] = value;
+  }
+  data["summary"] = std::move(figures);
+  nlohmann::ordered_json tenants = nlohmann::ordered_json::array();
+  for (const TenantResult& t : runs.tenants) {
+    const char* what = t.kind == "inference" ? "mean TTFT"
+                       : t.kind == "flows" || t.shared.steps.empty() ? "mean FCT"
+                                                                      : "mean step time";
+    tenants.push_back({{"name", t.name},
+                       {"kind", t.kind},
+                       {"headline", what},
+                       {"shared_ms", Ms(t.shared.headline)},
+                       {"alone_ms", Ms(t.alone.headline)},
+                       {"slowdown", t.slowdown}});
+  }
+  data["tenants"] = std::move(tenants);
+  nlohmann::ordered_json table = nlohmann::ordered_json::array();
+  for (const auto& e : summary["interference"]) {
+    table.push_back({{"victim", e["victim"]}, {"aggressor", e["aggressor"]}, {"share", e["share"]}});
+  }
+  data["interference"] = std::move(table);
+  data["diagnosis"] = diagnosis;
+  return data;
+}
+
 std::string FormatTenantsSummary(const Scenario& scenario, const Topology& topology, const TenantRuns& runs,
                                  const std::string& out_dir) {
   std::string out = fmt::format("aifabric run — {} ({} model, seed {}), {} workload items on one fabric\n",
@@ -151,7 +185,8 @@ std::string FormatTenantsSummary(const Scenario& scenario, const Topology& topol
   }
   out += fmt::format("  simulated   {} simulations (shared + each alone) in {:.3f} s wall ({} events shared)\n",
                      runs.tenants.size() + 1, runs.wall_seconds, runs.shared.events);
-  out += "  wrote       " + out_dir + "/summary.json, " + out_dir + "/diagnosis.json\n";
+  out += "  wrote       " + out_dir + "/summary.json, " + out_dir + "/diagnosis.json, " + out_dir +
+         "/links.csv, " + out_dir + "/report.html\n";
   return out;
 }
 
@@ -163,8 +198,19 @@ Result<TenantOutputs> WriteTenantOutputs(const Scenario& scenario, const std::st
   TenantOutputs outputs;
   outputs.summary_json = TenantsSummary(scenario, runs->topology, *runs).dump(2) + "\n";
   if (Status st = out.Write("summary.json", outputs.summary_json); !st.ok()) return st.error();
-  const std::string diagnosis = FindingsJson(runs->topology, runs->findings).dump(2) + "\n";
-  if (Status st = out.Write("diagnosis.json", diagnosis); !st.ok()) return st.error();
+  const auto links = [&](TextSink& sink) {
+    WriteLinksCsv(sink, runs->topology, [&](PortId p) { return runs->shared.port_counters.at(p); },
+                  runs->shared.sim_time);
+  };
+  if (Status st = out.Stream("links.csv", links); !st.ok()) return st.error();
+  const nlohmann::ordered_json findings = FindingsJson(runs->topology, runs->findings);
+  if (Status st = out.Write("diagnosis.json", findings.dump(2) + "\n"); !st.ok()) return st.error();
+  const nlohmann::ordered_json data =
+      TenantsReportData(nlohmann::ordered_json::parse(outputs.summary_json), *runs, findings);
+  Status rendered = Status::Ok();
+  const auto report = [&](TextSink& sink) { rendered = WriteHtmlReport(sink, data); };
+  if (Status st = out.Stream("report.html", report); !st.ok()) return st.error();
+  if (!rendered.ok()) return Error{"report.html: " + rendered.error().message};
   if (Status st = out.Commit(); !st.ok()) return st.error();
   outputs.summary_text = FormatTenantsSummary(scenario, runs->topology, *runs, out.dir());
   return outputs;

@@ -22,11 +22,19 @@ namespace aifabric {
 // ({victim, aggressor, share, slowdown_part, shared_bytes}).
 nlohmann::ordered_json TenantsSummary(const Scenario& scenario, const Topology& topology, const TenantRuns& runs);
 
+// report.html's data (telemetry/html_report.h) for a shared run: the
+// summary's figures, per tenant its headline time shared and alone and its
+// slowdown, the interference table (victim, aggressor, share) and the
+// findings (`diagnosis`, as diagnosis.json holds them).
+nlohmann::ordered_json TenantsReportData(const nlohmann::ordered_json& summary, const TenantRuns& runs,
+                                         const nlohmann::ordered_json& diagnosis);
+
 // The lines `aifabric run` prints for a shared run.
 std::string FormatTenantsSummary(const Scenario& scenario, const Topology& topology, const TenantRuns& runs,
                                  const std::string& out_dir);
 
-// Runs the tenants, writes summary.json and links.csv into `out` and
+// Runs the tenants, writes summary.json, diagnosis.json, links.csv (the
+// shared simulation's, report/links_csv.h) and report.html into `out` and
 // returns the summary.json text and the printed summary.
 struct TenantOutputs {
   std::string summary_json;

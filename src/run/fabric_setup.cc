@@ -86,6 +86,11 @@ Result<BuiltFabric> BuildFabric(const Scenario& scenario) {
   return f;
 }
 
+int SchedulingTier(const Scenario& scenario, int priority) {
+  if (!scenario.packet.queues[priority].strict) return 0;
+  return scenario.packet.weighted_high ? 1 : 1 + priority;
+}
+
 FlowConfig FlowConfigFor(const Scenario& scenario) {
   FlowConfig c;
   c.mtu_bytes = scenario.packet.mtu_bytes;
@@ -110,7 +115,7 @@ FlowConfig FlowConfigFor(const Scenario& scenario) {
   for (int p = 0; p < kNumPriorities; ++p) {
     const QueueSchedulingConfig& q = scenario.packet.queues[p];
     ClassScheduling& s = c.priority_classes[p];
-    s.tier = !q.strict ? 0 : scenario.packet.weighted_high ? 1 : 1 + p;
+    s.tier = SchedulingTier(scenario, p);
     s.weight = q.dwrr_weight;
   }
   return c;

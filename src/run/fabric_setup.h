@@ -38,6 +38,12 @@ Result<RoutingTable> BuildScenarioRoutes(const Scenario& scenario, const Topolog
 // scenario field (topology, IB routes, cluster layout, faults).
 Result<BuiltFabric> BuildFabric(const Scenario& scenario);
 
+// Where priority `p` sits in the packet model's egress scheduler
+// (packet/egress_port.h): 0 for a DWRR queue, above 0 for a strict one
+// (1 + p, or 1 for all of them with an InfiniBand high table). A queue of a
+// higher tier is always served first.
+int SchedulingTier(const Scenario& scenario, int priority);
+
 // The flow-level model's knobs from the same fields the packet model reads.
 FlowConfig FlowConfigFor(const Scenario& scenario);
 

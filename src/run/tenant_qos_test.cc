@@ -136,6 +136,16 @@ TEST(TenantQos, AStrictInferenceClassKeepsItsTtftBesideSaturatingTrainingAndBest
     EXPECT_TRUE(r->tenants[1].shared.complete);
     EXPECT_GT(r->tenants[1].shared.steps.size(), 10u);  // it trained throughout
     slowdown[k] = serve.slowdown;
+    // The interference table knows the classes: strict, the service blames
+    // the lower-class training for none of its slowdown (no entry), while
+    // the training blames the service for all of its own; best effort
+    // (one DWRR level), each is the other's only aggressor.
+    double serve_share = 0, train_share = 0;
+    for (const InterferenceEntry& e : r->interference) {
+      (e.victim == 0 ? serve_share : train_share) += e.aggressor != e.victim ? e.share : 0;
+    }
+    EXPECT_EQ(serve_share, k == 0 ? 0.0 : 1.0) << schedulers[k];
+    EXPECT_EQ(train_share, 1.0) << schedulers[k];
     std::printf("%s: TTFT mean %.3f ms shared, %.3f ms alone (x%.4f); p99 %.3f / %.3f ms\n", schedulers[k],
                 serve.shared.inference->ttft.mean_ms, serve.alone.inference->ttft.mean_ms, serve.slowdown,
                 serve.shared.inference->ttft.p99_ms, serve.alone.inference->ttft.p99_ms);

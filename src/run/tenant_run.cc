@@ -171,8 +171,12 @@ Result<TenantRuns> RunTenants(const Scenario& scenario, const RunHooks& hooks) {
   }
   std::vector<uint64_t> rates;
   for (const Port& port : fabric->topology.ports()) rates.push_back(port.rate.bps());
-  runs.interference = Interference(bytes, rates, slowdown);
-  for (size_t i = 0; i < runs.tenants.size(); ++i) runs.tenants[i].bottleneck_ports = BottleneckPorts(bytes, rates, i);
+  std::vector<int> tiers;
+  for (const PreparedTenant& t : tenants) tiers.push_back(SchedulingTier(scenario, TenantPriority(t)));
+  runs.interference = Interference(bytes, rates, slowdown, tiers);
+  for (size_t i = 0; i < runs.tenants.size(); ++i) {
+    runs.tenants[i].bottleneck_ports = BottleneckPorts(bytes, rates, i, tiers);
+  }
   std::vector<TenantLoad> loads;
   for (const TenantResult& r : runs.tenants) {
     TenantLoad l;

@@ -116,6 +116,7 @@ TEST(TenantRun, BytesAreConservedAcrossTenants) {
     uint64_t sum = 0;
     for (const TenantResult& t : r->tenants) sum += t.port_tx_bytes[p];
     EXPECT_EQ(r->shared.port_tx_bytes[p], sum) << "port " << p;
+    EXPECT_EQ(r->shared.port_counters.at(p).tx_bytes, sum) << "port " << p << " (links.csv)";
     total += sum;
   }
   EXPECT_GT(total, 0u);

@@ -140,6 +140,13 @@ Time Mean(const std::vector<Time>& times) {
 
 }  // namespace
 
+int TenantPriority(const PreparedTenant& t) {
+  return t.spec->priority >= 0 ? t.spec->priority
+         : t.inference         ? t.inference->priority
+         : t.flows.empty()     ? 3
+                               : t.flows.front().priority;
+}
+
 Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFabric& fabric,
                                          std::span<const PreparedTenant> tenants, std::span<const size_t> which,
                                          const RunHooks& hooks, bool observe) {
@@ -233,10 +240,7 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
   std::vector<int> priorities;
   for (size_t w = 0; w < which.size(); ++w) {
     const PreparedTenant& t = tenants[which[w]];
-    const int p = t.spec->priority >= 0 ? t.spec->priority
-                  : t.inference   ? t.inference->priority
-                  : t.flows.empty() ? 3
-                                    : t.flows.front().priority;
+    const int p = TenantPriority(t);
     if (std::find(priorities.begin(), priorities.end(), p) == priorities.end()) priorities.push_back(p);
   }
   simulation.PrepareTelemetry(priorities, hooks, [&network] { return network.TransfersCompleted(); });
@@ -298,7 +302,11 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
   out.port_tx_bytes.reserve(fabric.topology.ports().size());
   for (const Port& port : fabric.topology.ports()) out.port_tx_bytes.push_back(network.LinkCounters(port.id).tx_bytes);
   out.events = sim.events_processed();
-  if (observe) out.observation = ObserveSimulation(simulation, out.sim_time);
+  if (observe) {
+    out.observation = ObserveSimulation(simulation, out.sim_time);
+    out.port_counters.reserve(fabric.topology.ports().size());
+    for (const Port& port : fabric.topology.ports()) out.port_counters.push_back(network.LinkCounters(port.id));
+  }
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return out;
 }

@@ -18,6 +18,7 @@
 #include "core/result.h"
 #include "core/time.h"
 #include "fabric/fabric_observation.h"
+#include "fabric/port_counters.h"
 #include "run/fabric_setup.h"
 #include "run/run_hooks.h"
 #include "run/training_run.h"
@@ -47,6 +48,11 @@ struct PreparedTenant {
   std::vector<FlowSpec> flows;
 };
 
+// The priority (traffic class) a tenant's transfers use: its `class` /
+// `priority`, else its inference service's or first flow's, else 3 (a
+// job's default).
+int TenantPriority(const PreparedTenant& tenant);
+
 // What one tenant measured in one simulation.
 struct TenantFigures {
   std::vector<JobMetrics> steps;  // jobs: each step's (makespan = its step time)
@@ -64,6 +70,7 @@ struct TenantFigures {
 struct TenantSimulation {
   std::vector<TenantFigures> tenants;  // one per index of `which`, in that order
   std::vector<uint64_t> port_tx_bytes;  // per topology port: what it carried (all tenants)
+  std::vector<PortCounters> port_counters;  // with `observe`: per topology port, its counters
   Time sim_time;
   uint64_t events = 0;
   double wall_seconds = 0;

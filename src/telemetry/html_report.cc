@@ -128,6 +128,31 @@ std::optional<Error> CheckFinding(const Json& finding, const std::string& path) 
   return std::nullopt;
 }
 
+// A tenant's headline: its time shared and alone (finite, > 0 or 0 when it
+// did not finish) and slowdown.
+std::optional<Error> CheckTenant(const Json& tenant, const std::string& path) {
+  if (!tenant.is_object()) return Problem(path, "expected an object");
+  if (auto e = CheckString(tenant, "name", path, true)) return e;
+  if (auto e = CheckString(tenant, "kind", path, true)) return e;
+  if (auto e = CheckString(tenant, "headline", path, true)) return e;
+  for (const char* key : {"shared_ms", "alone_ms", "slowdown"}) {
+    if (!tenant.contains(key) || !IsFiniteNumber(tenant[key])) {
+      return Problem(path + "." + key, "expected a finite number");
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> CheckInterference(const Json& entry, const std::string& path) {
+  if (!entry.is_object()) return Problem(path, "expected an object");
+  if (auto e = CheckString(entry, "victim", path, true)) return e;
+  if (auto e = CheckString(entry, "aggressor", path, true)) return e;
+  if (!entry.contains("share") || !IsFiniteNumber(entry["share"])) {
+    return Problem(path + ".share", "expected a finite number");
+  }
+  return std::nullopt;
+}
+
 // `parent[key]`, when present, is an array whose elements pass `check`;
 // `path` names `parent[key]` in messages.
 std::optional<Error> CheckArrayOf(const Json& parent, const char* key, const std::string& path,
@@ -154,6 +179,8 @@ std::optional<Error> CheckSchema(const Json& data) {
   if (data.contains("fct_cdf")) {
     if (auto e = CheckFctCdf(data["fct_cdf"])) return e;
   }
+  if (auto e = CheckArrayOf(data, "tenants", "tenants", CheckTenant)) return e;
+  if (auto e = CheckArrayOf(data, "interference", "interference", CheckInterference)) return e;
   if (data.contains("diagnosis")) {
     const Json& diagnosis = data["diagnosis"];
     if (!diagnosis.is_object()) return Problem("diagnosis", "expected an object");

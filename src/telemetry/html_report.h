@@ -2,7 +2,8 @@
 // below) into report.html: one self-contained page that opens from file://
 // with no network access. It holds the run summary, a utilization heat map
 // per tier, line charts over time (queue depth, throughput, ...), the FCT
-// CDF and the diagnosis findings. Charts are drawn by ECharts, whose
+// CDF, a shared run's tenants and interference table, and the diagnosis
+// findings. Charts are drawn by ECharts, whose
 // dist/echarts.min.js (version pinned in web/report/package.json) is compiled
 // into the binary with the page's own template, JS and CSS
 // (src/telemetry/report_assets.h); the page's JS builds everything from the
@@ -30,6 +31,13 @@
 //        "lines": [{"name": "s1 port 3", "times_ns": [...], "values": [...]}]}],
 //     "fct_cdf": {"fct_ns": [...nondecreasing...], "cdf": [...0..1...]},
 //         // on a log axis: points with fct_ns <= 0 are not drawn
+//     "tenants": [                        // a shared run's workload items
+//       {"name": "job-a", "kind": "training",
+//        "headline": "mean step time",     // what shared_ms/alone_ms are
+//        "shared_ms": 12.5, "alone_ms": 10.0, "slowdown": 1.25}],
+//     "interference": [                   // victim x aggressor table
+//       {"victim": "job-a", "aggressor": "job-b", "share": 0.8}],
+//         // share: fraction of the victim's slowdown due to the aggressor
 //     "diagnosis": {"findings": [
 //       {"kind": "saturated_link", "node": "s1", "port_peer": "s9",
 //        "severity": 0.9, "evidence": {...}, "affected": [...]}]}

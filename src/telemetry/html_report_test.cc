@@ -118,6 +118,24 @@ Json FlowRun() {
   return data;
 }
 
+// A shared run of three tenants: two training jobs slow each other, the
+// inference service shares no link with job-b (that cell stays empty).
+Json SharedRun() {
+  Json data = FlowRun();
+  data["title"] = "sample: shared fabric";
+  data["tenants"] = {
+      {{"name", "job-a"}, {"kind", "training"}, {"headline", "mean step time"}, {"shared_ms", 12.5},
+       {"alone_ms", 10.0}, {"slowdown", 1.25}},
+      {{"name", "job-b"}, {"kind", "training"}, {"headline", "mean step time"}, {"shared_ms", 8.0},
+       {"alone_ms", 8.0}, {"slowdown", 1.0}},
+      {{"name", "chat"}, {"kind", "inference"}, {"headline", "mean TTFT"}, {"shared_ms", 0.3},
+       {"alone_ms", 0.25}, {"slowdown", 1.2}}};
+  data["interference"] = {{{"victim", "job-a"}, {"aggressor", "job-b"}, {"share", 0.8}},
+                          {{"victim", "job-a"}, {"aggressor", "chat"}, {"share", 0.2}},
+                          {{"victim", "chat"}, {"aggressor", "job-a"}, {"share", 1.0}}};
+  return data;
+}
+
 TEST(HtmlReport, EmbedsThePinnedEChartsWhole) {
   const std::filesystem::path web = std::filesystem::path(AIFABRIC_SOURCE_DIR) / "web/report";
   const std::string echarts = ReadFile(web / "node_modules/echarts/dist/echarts.min.js");
@@ -355,18 +373,23 @@ TEST(HtmlReportCaps, SchemaErrorsNameTheField) {
             "report data: series[0].lines[0].values[0]: expected a finite number");
   EXPECT_EQ(message({{"diagnosis", {{"findings", {{{"kind", "incast"}, {"severity", 1}}}}}}}),
             "report data: diagnosis.findings[0].node: missing");
+  EXPECT_EQ(message({{"tenants", {{{"name", "a"}, {"kind", "training"}, {"headline", "step"}, {"shared_ms", 1}}}}}),
+            "report data: tenants[0].alone_ms: expected a finite number");
+  EXPECT_EQ(message({{"interference", {{{"victim", "a"}, {"share", 0.5}}}}}),
+            "report data: interference[0].aggressor: missing");
   EXPECT_EQ(message({{"summary", {{"nested", {1, 2}}}}}),
             "report data: summary.nested: expected a number, string, boolean or null");
 }
 
 // Writes the sample reports that web/report/check_report.mjs opens in
 // Chromium (ctest sets AIFABRIC_REPORT_SAMPLE_DIR; elsewhere a temp dir).
-TEST(HtmlReportSample, WritesPacketAndFlowReports) {
+TEST(HtmlReportSample, WritesPacketFlowAndSharedReports) {
   const char* dir_env = std::getenv("AIFABRIC_REPORT_SAMPLE_DIR");
   const std::filesystem::path dir =
       dir_env ? std::filesystem::path(dir_env) : std::filesystem::path(::testing::TempDir()) / "report_sample";
   std::filesystem::create_directories(dir);
-  for (const auto& [name, data] : {std::pair{"packet_report.html", PacketRun()}, std::pair{"flow_report.html", FlowRun()}}) {
+  for (const auto& [name, data] : {std::pair{"packet_report.html", PacketRun()}, std::pair{"flow_report.html", FlowRun()},
+                                  std::pair{"shared_report.html", SharedRun()}}) {
     const std::string page = Render(data);
     {
       std::ofstream out(dir / name, std::ios::binary);

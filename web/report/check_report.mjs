@@ -4,7 +4,8 @@
 // asks for anything but file: and data: URLs; when a chart expected from the
 // page's own data (#report-data) is missing or drew nothing in its plot
 // area; when a section without data lacks its note; or when the diagnosis
-// table does not list the findings, most severe first. Prints one line per
+// table does not list the findings, most severe first; or when a shared
+// run's tenants and interference tables do not show its data. Prints one line per
 // file ("ok ..." or "FAIL <file>: <why>") and exits 1 on any failure.
 import { OpenCheckedPage, RunPageChecks } from './page_check.mjs';
 
@@ -37,6 +38,37 @@ function Expected(data) {
   const findings = ((data.diagnosis || {}).findings || []).map((f, i) => ({f, i}));
   findings.sort((a, b) => b.f.severity - a.f.severity || a.i - b.i);
   return {charts, notes, findings: findings.map((x) => x.f)};
+}
+
+// A shared run's tenants table and victim x aggressor interference table
+// against the data: one row per tenant with its name, kind and figures; a
+// cell per (victim, aggressor) holding the share in percent where the data
+// lists the pair, empty elsewhere. Returns the problems found.
+function CheckTenants(data, tenantRows, interference) {
+  const problems = [];
+  if (!Array.isArray(data.tenants)) {
+    if (tenantRows.length > 0 || interference.length > 0) problems.push('tenant tables shown for a run without tenants');
+    return problems;
+  }
+  const expectedRows = data.tenants.map((t) => [String(t.name), String(t.kind), String(t.headline),
+    Number(t.shared_ms).toFixed(3), Number(t.alone_ms).toFixed(3), Number(t.slowdown).toFixed(3) + '×']);
+  if (JSON.stringify(tenantRows) !== JSON.stringify(expectedRows)) {
+    problems.push(`tenants table ${JSON.stringify(tenantRows)}, expected ${JSON.stringify(expectedRows)}`);
+  }
+  const entries = data.interference || [];
+  if (entries.length === 0) return problems;
+  const names = data.tenants.map((t) => String(t.name));
+  const expected = [['victim \\ aggressor', ...names]];
+  for (const victim of names) {
+    expected.push([victim, ...names.map((aggressor) => {
+      const e = entries.find((x) => x.victim === victim && x.aggressor === aggressor);
+      return e === undefined ? '' : (e.share * 100).toFixed(1) + ' %';
+    })]);
+  }
+  if (JSON.stringify(interference) !== JSON.stringify(expected)) {
+    problems.push(`interference table ${JSON.stringify(interference)}, expected ${JSON.stringify(expected)}`);
+  }
+  return problems;
 }
 
 // Runs in the page: per chart, the saturated pixels inside its plot area.
@@ -74,6 +106,10 @@ async function Check(browser, file) {
   const notes = await page.evaluate(() => [...document.querySelectorAll('.note')].map((n) => n.textContent));
   const rows = await page.evaluate(() => [...document.querySelectorAll('#findings tbody tr')].map(
       (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+  const tenantRows = await page.evaluate(() => [...document.querySelectorAll('#tenants tbody tr')].map(
+      (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+  const interference = await page.evaluate(() => [...document.querySelectorAll('#interference tr')].map(
+      (tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent)));
   await page.close();
 
   const expected = Expected(JSON.parse(dataText));
@@ -102,12 +138,13 @@ async function Check(browser, file) {
       }
     });
   }
+  problems.push(...CheckTenants(JSON.parse(dataText), tenantRows, interference));
   if (problems.length > 0) {
     console.log(`FAIL ${file}: ${problems.join('; ')}`);
     return false;
   }
   console.log(`ok ${file}: ${charts.length} charts drew (${charts.map((c) => `${c.name}: ${c.saturated} px`).join(', ')}), ` +
-              `${expected.notes.length} notes, ${rows.length} findings`);
+              `${expected.notes.length} notes, ${rows.length} findings, ${tenantRows.length} tenants`);
   return true;
 }
 

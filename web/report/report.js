@@ -1,7 +1,8 @@
 // report.html's page script: reads the run's data from the JSON script
 // element #report-data (schema in
 // src/telemetry/html_report.h) and builds the sections: summary table,
-// utilization heat maps, line charts, FCT CDF and diagnosis table. Charts are
+// utilization heat maps, line charts, FCT CDF, a shared run's tenants and
+// interference table, and the diagnosis table. Charts are
 // ECharts instances on canvas, without animation; an empty or absent section
 // gets a short note instead of a chart. Text from the data only ever goes
 // through textContent. When every chart has rendered, it sets
@@ -220,6 +221,73 @@
     row.appendChild(Element('td', className || '', text));
   }
 
+  // A share of a victim's slowdown, as the interference table shows it.
+  function SharePercent(share) {
+    return (Number(share) * 100).toFixed(1) + ' %';
+  }
+
+  // A shared run's workload items: headline figure shared and alone, and the
+  // slowdown between them. Absent from a run of one workload.
+  function Tenants() {
+    if (!Array.isArray(data.tenants)) return;
+    const s = Section('Tenants');
+    if (data.tenants.length === 0) return Note(s, 'No tenants ' + kMissing + '.');
+    const table = Element('table', 'findings');
+    table.id = 'tenants';
+    const head = Element('tr');
+    for (const h of ['tenant', 'kind', 'headline', 'shared (ms)', 'alone (ms)', 'slowdown']) {
+      head.appendChild(Element('th', '', h));
+    }
+    const thead = Element('thead');
+    thead.appendChild(head);
+    table.appendChild(thead);
+    const body = Element('tbody');
+    for (const t of data.tenants) {
+      const row = Element('tr');
+      Cell(row, String(t.name));
+      Cell(row, String(t.kind));
+      Cell(row, String(t.headline));
+      Cell(row, Number(t.shared_ms).toFixed(3), 'num');
+      Cell(row, Number(t.alone_ms).toFixed(3), 'num');
+      Cell(row, Number(t.slowdown).toFixed(3) + '×', 'num');
+      body.appendChild(row);
+    }
+    table.appendChild(body);
+    s.appendChild(table);
+  }
+
+  // Victim (rows) x aggressor (columns): the share of the victim's slowdown
+  // due to the aggressor's traffic; empty where the two share no link.
+  function Interference() {
+    if (!Array.isArray(data.tenants)) return;
+    const s = Section('Interference');
+    const entries = Array.isArray(data.interference) ? data.interference : [];
+    if (entries.length === 0) return Note(s, 'No tenant shares a link with another.');
+    const names = data.tenants.map(function (t) { return String(t.name); });
+    const share = new Map();
+    for (const e of entries) share.set(String(e.victim) + '\u0000' + String(e.aggressor), e.share);
+    const table = Element('table', 'findings');
+    table.id = 'interference';
+    const head = Element('tr');
+    head.appendChild(Element('th', '', 'victim \\ aggressor'));
+    for (const n of names) head.appendChild(Element('th', '', n));
+    const thead = Element('thead');
+    thead.appendChild(head);
+    table.appendChild(thead);
+    const body = Element('tbody');
+    for (const victim of names) {
+      const row = Element('tr');
+      row.appendChild(Element('th', '', victim));
+      for (const aggressor of names) {
+        const key = victim + '\u0000' + aggressor;
+        Cell(row, share.has(key) ? SharePercent(share.get(key)) : '', 'num');
+      }
+      body.appendChild(row);
+    }
+    table.appendChild(body);
+    s.appendChild(table);
+  }
+
   function Diagnosis() {
     const s = Section('Diagnosis');
     const findings = data.diagnosis && Array.isArray(data.diagnosis.findings) ? data.diagnosis.findings : null;
@@ -261,6 +329,8 @@
   Heatmaps();
   LineCharts();
   FctCdf();
+  Tenants();
+  Interference();
   Diagnosis();
   allBuilt = true;
   MarkReadyIfDone();
