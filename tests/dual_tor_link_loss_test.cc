@@ -165,6 +165,113 @@ TEST(DualTorLinkLoss, FlowLevelServerLosesOneSixteenthOfItsBandwidth) {
   }
 }
 
+// The fault played at flow level: host 3's port 0 fails at 2 us and
+// routing hears of it 3 us later.
+LinkFault LossyPortDown(const Topology& t, PortId port) {
+  LinkFault f;
+  f.kind = FaultKind::kNicPortDown;
+  f.links = {t.port(port).link};
+  f.at = Time::FromUs(2);
+  f.detection = Time::FromUs(3);
+  f.name = "h3:0";
+  return f;
+}
+
+TEST(DualTorLinkLoss, FlowLevelFailoverAtDetectionLeavesFifteenSixteenths) {
+  // The same job on the healthy routes, the fault played: at detection
+  // host 3's flows on its dead port move to its other port, so every flow
+  // finishes and the server keeps 15 of its 16 links.
+  const Topology t = ServerPair(true);
+  FlowRun run(t, {});
+  for (const TransferRequest& r : Job(64ull << 20)) run.net.StartTransfer(r);
+  const LinkFault f = LossyPortDown(t, t.node(kLossyNic).ports[0]);
+  ASSERT_TRUE(run.net.InjectFaults(std::span<const LinkFault>(&f, 1)).ok());
+  const double c = run.net.payload_capacity_bps(t.node(0).ports[0]);
+  const auto before = FlowsPerSide(t, run.net);
+  ASSERT_GT(before[kLossyNic][0], 0);  // the fault hits some of its flows
+  run.sim.Run(Time::FromUs(1));
+  EXPECT_NEAR(ServerRateBps(run.net), 16 * c, 1e-6 * 16 * c);
+  run.sim.Run(Time::FromUs(4));  // failed, not yet detected: its flows there stall
+  for (uint32_t i = 0; i < run.net.flows().size(); ++i) {
+    if (run.net.path(i)[0] == t.node(kLossyNic).ports[0]) {
+      EXPECT_EQ(run.net.rate_bps(i), 0) << "flow " << i;
+    }
+  }
+  run.sim.Run(Time::FromUs(6));  // detected: failed over
+  const auto after = FlowsPerSide(t, run.net);
+  EXPECT_EQ(after[kLossyNic][0], 0);
+  EXPECT_EQ(after[kLossyNic][1], static_cast<int>(kFlowsPerNic));
+  for (int nic = 0; nic < kNics; ++nic) {
+    if (nic != kLossyNic) {
+      EXPECT_EQ(after[nic], before[nic]) << nic;
+    }
+  }
+  const double rate = ServerRateBps(run.net);
+  EXPECT_NEAR(rate, 15 * c, 1e-6 * 15 * c);
+  EXPECT_NEAR(1 - rate / (16 * c), 1.0 / 16, 1e-6);  // 6.25%
+  const std::vector<FaultOutcome> o = run.net.FaultOutcomes();
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_EQ(o[0].detected, Time::FromUs(5));
+  EXPECT_EQ(o[0].rerouted, Time::FromUs(5));
+  EXPECT_EQ(o[0].flows_rerouted, static_cast<uint64_t>(before[kLossyNic][0]));
+  run.sim.Run();
+  for (uint32_t i = 0; i < run.net.flows().size(); ++i) {
+    EXPECT_FALSE(run.net.flows()[i].finish.IsInfinite()) << "flow " << i;
+  }
+}
+
+TEST(DualTorLinkLoss, FlowLevelRepairMovesTheFlowsBack) {
+  // Repaired at 20 us, seen at 23 us: the moved flows re-pick by the same
+  // hash over both ports again, which returns them to their first port.
+  const Topology t = ServerPair(true);
+  FlowRun run(t, {});
+  for (const TransferRequest& r : Job(64ull << 20)) run.net.StartTransfer(r);
+  LinkFault f = LossyPortDown(t, t.node(kLossyNic).ports[0]);
+  f.until = Time::FromUs(20);
+  ASSERT_TRUE(run.net.InjectFaults(std::span<const LinkFault>(&f, 1)).ok());
+  const auto before = FlowsPerSide(t, run.net);
+  run.sim.Run(Time::FromUs(22));
+  EXPECT_EQ(FlowsPerSide(t, run.net)[kLossyNic][0], 0);  // repaired, not yet seen
+  run.sim.Run(Time::FromUs(24));
+  EXPECT_EQ(FlowsPerSide(t, run.net), before);
+  const double c = run.net.payload_capacity_bps(t.node(0).ports[0]);
+  EXPECT_NEAR(ServerRateBps(run.net), 16 * c, 1e-6 * 16 * c);
+  EXPECT_EQ(run.net.FaultOutcomes()[0].flows_rerouted, 2 * static_cast<uint64_t>(before[kLossyNic][0]));
+  run.sim.Run();
+  for (uint32_t i = 0; i < run.net.flows().size(); ++i) {
+    EXPECT_FALSE(run.net.flows()[i].finish.IsInfinite()) << "flow " << i;
+  }
+}
+
+TEST(DualTorLinkLoss, FlowLevelSingleFlowFinishesAfterTheDetectionOnTheOtherPort) {
+  // One flow of B bytes from host 3 to host 11 at C (its port's payload
+  // rate). Its port fails at t0 = 2 us: the bytes on the wire, C/8 x (the
+  // cable's propagation + one 4178 B frame at 200G), are lost; it stalls
+  // until detection at t0 + 3 us, then runs on host 3's other port, also
+  // at C. So it finishes at (B + lost) x 8 / C + 3 us + its path latency.
+  const Topology t = ServerPair(true);
+  FlowRun run(t, {});
+  TransferRequest r;
+  r.id = 0;
+  r.src = kLossyNic;
+  r.dst = kLossyNic + kNics;
+  r.bytes = 1ull << 20;
+  run.net.StartTransfer(r);
+  const PortId first = run.net.path(0)[0];
+  const LinkFault f = LossyPortDown(t, first);
+  ASSERT_TRUE(run.net.InjectFaults(std::span<const LinkFault>(&f, 1)).ok());
+  const double c = run.net.payload_capacity_bps(first);
+  run.sim.Run();
+  ASSERT_NE(run.net.path(0)[0], first);
+  EXPECT_EQ(t.port(run.net.path(0)[0]).node, kLossyNic);
+  const double frame_s = 4178.0 * 8 / 200e9;
+  const double lost = c / 8 * (static_cast<double>(t.port(first).latency.ps()) * 1e-12 + frame_s);
+  EXPECT_EQ(run.net.FaultOutcomes()[0].bytes_resent, static_cast<uint64_t>(std::llround(lost)));
+  const double expected_ps = (static_cast<double>(r.bytes) + lost) * 8 / c * 1e12 + 3e6 +
+                             static_cast<double>(run.net.PathLatency(run.net.path(0), r.bytes).ps());
+  EXPECT_NEAR(static_cast<double>(run.net.flows()[0].finish.ps()), expected_ps, 1000.0);
+}
+
 // A packet-level run of the job for `window` after the fault is routed
 // around: the payload server 1's NICs received in [from, until) (the ToRs'
 // ports down to them), with host 3's port 0 (dual-ToR) or its only link

@@ -107,6 +107,46 @@ TEST(FaultsCli, TheStragglerExampleNamesItsGpuAndWhatItCost) {
   for (const auto& f : cd["findings"]) EXPECT_NE(f["kind"], "straggler");
 }
 
+TEST(FaultsCli, ALinkDownDuringAnAllReduceCostsTheRetransmissionTimeout) {
+  // examples/faults/link_down_all_reduce.yaml: the leaf0-spine1 link goes
+  // down at 150 us, mid-all-reduce, with a 10 us detection delay.
+  const std::string example = std::string(AIFABRIC_SOURCE_DIR) + "/examples/faults/link_down_all_reduce.yaml";
+  TempDir dir;
+  CommandResult r = RunAifabric("run " + example + " --out " + dir.path() + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto s = nlohmann::json::parse(ReadFile(dir.path() + "/out/summary.json"));
+  ASSERT_EQ(s["faults"].size(), 1u);
+  const auto& f = s["faults"][0];
+  EXPECT_EQ(f["kind"], "link_down");
+  EXPECT_EQ(f["name"], "leaf0-spine1");
+  EXPECT_EQ(f["at_ns"].get<double>(), 150'000);
+  EXPECT_EQ(f["detected_ns"].get<double>(), 160'000);  // at + detection
+  EXPECT_EQ(f["rerouted_ns"].get<double>(), 160'000);  // ECMP groups updated at detection
+  EXPECT_GT(f["flows_rerouted"].get<uint64_t>(), 0u);
+  // Every lost packet is a full 4 KiB data packet, and go-back-N resends
+  // at least what was lost.
+  const uint64_t lost = f["packets_lost"].get<uint64_t>();
+  EXPECT_GT(lost, 0u);
+  EXPECT_GE(f["bytes_resent"].get<uint64_t>(), lost * 4096);
+  // The lost packets are the tail of their windows: nothing behind them
+  // shows the gap, the senders wait out the RTO. So the cost is the RTO
+  // plus a part that does not depend on it: above 1 ms, and 0.8 ms less
+  // with an RTO of 200 us.
+  const auto& c = s["fault_cost"][0];
+  const double cost_ns = c["time_ns"].get<double>() - c["baseline_time_ns"].get<double>();
+  EXPECT_GT(cost_ns, 1e6);
+  TempDir fast;
+  ASSERT_EQ(RunAifabric("run " + example + " --quiet --set fabric.transport.rto=200us --out " + fast.path() + "/out")
+                .exit_code,
+            0);
+  const auto s2 = nlohmann::json::parse(ReadFile(fast.path() + "/out/summary.json"));
+  const auto& c2 = s2["fault_cost"][0];
+  EXPECT_EQ(c2["baseline_time_ns"].get<double>(), c["baseline_time_ns"].get<double>());
+  const double cost2_ns = c2["time_ns"].get<double>() - c2["baseline_time_ns"].get<double>();
+  EXPECT_GT(cost2_ns, 200e3);
+  EXPECT_NEAR(cost_ns - cost2_ns, 800e3, 0.01);  // times are whole picoseconds
+}
+
 TEST(FaultsCli, AStragglerWhereNothingComputesIsAnError) {
   CommandResult r = RunAifabric("run " + kExample + " --quiet --set 'faults=[{kind: straggler, gpu: 3, at: 0, factor: 0.5}]'" +
                                 " --out /tmp/never-written");

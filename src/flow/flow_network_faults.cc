@@ -109,7 +109,11 @@ bool FlowNetwork::RerouteQueuePair(uint32_t index, FluidNetwork::Revision& out) 
     }
   } else {
     ports = EcmpPath(topology_, RoutesFor(qp.request.src, qp.request.dst), salts_, qp.request.src, qp.request.dst, qp.hash);
-    if (ports.front() != old_path.front()) return false;  // a host keeps the port it sends by
+    // A single-homed host keeps its one port (routing leaves it that); a
+    // multi-homed NIC (dual-ToR, planes) re-picks among its ports still up
+    // by the same hash, as a bond does when a member goes down, and back
+    // at the repair.
+    if (ports.front() != old_path.front() && topology_.node(qp.request.src).ports.size() < 2) return false;
   }
   const std::vector<double> old_fractions = path_fractions(index);
   if (std::equal(ports.begin(), ports.end(), old_path.begin(), old_path.end()) &&

@@ -23,7 +23,9 @@ FabricObservation ObservationFromWindows(const Topology& topology, const std::ve
     PortObservation p;
     p.port = port.id;
     p.tx_bytes = Count(w.tx_bytes);
-    p.drop_packets = Count(w.drop_packets);
+    // Corrupted frames count among the port's losses (PortObservation).
+    p.fcs_error_packets = Count(w.fcs_error_packets);
+    p.drop_packets = Count(w.drop_packets) + p.fcs_error_packets;
     p.ecn_marks = Count(w.ecn_marks);
     p.pause_time = Time::FromSeconds(std::max(0.0, w.pause_seconds));
     p.pfc_frames_tx = Count(w.pfc_frames_tx);

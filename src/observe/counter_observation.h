@@ -28,6 +28,7 @@ struct PortWindow {
   double pause_seconds = 0;   // summed over priorities
   double pfc_frames_tx = 0;   // frames the port's node sent its peer
   double max_queue_bytes = 0;
+  double fcs_error_packets = 0;  // frames this port sent that arrived corrupted
 };
 
 // `windows` is indexed by port id (one per topology port). Per port:

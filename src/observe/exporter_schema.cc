@@ -33,7 +33,10 @@ ExporterSchema MakeAifabric() {
 // "data octets, divided by 4", PortXmitDiscards "outbound packets
 // discarded by the port because the port is down or congested". It has no
 // ECN (FECN) counter, no queue depth, and PortXmitWait counts ticks of no
-// fixed length, so pauses stay unread.
+// fixed length, so pauses stay unread. PortRcvErrors, "packets containing
+// an error that were received on the port" (the receiver's CRC check: a
+// gray link), is the FCS error count of the frames the far end sent.
+// Our own exposition has no such counter yet: the field stays unread.
 ExporterSchema MakeInfiniband() {
   ExporterSchema s;
   s.name = "infiniband_exporter";
@@ -41,6 +44,7 @@ ExporterSchema MakeInfiniband() {
   s.peer_label = "remote_name";
   s.tx_bytes = ExporterMetric{"infiniband_portxmitdata_total", 4};
   s.drop_packets = ExporterMetric{"infiniband_portxmitdiscards_total", 1};
+  s.fcs_error_packets = ExporterMetric{"infiniband_portrcverrors_total", 1, true};
   return s;
 }
 

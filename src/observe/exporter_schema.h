@@ -26,6 +26,9 @@ namespace aifabric {
 struct ExporterMetric {
   std::string name;   // "" when the exporter has no such counter: the field stays 0
   double scale = 1;   // into the field's unit (bytes, packets, frames, seconds)
+  // Counted where the frames arrive: a series naming node A and peer B
+  // counts what B's egress toward A sent, so it fills port B -> A.
+  bool received = false;
 };
 
 struct ExporterSchema {
@@ -42,6 +45,9 @@ struct ExporterSchema {
   ExporterMetric ecn_marks;      // packets marked CE at the port's egress
   ExporterMetric pause_seconds;  // time the port's egress spent paused (PFC)
   ExporterMetric pfc_frames_tx;  // PFC frames the port's node sent to its peer over this link
+  // Frames the link corrupted on the way (FCS/CRC errors at the receiver),
+  // charged to the sending port as PortObservation::fcs_error_packets.
+  ExporterMetric fcs_error_packets;
   // Gauge: the highest value in the window is the port's queue peak.
   ExporterMetric queue_bytes;
 };

@@ -62,7 +62,9 @@ struct Reader {
       Result<PortId> port = index.Find(s.labels, exporter);
       if (!port.ok()) return Error{client.base_url() + ": " + metric.name + ": " + port.error().message};
       ++out.series;
-      PortWindow& w = out.windows[static_cast<size_t>(*port)];
+      // A receiver's counter belongs to the egress that sent it the frames.
+      const PortId into = metric.received ? *port ^ 1 : *port;
+      PortWindow& w = out.windows[static_cast<size_t>(into)];
       w.seen = true;
       double increase = 0, first_clock = std::nan(""), last_clock = std::nan(""), previous = 0;
       for (const PromSample& sample : s.samples) {
@@ -142,6 +144,7 @@ Result<FabricReading> ObservePrometheus(const PrometheusClient& client, const To
       {exporter.ecn_marks, &PortWindow::ecn_marks, "ecn_marks"},
       {exporter.pause_seconds, &PortWindow::pause_seconds, "pause_time"},
       {exporter.pfc_frames_tx, &PortWindow::pfc_frames_tx, "pfc_frames_tx"},
+      {exporter.fcs_error_packets, &PortWindow::fcs_error_packets, "fcs_error_packets"},
   };
   for (const Field& f : counters) {
     if (f.metric.name.empty()) reading.unread.push_back(f.name);

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include "diagnosis/diagnosis.h"
 #include "observe/observe_test_fabric.h"
 
 namespace aifabric {
@@ -72,7 +73,7 @@ TEST(ObservePrometheus, RatesRunOnTheExportersClock) {
   EXPECT_FALSE(r->windows[SwitchDown(1)].seen);
   EXPECT_EQ(r->series, 5u);
   EXPECT_EQ(r->queries.front(), "aifabric_sim_time_seconds[30s]");
-  EXPECT_EQ(r->unread, std::vector<std::string>{"transfers"});
+  EXPECT_EQ(r->unread, (std::vector<std::string>{"fcs_error_packets", "transfers"}));
 }
 
 // infiniband-exporter counts PortXmitData in 4-byte words, on wall time:
@@ -92,6 +93,35 @@ TEST(ObservePrometheus, ARealExportersCountersRunOnWallTime) {
   EXPECT_EQ(r->unread,
             (std::vector<std::string>{"ecn_marks", "pause_time", "pfc_frames_tx", "max_queue_bytes", "pause_causes",
                                       "transfers"}));
+}
+
+// A gray link on a real fabric: h2's HCA counts 50 received packets with
+// errors (PortRcvErrors, 0 -> 20 -> 50) on its cable from sw. They are the
+// frames sw -> h2 sent that arrived corrupted, so they land on that port,
+// among its losses; sw -> h0 refused 7 packets at its egress (congestion).
+// The diagnosis names the corrupting cable, sw -> h2, as its top finding.
+TEST(ObservePrometheus, RisingReceiveErrorsAreAGrayLinkOnTheSendingPort) {
+  const Topology t = observe_testing::ThreeHostsOneSwitch();
+  FakePrometheus p;
+  p.answers["infiniband_portxmitdata_total[2s]"] = Matrix(
+      R"({"metric":{"local_name":"sw","remote_name":"h2"},"values":[[10,"0"],[12,"2.5e9"]]},)"
+      R"({"metric":{"local_name":"sw","remote_name":"h0"},"values":[[10,"0"],[12,"2.5e9"]]})");
+  p.answers["infiniband_portxmitdiscards_total[2s]"] = Matrix(
+      R"({"metric":{"local_name":"sw","remote_name":"h0"},"values":[[10,"3"],[12,"10"]]})");
+  p.answers["infiniband_portrcverrors_total[2s]"] = Matrix(
+      R"({"metric":{"local_name":"h2","remote_name":"sw"},"values":[[10,"0"],[11,"20"],[12,"50"]]})");
+  Result<FabricReading> r = ObservePrometheus(p.Client(), t, InfinibandExporter(), Time::FromSeconds(2));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->observation.ports[SwitchDown(2)].fcs_error_packets, 50u);
+  EXPECT_EQ(r->observation.ports[SwitchDown(2)].drop_packets, 50u);
+  EXPECT_EQ(r->observation.ports[HostUp(2)].fcs_error_packets, 0u);
+  EXPECT_EQ(r->observation.ports[SwitchDown(0)].drop_packets, 7u);
+  EXPECT_EQ(r->observation.ports[SwitchDown(0)].fcs_error_packets, 0u);
+  const std::vector<Finding> findings = Diagnose(t, r->observation);
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(findings[0].kind, kGrayLink);
+  EXPECT_EQ(findings[0].port, SwitchDown(2));
+  EXPECT_EQ(t.node(findings[0].port_peer).name, "h2");
 }
 
 TEST(ObservePrometheus, ErrorsNameTheServerTheMetricAndTheLabel) {

@@ -6,16 +6,12 @@
 #include "run/fabric_setup.h"
 #include "run/finished_simulation.h"
 #include "run/run_watch.h"
-#include "run/straggler_plan.h"
 
 namespace aifabric {
 
 Result<InferenceRunResult> RunInferenceService(const Scenario& scenario, const Scenario::Inference& inference,
                                                const RunHooks& hooks) {
   const auto wall_start = std::chrono::steady_clock::now();
-  if (Status st = RefuseStragglers(scenario, "an inference service (its iterations are not slowed)"); !st.ok()) {
-    return st.error();
-  }
   Result<BuiltFabric> fabric = BuildFabric(scenario);
   if (!fabric.ok()) return fabric.error();
   FabricSimulation simulation(scenario, fabric->topology, fabric->routes);
@@ -25,7 +21,9 @@ Result<InferenceRunResult> RunInferenceService(const Scenario& scenario, const S
   simulation.PrepareTelemetry({}, hooks, [&network] { return network.TransfersCompleted(); });
   simulation.StartTelemetry();
   RunWatch watch(sim, hooks, ProgressOptions{});
-  Result<InferenceResult> result = RunInference(sim, gpus, fabric->layout, inference.spec);
+  InferenceSpec spec = inference.spec;
+  spec.slowdowns = fabric->stragglers;  // a straggler stretches the iterations' kernels on its GPU
+  Result<InferenceResult> result = RunInference(sim, gpus, fabric->layout, spec);
   watch.Finish();
   if (!result.ok()) return Error{inference.path + ": " + result.error().message};
   simulation.FinishTelemetry();

@@ -336,6 +336,7 @@ JobExecutorOptions InferenceServer::ExecutorOptions(CollectiveProtocol protocol,
   o.protocol = protocol;
   o.channels = spec_.channels > 0 ? spec_.channels : (tp > layout_.gpus_per_server() ? 0 : 1);
   o.priority = spec_.priority;
+  o.slowdowns = spec_.slowdowns;
   o.first_flow_id = dispatcher_.Reserve(kIdsPerExecutor);
   return o;
 }

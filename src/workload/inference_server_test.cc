@@ -97,6 +97,22 @@ TEST(InferenceServer, LowLoadTtftIsPrefillComputePlusAllReduces) {
   EXPECT_EQ(run.result->summary.iterations, 2u);
 }
 
+TEST(InferenceServer, AStragglerStretchesItsRanksKernels) {
+  // GPU 1 (the replica's TP rank 1) at half speed for the whole run: each
+  // of its kernels takes twice as long, and each all-reduce waits for it,
+  // so TTFT and TPOT grow by one rank's compute (the communication is
+  // unchanged):
+  //   prefill compute 2 * (5.219328 + 8.388608) + 0.1024 = 27.318272 us,
+  //   decode compute  2 * (624.4352 + 838.8608) + 102.4 = 3,028.992 ns.
+  InferenceSpec spec = OneRequest(1000, 2);
+  spec.slowdowns = ComputeSlowdowns({SlowWindow{.gpu = 1, .at = Time(), .factor = 0.5}});
+  ServingRun run(spec);
+  ASSERT_TRUE(run.result.ok()) << run.result.error().message;
+  const InferenceRequestRecord& r = run.result->requests.at(0);
+  EXPECT_EQ(r.first_token - r.arrival, kPrefill + Time::FromPs(27'318'272));
+  EXPECT_EQ(r.finish - r.first_token, kDecode + Time::FromPs(3'028'992));
+}
+
 TEST(InferenceServer, PipelineStagesAddActivationTransfersAndAGather) {
   // pp 2: layer 0 on server 0 (GPUs 0, 1), layer 1 on server 1 (GPUs 2, 3).
   // Between them each rank sends 2,048,000 / 2 B: 1 us + 81.92 us = 82.92 us,

@@ -14,6 +14,7 @@
 #include "core/result.h"
 #include "workload/collective_algorithms.h"
 #include "workload/collective_protocol.h"
+#include "workload/compute_slowdown.h"
 #include "workload/inference_model.h"
 
 namespace aifabric {
@@ -35,6 +36,9 @@ Result<InferenceRouter> ParseInferenceRouter(std::string_view name);
 struct InferenceSpec {
   InferenceModel model;  // default: Llama 3 70B
   InferenceGpu gpu;      // default: H100 SXM
+  // Straggler windows (docs/faults.md): the iterations' kernels on a slow
+  // GPU stretch by its factor. Set by the run from `faults`, not parsed.
+  ComputeSlowdowns slowdowns;
 
   // Replicas. Each is `pp` stages of `tp` GPUs; stage slots of tp GPUs are
   // taken in GPU-id order from `first_gpu` on (tp divides the GPUs per
