@@ -115,9 +115,12 @@ int64_t HpccBaseRttNs(const HpccPair& pair) { return pair.delay.ps() / 1000 * 2 
 
 int64_t HpccStandaloneFctNs(const HpccPair& pair, uint64_t bytes, uint32_t payload_bytes, uint32_t header_bytes) {
   if (pair.bottleneck_bps == 0) return 0;  // no path
-  const uint64_t packets = (bytes - 1) / payload_bytes + 1;
+  const uint64_t packets = bytes == 0 ? 1 : (bytes - 1) / payload_bytes + 1;
   const uint64_t total_bytes = bytes + packets * header_bytes;
-  return HpccBaseRttNs(pair) + static_cast<int64_t>(total_bytes * 8'000'000'000ull / pair.bottleneck_bps);
+  // 128 bits: bytes x 8e9 passes 2^64 from about 2.3 GB.
+  const unsigned __int128 wire_ns =
+      static_cast<unsigned __int128>(total_bytes) * 8'000'000'000ull / pair.bottleneck_bps;
+  return HpccBaseRttNs(pair) + static_cast<int64_t>(wire_ns);
 }
 
 }  // namespace aifabric

@@ -42,6 +42,9 @@ TEST(HpccFct, PairFiguresFollowHpccsFormulas) {
   EXPECT_EQ(HpccStandaloneFctNs(p, 2500, 1000, 48), 4846);
   // Exactly one packet's payload: still one header.
   EXPECT_EQ(HpccStandaloneFctNs(p, 1000, 1000, 48), 4000 + 1048 * 8 / 25);
+  // 8 GiB in 8,589,935 packets (the last one 592 bytes): past 2^64 / 8e9 bytes,
+  // so the wire time needs more than 64 bits: 9,002,251,472 B x 8 / 25 ns.
+  EXPECT_EQ(HpccStandaloneFctNs(p, 8ull << 30, 1000, 48), 4000 + 9'002'251'472ll * 8 / 25);
 }
 
 TEST(HpccFct, ManyPairsAtOnceGiveTheSameFigures) {

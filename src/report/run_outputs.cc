@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <fstream>
 #include <numeric>
 #include <sstream>
@@ -256,7 +255,8 @@ Status WriteOutputs(const ScenarioRun& run, const nlohmann::ordered_json& summar
   for (const auto& [name, write] : {std::pair<const char*, Writer>{"flows.csv", WriteFlowsCsv},
                                     {"links.csv", WriteRunLinksCsv},
                                     {"fct.txt", WriteFctTxt}}) {
-    if (Status st = out.Stream(name, [&run, &hpcc, w = write](TextSink& sink) { w(sink, run, hpcc); }); !st.ok()) return st;
+    const auto stream = [&run, &hpcc, w = write](TextSink& sink) { w(sink, run, hpcc); };
+    if (Status st = out.Stream(name, stream); !st.ok()) return st;
   }
   if (Status st = out.Write("summary.json", summary.dump(2) + "\n"); !st.ok()) return st;
   if (!run.scenario().telemetry.enabled) return Status::Ok();
