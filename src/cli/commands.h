@@ -159,6 +159,7 @@ struct ServeCommandOptions {
   int64_t max_hosts = 4096;            // 0: no limit
   std::string max_sim_time = "1s";     // of a flows run's simulation.until; "0s": no limit
   uint64_t max_events = 2'000'000'000; // per simulation; 0: no limit
+  uint64_t max_plan_work = 1'000'000;  // designs x hosts of a plan; 0: no limit
   int max_attachments = 2;             // attached fabrics at once
   std::vector<std::string> attach;     // --attach FILE: fabrics to attach at start
 };

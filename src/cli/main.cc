@@ -197,6 +197,8 @@ int main(int argc, char** argv) {
                         "Longest simulation.until of a flows run (default 1s; 0s: no limit)");
   serve_cmd->add_option("--max-events", serve.max_events,
                         "Most events one simulation may process; past it the run fails (default 2e9; 0: no limit)");
+  serve_cmd->add_option("--max-plan-work", serve.max_plan_work,
+                        "Most designs x hosts a plan may evaluate (default 1000000; 0: no limit)");
   serve_cmd->add_option("--attach", serve.attach,
                         "Attach the real fabric FILE describes (Prometheus URL, topology) as a live run; repeatable "
                         "(docs/serve.md, \"Attaching a real fabric\")");

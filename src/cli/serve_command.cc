@@ -25,6 +25,7 @@ int ServeCommand(const ServeCommandOptions& options) {
   serve.limits.max_body_bytes = options.max_body_bytes;
   serve.limits.max_hosts = options.max_hosts;
   serve.limits.max_events = options.max_events;
+  serve.limits.max_plan_work = options.max_plan_work;
   serve.max_attachments = options.max_attachments;
   serve.attach_files = options.attach;
   Result<Time> until = ParseTime(options.max_sim_time);

@@ -59,6 +59,7 @@ Result<RankedPlan> RunPlan(const PlanRequirements& r, const Catalog& catalog, co
   auto evaluate = [&](const std::vector<size_t>& items, bool as_twins) -> Status {
     Result<std::vector<std::string>> evaluated =
         ShareWork(items.size(), options.jobs, options.processes, [&](size_t k) -> Result<std::string> {
+          if (options.cancel != nullptr && options.cancel->load()) return Error{"cancelled"};
           const size_t i = items[k];
           const DesignOutcome* twin = as_twins ? &outcomes[twin_of[i]] : nullptr;
           if (twin && !twin->rejected.empty()) twin = nullptr;  // its own build may say why
@@ -85,6 +86,7 @@ Result<RankedPlan> RunPlan(const PlanRequirements& r, const Catalog& catalog, co
   const size_t checks = std::min(plan.designs.size(), static_cast<size_t>(r.packet_check.designs));
   Result<std::vector<std::string>> checked =
       ShareWork(checks, options.jobs, options.processes, [&](size_t i) -> Result<std::string> {
+        if (options.cancel != nullptr && options.cancel->load()) return Error{"cancelled"};
         Result<PacketCheck> check = CheckOnPackets(r, plan.designs[i].outcome, catalog);
         if (!check) return check.error();
         if (options.checked) {

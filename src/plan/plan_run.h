@@ -12,6 +12,7 @@
 // one thread at a time, for this process's designs.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <string>
 
@@ -33,6 +34,10 @@ struct PlanRunOptions {
   std::function<void(size_t, size_t, const Design&, const PacketCheck&)> checked;
   // The processes sharing the designs; null: this process evaluates all.
   const PlanProcesses* processes = nullptr;
+  // Read before each design's evaluation and each packet check: once
+  // true, RunPlan returns the error "cancelled" (the server's DELETE).
+  // Null: never cancelled.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // The built-in catalog with the requirements' price file over it.

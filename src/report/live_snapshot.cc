@@ -1,6 +1,7 @@
 #include "report/live_snapshot.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <vector>
 
@@ -20,6 +21,21 @@ struct PortFigures {
   double ecn_marks = 0;
   double pfc_pause_us = 0;
 };
+
+// Nearest rank: the value at rank ceil(p * n) (1-based) of `sorted`.
+double NearestRank(const std::vector<double>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const auto rank = static_cast<size_t>(std::ceil(p * static_cast<double>(sorted.size())));
+  return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
+}
+
+nlohmann::ordered_json FlowLatencyJson(std::vector<double> latencies_ns) {
+  std::sort(latencies_ns.begin(), latencies_ns.end());
+  return {{"count", latencies_ns.size()},
+          {"p50_ns", NearestRank(latencies_ns, 0.5)},
+          {"p99_ns", NearestRank(latencies_ns, 0.99)},
+          {"max_ns", latencies_ns.empty() ? 0.0 : latencies_ns.back()}};
+}
 
 }  // namespace
 
@@ -83,6 +99,7 @@ nlohmann::ordered_json LiveSnapshotJson(const LiveSample& sample, size_t max_por
   out["transfers_completed"] = sample.transfers_completed;
   out["max_util"] = max_util;
   out["ports_total"] = by_port.size();
+  out["flow_latency"] = FlowLatencyJson(sample.completion_ns);
   out["ports"] = std::move(ports);
   return out;
 }

@@ -15,6 +15,7 @@
 namespace aifabric {
 
 // {"sim_time_ns", "transfers_completed", "max_util", "ports_total",
+//  "flow_latency": {"count", "p50_ns", "p99_ns", "max_ns"},
 //  "ports": [{"node", "port", "util", "queue_bytes", "queue_delay_ns",
 //             "drops", "ecn_marks", "pfc_pause_ns"}, ...]}
 // `port` names the node at the far end (as diagnosis.json's port_peer).
@@ -27,7 +28,11 @@ namespace aifabric {
 // discards (or, without that series, the sum of its queues' drops);
 // ecn_marks and pfc_pause_ns summed over its queues. At most `max_ports`
 // ports, the busiest first (util, then queue_bytes, then port id);
-// ports_total counts every port sampled.
+// ports_total counts every port sampled. flow_latency summarizes the
+// sample's completion_ns (the flows completed since the snapshot before):
+// their count and the nearest-rank 50th and 99th percentiles and maximum
+// (the value at rank ceil(p * count) of the sorted latencies), all 0 when
+// none completed.
 nlohmann::ordered_json LiveSnapshotJson(const LiveSample& sample, size_t max_ports = 1024);
 
 }  // namespace aifabric

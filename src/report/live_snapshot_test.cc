@@ -1,6 +1,13 @@
 #include "report/live_snapshot.h"
 
+#include <chrono>
+#include <memory>
+#include <vector>
+
 #include <gtest/gtest.h>
+
+#include "run/scenario_run.h"
+#include "scenario/scenario_loader.h"
 
 namespace aifabric {
 namespace {
@@ -36,7 +43,7 @@ TEST(LiveSnapshot, FiguresFromTheLastTwoPointsByHand) {
   // (100e9 * 10e-6) = 0.5 of line rate. Port 2 sends 125,000 bytes: 1.0.
   store.RecordSample(Time::Zero(), std::vector<double>{0, 0, 0, 0, 0, 0, 0, 0});
   store.RecordSample(Time::FromUs(10), std::vector<double>{62'500, 1000, 250, 7, 3.5, 2, 125'000, 5});
-  const nlohmann::ordered_json j = LiveSnapshotJson(LiveSample{topology, store, 3});
+  const nlohmann::ordered_json j = LiveSnapshotJson(LiveSample{topology, store, 3, {}});
   EXPECT_EQ(j["sim_time_ns"], 10'000);
   EXPECT_EQ(j["transfers_completed"], 3);
   EXPECT_EQ(j["ports_total"], 2);
@@ -58,10 +65,68 @@ TEST(LiveSnapshot, FiguresFromTheLastTwoPointsByHand) {
   EXPECT_DOUBLE_EQ(p0["pfc_pause_ns"].get<double>(), 3500);
   EXPECT_DOUBLE_EQ(p0["drops"].get<double>(), 2);
   // At most max_ports, the busiest kept.
-  const nlohmann::ordered_json one = LiveSnapshotJson(LiveSample{topology, store, 3}, 1);
+  const nlohmann::ordered_json one = LiveSnapshotJson(LiveSample{topology, store, 3, {}}, 1);
   ASSERT_EQ(one["ports"].size(), 1u);
   EXPECT_EQ(one["ports"][0]["node"], "h1");
   EXPECT_EQ(one["ports_total"], 2);
+}
+
+TEST(LiveSnapshot, FlowLatencyIsTheNearestRankPercentilesByHand) {
+  const Topology topology = TwoHosts();
+  TimeSeriesStore store(16);
+  store.AddSeries({0, 0, -1, Metric::kTxBytes});
+  store.RecordSample(Time::Zero(), std::vector<double>{0});
+  // None completed: all 0.
+  const nlohmann::ordered_json none = LiveSnapshotJson(LiveSample{topology, store, 0, {}});
+  EXPECT_EQ(none["flow_latency"]["count"], 0);
+  EXPECT_DOUBLE_EQ(none["flow_latency"]["p99_ns"].get<double>(), 0);
+  // 1..200 ns shuffled: p50 = the 100th smallest = 100, p99 = the 198th =
+  // 198, max 200.
+  LiveSample sample{topology, store, 200, {}};
+  for (int i = 0; i < 200; ++i) sample.completion_ns.push_back((i * 37) % 200 + 1);
+  const nlohmann::ordered_json j = LiveSnapshotJson(sample);
+  EXPECT_EQ(j["flow_latency"]["count"], 200);
+  EXPECT_DOUBLE_EQ(j["flow_latency"]["p50_ns"].get<double>(), 100);
+  EXPECT_DOUBLE_EQ(j["flow_latency"]["p99_ns"].get<double>(), 198);
+  EXPECT_DOUBLE_EQ(j["flow_latency"]["max_ns"].get<double>(), 200);
+}
+
+TEST(LiveSnapshot, AFlowOnAnIdlePathShowsItsClosedFormFct) {
+  // h0 -100G- leaf -100G- h1, cables 500 ns, a 400 ns store-and-forward
+  // switch, 10 packets of 4096 B payload + 82 B RoCEv2 overhead (4178 B,
+  // 334,240 ps at 100G). First packet: 334,240 + 500,000 + 400,000 +
+  // 334,240 + 500,000 = 2,068,480 ps; the other 9 follow at line rate,
+  // 9 * 334,240 = 3,008,160: FCT = 5,076,640 ps = 5,076.64 ns.
+  Result<Scenario> scenario = LoadScenarioText(
+      "cluster: {servers: 2, gpus_per_server: 1, nic: {rate: 100Gbps}}\n"
+      "fabric:\n"
+      "  topology: {type: leaf_spine, hosts_per_leaf: 2, spines: 1}\n"
+      "  switch: {radix: 8, port_rate: 100Gbps, latency: 400ns, buffer: 32MB}\n"
+      "  link: {latency: 500ns}\n"
+      "workload: [{flows: [{src: 0, dst: 1, size: 40KiB, start: 0us}]}]\n"
+      "simulation: {until: 1ms, telemetry: {interval: 1us}}\n",
+      "idle.yaml", ".", {});
+  ASSERT_TRUE(scenario.ok()) << scenario.error().message;
+  Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(*scenario);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  std::vector<nlohmann::ordered_json> snapshots;
+  RunHooks hooks;
+  hooks.publish_every = std::chrono::milliseconds(0);
+  hooks.publish = [&snapshots](const LiveSample& sample) { snapshots.push_back(LiveSnapshotJson(sample)); };
+  (*run)->Execute(hooks);
+  ASSERT_EQ((*run)->finish(0).ps(), 5'076'640);
+  ASSERT_FALSE(snapshots.empty());
+  int completed = 0;
+  for (const nlohmann::ordered_json& j : snapshots) {
+    const auto& latency = j["flow_latency"];
+    if (latency["count"] == 0) continue;
+    ++completed;
+    EXPECT_EQ(latency["count"], 1);
+    EXPECT_DOUBLE_EQ(latency["p50_ns"].get<double>(), 5076.64);
+    EXPECT_DOUBLE_EQ(latency["p99_ns"].get<double>(), 5076.64);
+    EXPECT_DOUBLE_EQ(latency["max_ns"].get<double>(), 5076.64);
+  }
+  EXPECT_EQ(completed, 1);  // in exactly one snapshot: the one after it completed
 }
 
 }  // namespace

@@ -21,9 +21,10 @@ FabricSimulation::FabricSimulation(const Scenario& scenario, const Topology& top
 }
 
 void FabricSimulation::PrepareTelemetry(const std::vector<int>& priorities, const RunHooks& hooks,
-                                        std::function<size_t()> transfers_completed) {
+                                        std::function<size_t()> transfers_completed,
+                                        std::function<std::vector<double>()> take_completions) {
   telemetry_ = MakeRunTelemetry(sim_, scenario_, *model_, priorities);
-  AttachLive(telemetry_.get(), hooks, topology_, std::move(transfers_completed));
+  AttachLive(telemetry_.get(), hooks, topology_, std::move(transfers_completed), std::move(take_completions));
 }
 
 void FabricSimulation::StartTelemetry() {

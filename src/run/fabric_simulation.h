@@ -35,10 +35,12 @@ class FabricSimulation {
 
   // Prepares the sampling of the model's counters (simulation.telemetry;
   // the packet level samples the queues of `priorities` too) and publishes
-  // them to hooks.publish with the count `transfers_completed` gives.
-  // Nothing is sampled until StartTelemetry.
+  // them to hooks.publish with the count `transfers_completed` gives (and
+  // the completion latencies `take_completions` hands over, run/run_telemetry.h
+  // AttachLive). Nothing is sampled until StartTelemetry.
   void PrepareTelemetry(const std::vector<int>& priorities, const RunHooks& hooks,
-                        std::function<size_t()> transfers_completed);
+                        std::function<size_t()> transfers_completed,
+                        std::function<std::vector<double>()> take_completions = {});
   // Takes the first sample now and samples on while the run goes.
   void StartTelemetry();
   // Takes the last sample (the run's end).

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "core/time.h"
 #include "fabric/topology.h"
@@ -27,6 +28,10 @@ struct LiveSample {
   const Topology& topology;
   const TimeSeriesStore& store;   // at least one point
   size_t transfers_completed = 0;
+  // Completion latency (start to last byte, in ns) of each flow completed
+  // since the sample published before, in completion order; empty when the
+  // run's kind does not report them.
+  std::vector<double> completion_ns;
 };
 
 // How far a running simulation has got, as its heartbeat sees it.

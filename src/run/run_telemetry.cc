@@ -64,10 +64,14 @@ std::unique_ptr<RunTelemetry> MakeRunTelemetry(Simulator& sim, const Scenario& s
 }
 
 void AttachLive(RunTelemetry* telemetry, const RunHooks& hooks, const Topology& topology,
-                std::function<size_t()> transfers_completed) {
+                std::function<size_t()> transfers_completed,
+                std::function<std::vector<double>()> take_completions) {
   if (telemetry == nullptr || !hooks.publish) return;
-  telemetry->SetPublisher([&topology, publish = hooks.publish, transfers_completed](const TimeSeriesStore& store) {
-    publish(LiveSample{topology, store, transfers_completed()});
+  telemetry->SetPublisher([&topology, publish = hooks.publish, transfers_completed,
+                           take_completions](const TimeSeriesStore& store) {
+    LiveSample sample{topology, store, transfers_completed(), {}};
+    if (take_completions) sample.completion_ns = take_completions();
+    publish(sample);
   }, hooks.publish_every);
 }
 

@@ -76,8 +76,11 @@ std::unique_ptr<RunTelemetry> MakeRunTelemetry(Simulator& sim, const Scenario& s
                                                const std::vector<int>& priorities = {});
 
 // Publishes `telemetry`'s samples to hooks.publish (if both are set), with
-// `topology` and the count `transfers_completed` gives at that moment.
+// `topology`, the count `transfers_completed` gives at that moment and the
+// completion latencies `take_completions` hands over (those since its last
+// call; empty function: none).
 void AttachLive(RunTelemetry* telemetry, const RunHooks& hooks, const Topology& topology,
-                std::function<size_t()> transfers_completed);
+                std::function<size_t()> transfers_completed,
+                std::function<std::vector<double>()> take_completions = {});
 
 }  // namespace aifabric

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 #include "run/fault_plan.h"
 #include "run/fabric_setup.h"
@@ -89,7 +90,9 @@ Result<std::unique_ptr<ScenarioRun>> ScenarioRun::PrepareFile(const std::string&
 void ScenarioRun::Execute(const RunHooks& hooks) {
   FabricSimulation& simulation = *simulation_;
   Simulator& sim = simulation.sim();
-  simulation.PrepareTelemetry(priorities_, hooks, [this] { return completed_; });
+  live_ = static_cast<bool>(hooks.publish);
+  simulation.PrepareTelemetry(priorities_, hooks, [this] { return completed_; },
+                              [this] { return std::exchange(recent_fct_ns_, {}); });
   // Flows completed out of all, with simulation.until as the horizon.
   ProgressOptions options;
   options.until = scenario_.until;
@@ -115,6 +118,7 @@ void ScenarioRun::Execute(const RunHooks& hooks) {
 
 void ScenarioRun::OnTransferDone(FlowId id, Time finish) {
   finish_[static_cast<size_t>(id)] = finish;
+  if (live_) recent_fct_ns_.push_back(static_cast<double>((finish - flows_[static_cast<size_t>(id)].start).ps()) / 1e3);
   if (++completed_ == flows_.size()) simulation_->sim().Stop();
 }
 

@@ -96,6 +96,8 @@ class ScenarioRun : private TransferObserver {
   std::vector<int> priorities_;  // of the flows, in first-seen order
   std::unique_ptr<TrafficInjector> injector_;
   size_t completed_ = 0;
+  bool live_ = false;                  // hooks.publish is set: keep recent_fct_ns_
+  std::vector<double> recent_fct_ns_;  // FCTs since the last live sample
   Time sim_time_;
   double wall_seconds_ = 0;
 };

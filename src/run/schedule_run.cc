@@ -47,7 +47,8 @@ Status ResolveLinkFailures(const Scenario& scenario, const Topology& topology, R
 }
 
 Result<ScheduleRun> RunSchedule(const Scenario& scenario, const std::string& trace_path,
-                                std::span<const PolicySpec> specs, const PacketWindow* window) {
+                                std::span<const PolicySpec> specs, const PacketWindow* window,
+                                const std::atomic<bool>* cancel) {
   assert(!specs.empty());
   // Messages name their origin: the scenario file, the trace file.
   const std::string origin = (scenario.source_file.empty() ? scenario.name : scenario.source_file) + ": ";
@@ -59,11 +60,13 @@ Result<ScheduleRun> RunSchedule(const Scenario& scenario, const std::string& tra
   if (!jobs.ok()) return jobs.error();
   ScheduleRun run{std::move(fabric).value(), jobs->size(), {}, {}};
   for (const PolicySpec& spec : specs) {
+    if (cancel != nullptr && cancel->load()) return Error{"cancelled"};
     Result<ReplayOptions> options = ReplayOptionsFor(scenario, run.fabric.layout.servers(), spec);
     if (!options.ok()) return Error{origin + options.error().message};
     if (Status st = ResolveLinkFailures(scenario, run.fabric.topology, *options); !st.ok()) {
       return Error{origin + st.error().message};
     }
+    options->cancel = cancel;
     if (window) {
       options->window_start_s = window->start.seconds();
       options->window_s = window->duration.seconds();

@@ -6,6 +6,7 @@
 // Deterministic apart from the wall times; not thread-safe.
 #pragma once
 
+#include <atomic>
 #include <span>
 #include <string>
 #include <vector>
@@ -44,8 +45,11 @@ struct ScheduleRun {
 // cluster after "<trace path>: " (ReplayJobTrace's message). With a
 // `window`, each replay records its flows in it (ReplayResult::
 // window_flows) for the packet level (schedule_window.h).
+// With `cancel` set (read between replays and at every event of one), the
+// run stops and returns the error "cancelled".
 // REQUIRES: !specs.empty().
 Result<ScheduleRun> RunSchedule(const Scenario& scenario, const std::string& trace_path,
-                                std::span<const PolicySpec> specs, const PacketWindow* window = nullptr);
+                                std::span<const PolicySpec> specs, const PacketWindow* window = nullptr,
+                                const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace aifabric

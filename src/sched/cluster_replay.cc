@@ -109,6 +109,7 @@ class Replay final : public EventHandler {
   std::vector<size_t> running_;  // started, not finished (unordered)
   bool pass_pending_ = false;
   size_t finished_ = 0;
+  bool cancelled_ = false;  // options_.cancel was set: stopped early
   std::string stuck_;  // a job no placement can ever take
   ReplayWindow window_;
   uint64_t reroutes_ = 0;
@@ -178,6 +179,7 @@ Result<ReplayResult> Replay::Run() {
   }
   for (size_t j = 0; j < jobs_.size(); ++j) sim_.Schedule(Time::FromSeconds(jobs_[j].trace->submit_s), this, Tag(j, kArrival));
   sim_.Run(Time::FromSeconds(kMaxReplayDays * 86400));
+  if (cancelled_) return Error{"cancelled"};
   if (!stuck_.empty()) return Error{stuck_};
   if (finished_ != jobs_.size()) {
     return Error{"the replay reached " + std::to_string(static_cast<int>(kMaxReplayDays)) +
@@ -200,6 +202,11 @@ Result<ReplayResult> Replay::Run() {
 }
 
 void Replay::OnEvent(uint64_t tag) {
+  if (options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed)) {
+    cancelled_ = true;
+    sim_.Stop();
+    return;
+  }
   const size_t j = static_cast<size_t>(tag >> 4);
   switch (tag & 15) {
     case kArrival:

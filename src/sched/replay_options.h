@@ -6,6 +6,7 @@
 // values and a pure function; thread-safe.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -56,6 +57,9 @@ struct ReplayOptions {
   // [window_start_s, window_start_s + window_s).
   double window_start_s = -1;
   double window_s = 0;
+  // Read at every event: once true, the replay stops there and returns
+  // the error "cancelled" (the server's DELETE). Null: never cancelled.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Checks the options against the cluster; errors name the field

@@ -1,6 +1,7 @@
 // The live feed over HTTP (GET /api/runs/{id}/events) and the store across
 // a restart.
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,8 @@ TEST(ApiEvents, StreamDeliversProgressSnapshotsFindingsAndTheEndInOrder) {
         EXPECT_TRUE(p.contains("queue_bytes") && p.contains("drops") && p.contains("pfc_pause_ns") &&
                     p.contains("ecn_marks") && p.contains("queue_delay_ns"));
       }
+    } else if (e.type == "finding" && e.data.value("live", false)) {
+      EXPECT_EQ(findings, 0u) << "a live finding after the final ones";
     } else if (e.type == "finding") {
       ++findings;
       finding_events.push_back(e.data);
@@ -96,6 +99,38 @@ TEST(ApiEvents, StreamDeliversProgressSnapshotsFindingsAndTheEndInOrder) {
   ASSERT_EQ(late.size(), 1u);
   EXPECT_EQ(late[0].type, "end");
   EXPECT_EQ(late[0].data["status"], "done");
+}
+
+TEST(ApiEvents, AHotSpotIsALiveFindingBeforeTheEnd) {
+  // kLongScenario's 12-to-1 incast on h0: the final diagnosis names the
+  // port toward h0 first. A diagnosis at every snapshot of what was
+  // sampled so far names that port too, while the run goes.
+  ServeOptions options;
+  options.diagnose_every = std::chrono::milliseconds(0);
+  TestServer t(options);
+  const std::string id = t.Start("kind=run", kLongScenario);
+  ASSERT_FALSE(id.empty());
+  const std::vector<Event> events = Stream(t, id);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.back().type, "end");
+  httplib::Result file = t.Client().Get(("/api/runs/" + id + "/files/diagnosis.json").c_str());
+  ASSERT_TRUE(file);
+  ASSERT_EQ(file->status, 200);
+  const nlohmann::json diagnosis = nlohmann::json::parse(file->body);
+  ASSERT_GE(diagnosis["findings"].size(), 1u);
+  const nlohmann::json& top = diagnosis["findings"][0];
+  // Live findings come before the final progress (1.0), each only once.
+  std::set<std::string> keys;
+  bool named_top = false, final_seen = false;
+  for (const Event& e : events) {
+    if (e.type == "progress" && e.data["progress"] == 1.0) final_seen = true;
+    if (e.type != "finding" || !e.data.value("live", false)) continue;
+    EXPECT_FALSE(final_seen) << "a live finding after the run finished";
+    EXPECT_TRUE(keys.insert(e.data["kind"].dump() + e.data["node"].dump() + e.data["port_peer"].dump()).second)
+        << "published twice: " << e.data.dump();
+    if (e.data["node"] == top["node"] && e.data["port_peer"] == top["port_peer"]) named_top = true;
+  }
+  EXPECT_TRUE(named_top) << "no live finding named " << top["node"] << " -> " << top["port_peer"];
 }
 
 TEST(ApiEvents, SnapshotsComeAtMostEveryPublishInterval) {

@@ -107,6 +107,7 @@ Result<std::unique_ptr<ApiServer>> ApiServer::Start(const ServeOptions& options)
   manager.workers = options.workers;
   manager.limits = options.limits;
   manager.publish_every = options.publish_every;
+  manager.diagnose_every = options.diagnose_every;
   manager.max_attachments = options.max_attachments;
   // The attachments are read and checked before anything starts, and
   // attached once the server listens.

@@ -55,6 +55,7 @@ struct ServeOptions {
   ServeLimits limits;
   int http_threads = 16;            // connections served at once (event streams hold one each)
   std::chrono::milliseconds publish_every{250};
+  std::chrono::milliseconds diagnose_every{1000};  // least wall time between live diagnoses of a run
   int read_timeout_s = 5;           // a request stalled this long is dropped
   int write_timeout_s = 5;          // a client not reading for this long is dropped
   int keep_alive_timeout_s = 5;     // an idle keep-alive connection is closed

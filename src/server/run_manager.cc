@@ -7,6 +7,7 @@
 
 #include "core/text_file.h"
 #include "report/live_snapshot.h"
+#include "server/live_findings.h"
 
 namespace aifabric {
 namespace {
@@ -184,7 +185,17 @@ void RunManager::Execute(Active& run) {
   RunHooks hooks;
   hooks.cancel = &run.cancel;
   hooks.publish_every = options_.publish_every;
-  hooks.publish = [&run](const LiveSample& sample) { run.feed->Push("snapshot", LiveSnapshotJson(sample).dump()); };
+  // Each finding of the diagnosis of what was sampled so far, the first
+  // time it appears (server/live_findings.h), marked live.
+  LiveFindings live(options_.diagnose_every);
+  hooks.publish = [&run, &live](const LiveSample& sample) {
+    run.feed->Push("snapshot", LiveSnapshotJson(sample).dump());
+    for (nlohmann::ordered_json& f : live.Update(sample)) {
+      f["live"] = true;
+      f["sim_time_ns"] = sample.store.times()[sample.store.points() - 1].ns();
+      run.feed->Push("finding", f.dump());
+    }
+  };
   const uint64_t max_events = options_.limits.max_events;
   hooks.on_progress = [this, &run, max_events](const RunProgress& p) {
     if (max_events > 0 && p.events > max_events) {

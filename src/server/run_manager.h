@@ -38,6 +38,9 @@ struct RunManagerOptions {
   int workers = 2;  // runs at once; REQUIRES: >= 1
   ServeLimits limits;
   std::chrono::milliseconds publish_every{250};  // least wall time between snapshots, and between progress events
+  // Least wall time between two diagnoses of a running simulation's
+  // telemetry so far (live findings; each costs a pass over its series).
+  std::chrono::milliseconds diagnose_every{1000};
   int max_attachments = 2;  // attached fabrics at once (each on its own thread)
 };
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/text_file.h"
+#include "plan/design_space.h"
 #include "plan/plan_outputs.h"
 #include "plan/plan_run.h"
 #include "report/collective_request.h"
@@ -17,6 +18,7 @@
 #include "run/schedule_run.h"
 #include "scenario/scenario_loader.h"
 #include "server/attach_request.h"
+#include "server/serve_limits.h"
 #include "server/sha256.h"
 #include "server/topology_json.h"
 
@@ -183,10 +185,10 @@ class ScheduleTask final : public RunTask {
                std::string trace)
       : scenario_(std::move(scenario)), specs_(std::move(specs)), comparing_(comparing), origin_(std::move(origin)),
         text_(std::move(text)), trace_(std::move(trace)) {}
-  Result<std::string> Execute(const std::string& out_dir, const RunHooks& /*hooks*/, LiveFeed& /*feed*/) override {
+  Result<std::string> Execute(const std::string& out_dir, const RunHooks& hooks, LiveFeed& /*feed*/) override {
     if (Status s = KeepInputs(out_dir, {{origin_, text_}, {"trace.csv", trace_}}); !s.ok()) return s.error();
     const std::string trace_path = out_dir + "/input/trace.csv";
-    Result<ScheduleRun> run = RunSchedule(scenario_, trace_path, specs_, nullptr);
+    Result<ScheduleRun> run = RunSchedule(scenario_, trace_path, specs_, nullptr, hooks.cancel);
     if (!run.ok()) return run.error();
     OutputFolder out(out_dir);
     const ScheduleRunInfo info{scenario_.name, "trace.csv", scenario_.seed, ScenarioWarnings(scenario_)};
@@ -212,6 +214,7 @@ class PlanTask final : public RunTask {
     if (Status s = KeepInputs(out_dir, {{origin_, text_}}); !s.ok()) return s.error();
     PlanRunOptions options;
     options.jobs = 1;
+    options.cancel = hooks.cancel;
     if (hooks.on_progress) {
       options.progress = [&hooks](size_t index, size_t count, const DesignOutcome&) {
         hooks.on_progress(RunProgress{static_cast<double>(index + 1) / static_cast<double>(count), Time::Zero(), 0});
@@ -316,13 +319,15 @@ Result<ParsedRun> ParseSchedule(Params& params, const RequestBody& body, const S
                                                   !compare.empty(), *origin, *scenario_text, *trace), "", ""};
 }
 
-Result<ParsedRun> ParsePlan(Params& params, const RequestBody& body) {
+Result<ParsedRun> ParsePlan(Params& params, const RequestBody& body, const ServeLimits& limits) {
   Result<std::string> origin = InputName(params, "requirements.yaml");
   if (!origin.ok()) return origin.error();
   Result<PlanRequirements> requirements = ReadPlanRequirements(body.text, *origin, kBaseDir);
   if (!requirements.ok()) return requirements.error();
   Result<Catalog> catalog = PlanCatalog(*requirements);
   if (!catalog.ok()) return catalog.error();
+  const size_t designs = EnumerateDesigns(*requirements, *catalog).designs.size();
+  if (Status s = CheckPlanLimits(*requirements, designs, limits); !s.ok()) return s.error();
   if (Status s = params.Unread("plan"); !s.ok()) return s.error();
   return ParsedRun{"plan", Sha256Hex(body.text),
                    std::make_unique<PlanTask>(std::move(requirements).value(), std::move(catalog).value(), *origin,
@@ -358,7 +363,7 @@ Result<ParsedRun> ParseRunRequest(const QueryParams& query, const RequestBody& b
   if (kind == "run") return ParseRun(params, body, limits);
   if (kind == "collective") return ParseCollective(params, body, limits);
   if (kind == "schedule") return ParseSchedule(params, body, limits);
-  if (kind == "plan") return ParsePlan(params, body);
+  if (kind == "plan") return ParsePlan(params, body, limits);
   if (kind == "observe") return ParseObserve(params, body);
   return Error{"query parameter kind: expected run, collective, schedule, plan or observe, got '" + kind + "'"};
 }

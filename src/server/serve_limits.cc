@@ -1,5 +1,7 @@
 #include "server/serve_limits.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
@@ -42,6 +44,21 @@ Status CheckRunLimits(const Scenario& scenario, const ServeLimits& limits) {
       return Error{"limit: simulation.until is " + Ms(scenario.until) + ", more than the server's --max-sim-time " +
                    Ms(limits.max_sim_time)};
     }
+  }
+  return Status::Ok();
+}
+
+Status CheckPlanLimits(const PlanRequirements& requirements, size_t designs, const ServeLimits& limits) {
+  const auto hosts = static_cast<int64_t>(std::ceil(requirements.gpus * requirements.nics_per_gpu));
+  if (limits.max_hosts > 0 && hosts > limits.max_hosts) {
+    return Error{"limit: the plan's cluster has " + std::to_string(hosts) + " hosts, more than the server's --max-hosts " +
+                 std::to_string(limits.max_hosts)};
+  }
+  const uint64_t work = static_cast<uint64_t>(designs) * static_cast<uint64_t>(std::max<int64_t>(hosts, 0));
+  if (limits.max_plan_work > 0 && work > limits.max_plan_work) {
+    return Error{"limit: the plan evaluates " + std::to_string(designs) + " designs x " + std::to_string(hosts) +
+                 " hosts = " + std::to_string(work) + ", more than the server's --max-plan-work " +
+                 std::to_string(limits.max_plan_work) + " (narrow the design space or raise --max-plan-work)"};
   }
   return Status::Ok();
 }

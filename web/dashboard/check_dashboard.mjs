@@ -9,6 +9,9 @@
 //    rail-optimized fabric from the example's own figures;
 //  - the live figures changed at least three times while the run was
 //    running;
+//  - the latency chart drew the flow-completion p50 and p99 series (a
+//    point per snapshot in which flows completed, at least one, every
+//    value above 0) beside the queue delay;
 //  - the highlighted link is the top finding (most severe, first of
 //    equals) of the run's diagnosis.json, fetched through the API;
 //  - the page logged no console error, threw nothing, and asked for
@@ -86,7 +89,16 @@ async function Check() {
   await page.evaluate(() => {
     const panel = document.getElementById('live-figures');
     window.seenFigures = [];
+    window.fctPoints = {p50: [], p99: []};
     const record = () => {
+      const box = document.querySelector('#latency-chart .chart');
+      const chart = box ? echarts.getInstanceByDom(box) : null;
+      if (chart) {
+        for (const s of chart.getOption().series) {
+          if (s.name === 'flow completion p50') window.fctPoints.p50 = s.data.map((d) => d[1]);
+          if (s.name === 'flow completion p99') window.fctPoints.p99 = s.data.map((d) => d[1]);
+        }
+      }
       const status = (document.getElementById('run-status') || {dataset: {}}).dataset.status;
       const text = panel.textContent;
       const seen = window.seenFigures;
@@ -102,6 +114,12 @@ async function Check() {
   // Changes: the first figures shown, then each different one after it.
   const changes = seen.length - 1;
   if (changes < kMinChanges) problems.push(`the live figures changed ${changes} times while running, expected >= ${kMinChanges}`);
+  const fct = await page.evaluate(() => window.fctPoints);
+  for (const q of ['p50', 'p99']) {
+    if (fct[q].length < 1) problems.push(`the latency chart drew no flow completion ${q} point`);
+    if (fct[q].some((v) => !(v > 0))) problems.push(`a flow completion ${q} point is not above 0: ${fct[q]}`);
+  }
+  if (fct.p50.length !== fct.p99.length) problems.push(`${fct.p50.length} p50 points but ${fct.p99.length} p99 points`);
 
   const edges = await page.evaluate(() => {
     const chart = echarts.getInstanceByDom(document.getElementById('topology'));
@@ -132,7 +150,7 @@ async function Check() {
     return false;
   }
   console.log(`ok dashboard: run ${id} done, ${edges} edges (links.csv ${rows} rows / 2, closed form ${closed}), ` +
-              `figures changed ${changes} times while running, highlighted ${highlighted} ` +
+              `figures changed ${changes} times while running, ${fct.p99.length} flow-completion points, highlighted ${highlighted} ` +
               `(${findings[top].kind}, diagnosis.json's top of ${findings.length}), ${requests} requests all to ${origin}; ` +
               token);
   return true;

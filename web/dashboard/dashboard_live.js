@@ -124,7 +124,8 @@
   const kSeries = [
     {name: 'Throughput', unit: 'Gbps', lines: ['sum over ports']},
     {name: 'Utilization', unit: '%', lines: ['max', 'mean']},
-    {name: 'Queueing delay', unit: 'µs', lines: ['max', 'mean of queued ports']},
+    {name: 'Latency', unit: 'µs', id: 'latency-chart',
+     lines: ['max queue delay', 'mean queue delay of queued ports', 'flow completion p50', 'flow completion p99']},
     {name: 'Drops', unit: 'packets', lines: ['so far']},
     {name: 'PFC pause', unit: 'µs', lines: ['so far, all ports']},
     {name: 'ECN marks', unit: 'marks', lines: ['so far']},
@@ -135,6 +136,7 @@
     parent.appendChild(grid);
     return kSeries.map(function (s) {
       const box = Dash.El('div', 'chart-box');
+      if (s.id) box.id = s.id;
       box.appendChild(Dash.El('h3', '', s.name + ' (' + s.unit + ')'));
       grid.appendChild(box);
       const chart = Dash.Chart(box, s.name, 200);
@@ -157,6 +159,7 @@
   function SnapshotFigures(snap, topology) {
     const rate = new Map();
     (topology ? topology.links : []).forEach(function (l) { rate.set(PairKey(l.a, l.b), l.rate_gbps); });
+    const fl = snap.flow_latency || {count: 0};
     let gbps = 0, utilSum = 0, drops = 0, pfc = 0, ecn = 0, delayMax = 0, delaySum = 0, queued = 0;
     for (const p of snap.ports || []) {
       gbps += (p.util || 0) * (rate.get(PairKey(p.node, p.port)) || 0);
@@ -173,7 +176,10 @@
     return {t_us: (snap.sim_time_ns || 0) / 1e3, gbps: gbps, max_util: snap.max_util || 0,
             mean_util: snap.ports_total > 0 ? utilSum / snap.ports_total : 0,
             delay_max_us: delayMax / 1e3, delay_mean_us: queued > 0 ? delaySum / queued / 1e3 : 0,
-            drops: drops, pfc_us: pfc / 1e3, ecn: ecn};
+            drops: drops, pfc_us: pfc / 1e3, ecn: ecn,
+            // Flows completed since the snapshot before; null (no point
+            // drawn) when none did.
+            fct_p50_us: fl.count > 0 ? fl.p50_ns / 1e3 : null, fct_p99_us: fl.count > 0 ? fl.p99_ns / 1e3 : null};
   }
 
   function FiguresPanel(parent) {
@@ -343,9 +349,9 @@
       lastSnapshot = snap;
       const f = SnapshotFigures(snap, graph ? graph.topology : null);
       const rows = [f.gbps], util = [100 * f.max_util, 100 * f.mean_util];
-      const values = [rows, util, [f.delay_max_us, f.delay_mean_us], [f.drops], [f.pfc_us], [f.ecn]];
+      const values = [rows, util, [f.delay_max_us, f.delay_mean_us, f.fct_p50_us, f.fct_p99_us], [f.drops], [f.pfc_us], [f.ecn]];
       charts.forEach(function (c, i) {
-        values[i].forEach(function (v, k) { c.data[k].push([f.t_us, v]); });
+        values[i].forEach(function (v, k) { if (v !== null) c.data[k].push([f.t_us, v]); });
         c.chart.setOption({series: c.data.map(function (d) { return {data: d}; })});
       });
       latest.transfers = snap.transfers_completed;
@@ -378,7 +384,17 @@
       graph.div.dataset.topFinding = f.kind + ' ' + f.node + ' ' + (f.port_peer || '');
       Redraw(graph);
     }
+    // Live findings (a diagnosis of the run so far) until the final ones
+    // come: the first final finding replaces them.
+    let liveShown = false;
     function AddFinding(f) {
+      if (f.live) {
+        liveShown = true;
+      } else if (liveShown) {
+        liveShown = false;
+        findings.length = 0;
+        list.replaceChildren();
+      }
       findings.push(f);
       const li = Dash.El('li', 'finding');
       li.dataset.node = f.node;
@@ -389,7 +405,7 @@
       li.tabIndex = 0;
       li.addEventListener('click', function () { Select(f.port_peer ? PairKey(f.node, f.port_peer) : null); });
       list.appendChild(li);
-      if (attached) MarkTop();
+      if (attached || f.live) MarkTop();
     }
     // A new pass of an attached fabric: its findings replace the last's.
     let pass = 0;
@@ -415,6 +431,11 @@
       if (record.status === 'done') {
         FileLinks(files, id, record);
         const diagnosis = await Dash.GetJson(Dash.FilePath(id, 'diagnosis.json'));
+        if (liveShown && diagnosis && Array.isArray(diagnosis.findings)) {  // no final finding came
+          liveShown = false;
+          findings.length = 0;
+          list.replaceChildren();
+        }
         if (diagnosis && Array.isArray(diagnosis.findings) && findings.length === 0) diagnosis.findings.forEach(AddFinding);
         const all = diagnosis && Array.isArray(diagnosis.findings) ? diagnosis.findings : findings;
         const best = Dash.TopFinding(all);
