@@ -6,10 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <string>
 
 #include "cli_harness.h"
 #include "server/serve_test_util.h"
+#include "test_paths.h"
 
 namespace aifabric::testing {
 namespace {
@@ -127,6 +129,39 @@ TEST(ServeCli, APlanServedHasTheCliPlan) {
   EXPECT_EQ(bad->status, 400);
   EXPECT_NE(bad->body.find("requirements.yaml:2"), std::string::npos) << bad->body;
   EXPECT_NE(bad->body.find("cluster.gpus"), std::string::npos) << bad->body;
+}
+
+// DELETE of a running plan or schedule run: it stops (a plan between two
+// designs, a replay at its next event), ends `cancelled` with no summary,
+// and leaves no folder in the store. The shipped examples take seconds
+// (the 32-GPU plan evaluates 8 designs; the trace replays 5,000 jobs), so
+// each is still running when the DELETE comes.
+TEST(ServeCli, RunningPlanAndScheduleRunsCancel) {
+  const std::string source = AIFABRIC_SOURCE_DIR;
+  TestServer t;
+  const std::string plan =
+      t.Start("kind=plan&name=cluster_32gpu.yaml", ReadFile(source + "/examples/plan/cluster_32gpu.yaml"));
+  httplib::MultipartFormDataItems parts = {
+      {"scenario", ReadFile(source + "/examples/scheduling/cluster.yaml"), "cluster.yaml", "application/yaml"},
+      {"trace", ReadFile(source + "/examples/scheduling/trace.csv"), "trace.csv", "text/csv"}};
+  httplib::Result posted = t.Client().Post("/api/runs?kind=schedule&name=cluster.yaml", parts);
+  ASSERT_TRUE(posted);
+  ASSERT_EQ(posted->status, 201) << posted->body;
+  const std::string schedule = nlohmann::json::parse(posted->body)["id"];
+  for (const std::string& id : {plan, schedule}) {
+    ASSERT_EQ(t.WaitFor(id, "running").value("status", ""), "running") << id;
+    httplib::Result r = t.Client().Delete(("/api/runs/" + id).c_str());
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 202) << id;
+  }
+  for (const std::string& id : {plan, schedule}) {
+    const nlohmann::json ended = t.WaitFor(id, "cancelled", std::chrono::seconds(20));
+    EXPECT_EQ(ended.value("status", ""), "cancelled") << ended.dump();
+    EXPECT_TRUE(ended["summary"].is_null()) << id;
+    // It stopped before its work was done, not after.
+    EXPECT_LT(ended.value("progress", 1.0), 1.0) << ended.dump();
+    EXPECT_FALSE(std::filesystem::exists(t.store_dir() + "/runs/" + id)) << id;
+  }
 }
 
 }  // namespace
