@@ -12,6 +12,7 @@
 
 #include "core/text_file.h"
 #include "scenario/yaml_reader.h"
+#include "scenario/yaml_text.h"
 
 namespace aifabric {
 namespace {
@@ -230,14 +231,9 @@ void ReadPacketCheck(const MapReader& m, PlanRequirements& r) {
 
 // The text as a YAML map; `what` says what the map should hold.
 Result<YAML::Node> ParseMap(const std::string& text, Diagnostics& d, const std::string& what) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    d.FailAt(e.mark, "invalid YAML: " + e.msg);
-    return d.error();
-  }
-  if (!root.IsMap()) return Error{d.origin() + ": expected a map of " + what};
+  Result<YAML::Node> root = ParseYamlText(text, d);
+  if (!root) return root.error();
+  if (!root->IsMap()) return Error{d.origin() + ": expected a map of " + what};
   return root;
 }
 

@@ -20,6 +20,7 @@
 #include "scenario/simulation_section.h"
 #include "scenario/workload_section.h"
 #include "scenario/yaml_reader.h"
+#include "scenario/yaml_text.h"
 
 namespace aifabric {
 namespace {
@@ -89,15 +90,10 @@ std::string DefaultName(const std::string& origin) {
 // Parses `text` and applies the overrides; errors go to `d` or are returned.
 Result<YAML::Node> ParseWithOverrides(const std::string& text, Diagnostics& d,
                                       const std::vector<SetOverride>& overrides) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    d.FailAt(e.mark, "invalid YAML: " + e.msg);
-    return d.error();
-  }
+  Result<YAML::Node> root = ParseYamlText(text, d);
+  if (!root) return root.error();
   for (const SetOverride& ov : overrides) {
-    Status st = ApplySetOverride(root, ov);
+    Status st = ApplySetOverride(*root, ov);
     if (!st) return st.error();
   }
   return root;

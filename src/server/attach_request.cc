@@ -12,6 +12,7 @@
 #include "report/output_folder.h"
 #include "observe/prometheus_client.h"
 #include "scenario/yaml_reader.h"
+#include "scenario/yaml_text.h"
 #include "server/observe_task.h"
 #include "server/sha256.h"
 
@@ -98,13 +99,9 @@ std::string WithoutOption(std::string message, const std::string& option) {
 Result<AttachSpec> ReadAttachSpec(const std::string& text, const std::string& origin, const std::string& base_dir) {
   try {
     Diagnostics d(origin, {});
-    YAML::Node root;
-    try {
-      root = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-      d.FailAt(e.mark, "invalid YAML: " + e.msg);
-      return d.error();
-    }
+    Result<YAML::Node> parsed = ParseYamlText(text, d);
+    if (!parsed) return parsed.error();
+    const YAML::Node root = *parsed;
     if (!root.IsMap()) {
       return Error{origin + ": expected a map (prometheus, topology, and optionally name, exporter, interval, "
                             "window, timeout, scenario)"};
