@@ -1,5 +1,6 @@
 #include "workload/collective_algorithms.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <functional>
@@ -14,7 +15,6 @@ namespace aifabric {
 namespace {
 
 constexpr int32_t kMaxChannels = 64;  // NCCL's MAXCHANNELS
-constexpr uint64_t kMaxDagNodes = 20'000'000;
 
 using Deps = std::vector<DagNodeIndex>;
 
@@ -390,10 +390,76 @@ Status CheckOptionsFor(const CollectiveOptions& o, CollectiveAlgorithm algorithm
   return Status::Ok();
 }
 
-// Upper bound on nodes per chunk of one channel, for the size guard.
-uint64_t NodesPerChunkBound(const CollectiveOptions& o) {
+// Nodes one chunk of one lane adds before PXN (the same for every chunk and
+// lane: they differ in bytes and ring rotation only), counted as the Emit*
+// functions above add them.
+uint64_t NodesPerChunk(const CollectiveOptions& o, CollectiveAlgorithm algorithm) {
   const uint64_t n = static_cast<uint64_t>(o.ranks);
-  return 4 * n * n + 4 * n;
+  const uint64_t L = static_cast<uint64_t>(o.ranks_per_server);
+  const uint64_t M = n / L;
+  const auto ring_all_reduce = [](uint64_t m) { return 3 * m * (m - 1); };  // (m-1) x m x (send, reduce); (m-1) x m sends
+  switch (o.op) {
+    case CollectiveOp::kAllReduce:
+      switch (algorithm) {
+        case CollectiveAlgorithm::kTree: return 3 * (n - 1);  // a send and a reduce up, a send down, per non-root
+        case CollectiveAlgorithm::kHalvingDoubling: return 3 * n * static_cast<uint64_t>(std::countr_zero(n));
+        case CollectiveAlgorithm::kHierarchical: return M * ring_all_reduce(L) + L * ring_all_reduce(M);
+        case CollectiveAlgorithm::kNvls: return M * (3 * L + L * L) + L * ring_all_reduce(M);
+        default: return ring_all_reduce(n);
+      }
+    case CollectiveOp::kAllGather: return n * (n - 1);
+    case CollectiveOp::kReduceScatter: return 2 * n * (n - 1);
+    case CollectiveOp::kAllToAll: return n * (n - 1);
+    case CollectiveOp::kBroadcast: return n - 1;
+    case CollectiveOp::kReduce: return 2 * (n - 1);
+    case CollectiveOp::kSendRecv: return n;
+  }
+  return 0;
+}
+
+// How BuildCollective cuts the collective: lanes (a channel, or one tree of
+// a channel), the widest lane's share of the bytes and the chunk.
+struct Cut {
+  int trees = 1;         // lanes per channel
+  uint64_t unit = 0;     // the bytes the channels split
+  uint64_t chunk = 0;    // per lane; 0 = one chunk
+  uint64_t chunks = 1;   // of the widest lane
+  uint64_t nodes = 0;    // bound on the DAG's nodes
+};
+
+// REQUIRES: CheckOptionsFor(o, algorithm) passed.
+Result<Cut> CutFor(const CollectiveOptions& o, CollectiveAlgorithm algorithm) {
+  Cut cut;
+  // The bytes one channel's chunks split: per peer for alltoall, per tree
+  // (half a channel's share) for the double binary tree.
+  cut.trees = algorithm == CollectiveAlgorithm::kTree ? 2 : 1;
+  cut.unit = o.op == CollectiveOp::kAllToAll ? o.bytes / static_cast<uint64_t>(o.ranks) : o.bytes;
+  const uint64_t widest = SplitPart(SplitPart(cut.unit, static_cast<uint64_t>(o.channels), 0),
+                                    static_cast<uint64_t>(cut.trees), 0);
+  const uint64_t lanes = static_cast<uint64_t>(o.channels) * static_cast<uint64_t>(cut.trees);
+  // PXN relays a transfer through a second one: at most twice the nodes.
+  const bool pxn = o.pxn && o.ranks_per_server > 1 && o.ranks > o.ranks_per_server;
+  const uint64_t per_chunk = NodesPerChunk(o, algorithm) * (pxn ? 2 : 1);
+  const uint64_t max_chunks = o.max_dag_nodes / std::max<uint64_t>(1, lanes * per_chunk);
+  if (max_chunks == 0) {
+    return Error{Concat("ranks: ", std::to_string(o.ranks), " ranks take ", std::to_string(lanes * per_chunk),
+                        " DAG nodes with one chunk per channel, over the limit of ", std::to_string(o.max_dag_nodes),
+                        "; run it as a coflow (flow model)")};
+  }
+  const auto chunks_of = [widest](uint64_t chunk) {
+    return chunk == 0 ? 1 : std::max<uint64_t>(1, (widest + chunk - 1) / chunk);
+  };
+  cut.chunk = o.chunk_bytes;
+  cut.chunks = chunks_of(cut.chunk);
+  if (cut.chunks > max_chunks) {
+    // Aggregate k consecutive chunks into one: the smallest k that fits
+    // (ceil(ceil(w / c) / k) = ceil(w / (k c)) <= max_chunks).
+    const uint64_t k = (cut.chunks + max_chunks - 1) / max_chunks;
+    cut.chunk = o.chunk_bytes * k;
+    cut.chunks = chunks_of(cut.chunk);
+  }
+  cut.nodes = cut.chunks * lanes * per_chunk;
+  return cut;
 }
 
 }  // namespace
@@ -443,6 +509,15 @@ uint64_t NcclChunkBytes(CollectiveOp op, CollectiveAlgorithm algorithm, int32_t 
   return ring_slices ? static_cast<uint64_t>(ranks) * 4 * kStepBytes : kStepBytes;
 }
 
+Result<CollectiveDagCut> CutCollective(const CollectiveOptions& o) {
+  const CollectiveAlgorithm algorithm = ResolveAlgorithm(o.op, o.algorithm);
+  if (Status s = CheckOptionsFor(o, algorithm); !s.ok()) return s.error();
+  if (o.bytes == 0 || o.ranks == 1) return CollectiveDagCut{o.chunk_bytes, 0};
+  Result<Cut> cut = CutFor(o, algorithm);
+  if (!cut.ok()) return cut.error();
+  return CollectiveDagCut{cut->chunk, cut->nodes};
+}
+
 Result<CollectiveDag> BuildCollective(const CollectiveOptions& o) {
   const CollectiveAlgorithm algorithm = ResolveAlgorithm(o.op, o.algorithm);
   if (Status s = CheckOptionsFor(o, algorithm); !s.ok()) return s.error();
@@ -451,29 +526,23 @@ Result<CollectiveDag> BuildCollective(const CollectiveOptions& o) {
   CollectiveDagBuilder builder(o.ranks, switches, o.connection_window);
   if (o.bytes == 0 || o.ranks == 1) return std::move(builder).Build();
 
-  // The bytes one channel's chunks split: per peer for alltoall, per tree
-  // (half a channel's share) for the double binary tree.
+  Result<Cut> cut = CutFor(o, algorithm);
+  if (!cut.ok()) return cut.error();
   const bool tree = algorithm == CollectiveAlgorithm::kTree;
-  const uint64_t unit = o.op == CollectiveOp::kAllToAll ? o.bytes / static_cast<uint64_t>(o.ranks) : o.bytes;
-  const uint64_t widest = SplitPart(unit, static_cast<uint64_t>(o.channels), 0);
-  const uint64_t chunks_bound = o.chunk_bytes == 0 ? 1 : widest / o.chunk_bytes + 1;
-  if (chunks_bound * static_cast<uint64_t>(o.channels) * NodesPerChunkBound(o) > kMaxDagNodes) {
-    return Error{Concat("chunk_bytes: ", std::to_string(o.chunk_bytes),
-                        " cuts the collective into too many steps for one DAG (over 20M nodes); use larger chunks")};
-  }
+  const uint64_t unit = cut->unit;
 
   const ProtocolSpec spec = GetProtocolSpec(o.protocol);
   builder.set_base_latency(o.base_latency.value_or(spec.base_latency));
   Emitter e(builder, o.protocol, o.bus_efficiency, o.step_latency.value_or(spec.step_latency),
             o.net_step_latency.value_or(spec.net_step_latency), o.ranks, o.ranks_per_server);
-  const int trees = tree ? 2 : 1;
+  const int trees = cut->trees;
   for (int32_t c = 0; c < o.channels; ++c) {
     const uint64_t channel_bytes = SplitPart(unit, static_cast<uint64_t>(o.channels), static_cast<uint64_t>(c));
     for (int t = 0; t < trees; ++t) {
       // Each of the two trees is its own channel (connection set), as in NCCL.
       e.channel = static_cast<uint16_t>(c * trees + t);
       const uint64_t share = tree ? SplitPart(channel_bytes, 2, static_cast<uint64_t>(t)) : channel_bytes;
-      const uint64_t chunks = o.chunk_bytes == 0 ? 1 : std::max<uint64_t>(1, (share + o.chunk_bytes - 1) / o.chunk_bytes);
+      const uint64_t chunks = cut->chunk == 0 ? 1 : std::max<uint64_t>(1, (share + cut->chunk - 1) / cut->chunk);
       for (uint64_t k = 0; k < chunks; ++k) {
         e.chunk = static_cast<uint32_t>(k);
         const uint64_t bytes = SplitPart(share, chunks, k);

@@ -18,6 +18,14 @@
 // after another (a connection carries one transfer at a time, so chunk k+1
 // follows chunk k on every link: a pipeline). Every transfer carries the
 // protocol's wire bytes and its per-step latency.
+//
+// Size. A DAG holds at most `max_dag_nodes` nodes (20M: about 1 GiB). When
+// `chunk_bytes` would cut it finer, k consecutive chunks move as one
+// transfer (chunk_bytes x k, the smallest k that fits): the same bytes on
+// the same links by the same algorithm, in fewer, larger pipeline steps,
+// each paying one step latency (a connection's window overlaps step
+// latencies with transfers anyway). What changes is the pipeline's fill:
+// the first chunk is k times as large. CutCollective says what was chosen.
 #pragma once
 
 #include <cstdint>
@@ -70,6 +78,10 @@ struct CollectiveOptions {
   // NCCL_STEPS, the slots of a connection's buffer (REFERENCES.md 6). 1
   // sends one chunk at a time.
   uint32_t connection_window = 8;
+  // The DAG's node limit; chunks are aggregated to stay under it (see
+  // "Size" above). A collective whose one chunk per channel passes it is
+  // an error.
+  uint64_t max_dag_nodes = 20'000'000;
 };
 
 // NCCL's pipeline unit, as a chunk per channel (CollectiveOptions::
@@ -81,6 +93,16 @@ struct CollectiveOptions {
 // other algorithm moves one 512 KiB step at a time. The same for every
 // protocol (LL and LL128 use smaller buffers; not modelled).
 uint64_t NcclChunkBytes(CollectiveOp op, CollectiveAlgorithm algorithm, int32_t ranks);
+
+// How BuildCollective cuts `options`: the chunk per channel it uses
+// (chunk_bytes, or an aggregate of k of them; 0 = one chunk) and an upper
+// bound on the DAG's nodes, exact before PXN (PXN's relays at most double
+// it). Cheap: nothing is built. Errors as BuildCollective's.
+struct CollectiveDagCut {
+  uint64_t chunk_bytes = 0;
+  uint64_t max_nodes = 0;
+};
+Result<CollectiveDagCut> CutCollective(const CollectiveOptions& options);
 
 // Errors name the option: "ranks_per_server: 3 does not divide ranks 8",
 // "algorithm: halving_doubling needs a power-of-two rank count, got 6", ...

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "workload/collective_topology.h"
@@ -275,12 +276,133 @@ TEST(CollectiveAlgorithmsTest, ErrorsNameTheOption) {
   o = Options(CollectiveOp::kBroadcast, 4, kS);
   o.root = 4;
   EXPECT_EQ(BuildCollective(o).error().message, "root: must be a rank 0..3, got 4");
+  // A ring of 4 takes 3 x 4 x 3 = 36 nodes a chunk: under a limit of 35
+  // even one chunk does not fit.
   o = Options(CollectiveOp::kAllReduce, 4, kS);
-  o.chunk_bytes = 1;
-  EXPECT_FALSE(BuildCollective(o).ok());
+  o.max_dag_nodes = 35;
+  EXPECT_EQ(BuildCollective(o).error().message,
+            "ranks: 4 ranks take 36 DAG nodes with one chunk per channel, over the limit of 35; run it as a coflow "
+            "(flow model)");
   // Nothing to move: an empty DAG.
   EXPECT_EQ(Build(Options(CollectiveOp::kAllReduce, 4, 0)).size(), 0u);
   EXPECT_EQ(Build(Options(CollectiveOp::kAllReduce, 1, kS)).size(), 0u);
+}
+
+// The node count CutCollective bounds is the one BuildCollective builds,
+// counted by hand per chunk and lane (a channel; a tree of a channel):
+// ring AllReduce 3n(n-1) (n-1 steps of n sends and n reductions, then n-1
+// of n sends), tree 3(n-1), halving-doubling 3n log2 n, hierarchical
+// M x 3L(L-1) + L x 3M(M-1), NVLS M(3L + L^2) + L x 3M(M-1), all-gather
+// n(n-1), reduce-scatter 2n(n-1), alltoall n(n-1), broadcast n-1, reduce
+// 2(n-1), sendrecv n. n = 8 ranks, L = 4, M = 2, 2 channels of 3 chunks.
+TEST(CollectiveAlgorithmsTest, TheNodeBoundIsTheDagsSize) {
+  struct Case {
+    CollectiveOp op;
+    CollectiveAlgorithm algorithm;
+    uint64_t per_chunk;
+  };
+  const Case cases[] = {
+      {CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 3 * 8 * 7},
+      {CollectiveOp::kAllReduce, CollectiveAlgorithm::kTree, 2 * 3 * 7},  // two trees a channel
+      {CollectiveOp::kAllReduce, CollectiveAlgorithm::kHalvingDoubling, 3 * 8 * 3},
+      {CollectiveOp::kAllReduce, CollectiveAlgorithm::kHierarchical, 2 * 3 * 4 * 3 + 4 * 3 * 2 * 1},
+      {CollectiveOp::kAllReduce, CollectiveAlgorithm::kNvls, 2 * (3 * 4 + 16) + 4 * 3 * 2 * 1},
+      {CollectiveOp::kAllGather, CollectiveAlgorithm::kRing, 8 * 7},
+      {CollectiveOp::kReduceScatter, CollectiveAlgorithm::kRing, 2 * 8 * 7},
+      {CollectiveOp::kAllToAll, CollectiveAlgorithm::kPairwise, 8 * 7},
+      {CollectiveOp::kBroadcast, CollectiveAlgorithm::kRing, 7},
+      {CollectiveOp::kReduce, CollectiveAlgorithm::kRing, 2 * 7},
+      {CollectiveOp::kSendRecv, CollectiveAlgorithm::kRing, 8},
+  };
+  for (const Case& c : cases) {
+    CollectiveOptions o = Options(c.op, 8, 8 * 2 * 2 * 3 * 1024, c.algorithm);
+    o.ranks_per_server = 4;
+    o.channels = 2;
+    // 3 chunks a lane: alltoall's lane is S/n/channels, a tree's half a channel's share.
+    const uint64_t lane = c.op == CollectiveOp::kAllToAll            ? o.bytes / 8 / 2
+                          : c.algorithm == CollectiveAlgorithm::kTree ? o.bytes / 2 / 2
+                                                                      : o.bytes / 2;
+    o.chunk_bytes = lane / 3;
+    const Result<CollectiveDagCut> cut = CutCollective(o);
+    ASSERT_TRUE(cut.ok()) << cut.error().message;
+    EXPECT_EQ(cut->chunk_bytes, lane / 3);
+    EXPECT_EQ(cut->max_nodes, 2 * 3 * c.per_chunk) << CollectiveAlgorithmName(c.algorithm);
+    EXPECT_EQ(Build(o).size(), cut->max_nodes) << CollectiveAlgorithmName(c.algorithm);
+    o.pxn = true;  // relays add at most one node per transfer
+    if (o.op != CollectiveOp::kAllReduce || c.algorithm == CollectiveAlgorithm::kRing) {
+      EXPECT_LE(Build(o).size(), CutCollective(o)->max_nodes);
+    }
+  }
+}
+
+// Past the limit, k consecutive chunks move as one: ring AllReduce of 4
+// ranks, 8 chunks of S/8 (8 x 36 = 288 nodes). Under a limit of 100 at
+// most 2 chunks fit (72 nodes): k = 4, chunks of S/2; under 71, k = 8,
+// one chunk. The bytes per rank stay 2(n-1)/n S, the algorithm a ring.
+TEST(CollectiveAlgorithmsTest, ChunksAggregateToStayUnderTheNodeLimit) {
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4, kS);
+  o.chunk_bytes = kS / 8;
+  EXPECT_EQ(Build(o).size(), 288u);
+  o.max_dag_nodes = 100;
+  ASSERT_TRUE(CutCollective(o).ok());
+  EXPECT_EQ(CutCollective(o)->chunk_bytes, kS / 2);
+  CollectiveDag dag = Build(o);
+  EXPECT_EQ(dag.size(), 72u);
+  ExpectEveryGpuSends(dag, 2 * 3 * kS / 4);
+  uint32_t chunks = 0;
+  for (const DagNode& n : dag.nodes()) {
+    chunks = std::max(chunks, n.chunk + 1);
+    if (n.is_transfer()) {
+      EXPECT_EQ(n.bytes, kS / 2 / 4);
+    }
+  }
+  EXPECT_EQ(chunks, 2u);
+  o.max_dag_nodes = 71;
+  EXPECT_EQ(CutCollective(o)->chunk_bytes, kS);
+  dag = Build(o);
+  EXPECT_EQ(dag.size(), 36u);
+  ExpectEveryGpuSends(dag, 2 * 3 * kS / 4);
+  // A 1-byte chunk on 3 MiB would take 36 x 3 Mi nodes: 20M / 36 = 555,555
+  // chunks fit, so k = ceil(3,145,728 / 555,555) = 6.
+  o = Options(CollectiveOp::kAllReduce, 4, kS);
+  o.chunk_bytes = 1;
+  EXPECT_EQ(CutCollective(o)->chunk_bytes, 6u);
+}
+
+// 16 GiB AllReduce on 2 x 8 GPUs, 8 channels, NCCL's chunks: every
+// algorithm builds, under 20M nodes (a looser bound, 4n^2 + 4n nodes a
+// chunk, refused the tree and NVLS here). NVLS: M(3L + L^2) + L x 3M(M-1)
+// = 176 + 48 = 224 nodes a chunk, 8 channels x 4,096 chunks of 512 KiB =
+// 7,340,032 (k = 1); the tree: 3 x 15 = 45 a lane, 16 lanes x 2,048 =
+// 1,474,560. At 64 GiB NVLS would take 29.4M: k = 2, 1 MiB chunks, 14.7M.
+TEST(CollectiveAlgorithmsTest, SixteenGibibytesBuildsEveryAlgorithm) {
+  const auto options = [](CollectiveAlgorithm a, uint64_t bytes) {
+    CollectiveOptions o = Options(CollectiveOp::kAllReduce, 16, bytes, a);
+    o.ranks_per_server = 8;
+    o.channels = 8;
+    o.chunk_bytes = NcclChunkBytes(o.op, a, 16);
+    return o;
+  };
+  for (CollectiveAlgorithm a : {CollectiveAlgorithm::kRing, CollectiveAlgorithm::kTree, CollectiveAlgorithm::kNvls,
+                                CollectiveAlgorithm::kHierarchical, CollectiveAlgorithm::kHalvingDoubling}) {
+    const Result<CollectiveDagCut> cut = CutCollective(options(a, 16ull << 30));
+    ASSERT_TRUE(cut.ok()) << cut.error().message;
+    EXPECT_LE(cut->max_nodes, 20'000'000u) << CollectiveAlgorithmName(a);
+    EXPECT_EQ(cut->chunk_bytes, NcclChunkBytes(CollectiveOp::kAllReduce, a, 16)) << CollectiveAlgorithmName(a);
+  }
+  EXPECT_EQ(CutCollective(options(CollectiveAlgorithm::kNvls, 16ull << 30))->max_nodes, 7'340'032u);
+  EXPECT_EQ(CutCollective(options(CollectiveAlgorithm::kTree, 16ull << 30))->max_nodes, 1'474'560u);
+  const Result<CollectiveDagCut> huge = CutCollective(options(CollectiveAlgorithm::kNvls, 64ull << 30));
+  EXPECT_EQ(huge->chunk_bytes, 1u << 20);
+  EXPECT_EQ(huge->max_nodes, 14'680'064u);
+  // The 16 GiB tree DAG itself: its size is the bound, and the ranks send
+  // 2(n-1) S in all (each tree's n-1 edges carry S/2 up and S/2 down).
+  const uint64_t s = 16ull << 30;
+  const CollectiveDag dag = Build(options(CollectiveAlgorithm::kTree, s));
+  EXPECT_EQ(dag.size(), 1'474'560u);
+  uint64_t total = 0;
+  for (uint64_t b : dag.BytesSentPerRank()) total += b;
+  EXPECT_EQ(total, 2 * 15 * s);
 }
 
 }  // namespace

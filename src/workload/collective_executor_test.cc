@@ -114,6 +114,29 @@ TEST(CollectiveExecutorTest, PipelinedBroadcastTakesNPlusKMinus2Steps) {
   EXPECT_EQ(Execute(o).duration, (kAlpha + Beta(kS / 16)) * (4 + 15));
 }
 
+// Past the DAG's node limit, k chunks move as one (CollectiveOptions::
+// max_dag_nodes): the same closed forms with K/k chunks of kS/K. Ring
+// AllReduce, n = 4, 8 chunks of S/8, a window of 1: 36 nodes a chunk, so a
+// limit of 72 leaves 2 chunks (k = 4): 2(n-1)(2 alpha + S/(nB)) instead of
+// 2(n-1)(8 alpha + S/(nB)). The broadcast over 5 ranks, 16 chunks of S/16
+// (4 nodes each) under a limit of 32: 8 chunks of S/8, (n-1 + 8-1)(alpha +
+// S/(8B)).
+TEST(CollectiveExecutorTest, AggregatedChunksTakeTheClosedFormOfFewerChunks) {
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4);
+  o.chunk_bytes = kS / 8;
+  o.connection_window = 1;
+  o.max_dag_nodes = 72;
+  EXPECT_EQ(Execute(o).duration, (kAlpha * 2 + Beta(kS / 4)) * 6);
+  o = Options(CollectiveOp::kBroadcast, 5);
+  o.root = 3;
+  o.chunk_bytes = kS / 16;
+  o.connection_window = 1;
+  o.max_dag_nodes = 32;
+  const RunResult run = Execute(o);
+  EXPECT_EQ(run.duration, (kAlpha + Beta(kS / 8)) * (4 + 7));
+  EXPECT_EQ(run.network_transfers, 4u * 8);
+}
+
 // Double binary tree over 4 ranks: each tree is 2 levels deep (tree 0:
 // 1, 3 -> 2 -> 0), carries S/2 and runs beside the other tree (another
 // channel): 2 hops up + 2 down of alpha + S/(2B).

@@ -164,6 +164,7 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
   o.bytes = n.bytes;
   o.channels = options_.channels > 0 ? options_.channels : per_server;
   o.chunk_bytes = ChunkBytes(n.op, n.algorithm, ranks);
+  o.max_dag_nodes = options_.max_dag_nodes;
   o.protocol = options_.protocol;
   o.pxn = options_.pxn && ranks > per_server;
   if (n.algorithm == CollectiveAlgorithm::kDefault && n.op == CollectiveOp::kAllReduce && ranks > per_server &&
@@ -187,8 +188,8 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
   // The group was checked at Start and the options come from it, so a bad
   // algorithm choice (e.g. halving-doubling on 6 ranks) fails here: fall
   // back to a ring rather than stall the job. A DAG too large to build
-  // (tens of millions of steps: a wide collective run step by step) stops
-  // the run with an error.
+  // (one chunk per channel past the node limit: a wide collective run step
+  // by step) stops the run with an error.
   if (!dag.ok() && o.op != CollectiveOp::kAllToAll) {
     o.algorithm = CollectiveAlgorithm::kRing;
     Result<CollectiveDag> ring = BuildCollective(o);

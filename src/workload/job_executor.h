@@ -37,6 +37,7 @@ struct JobExecutorOptions {
   CollectiveProtocol protocol = CollectiveProtocol::kSimple;
   int32_t channels = 0;        // per collective; 0 = its GPUs per server (every rail busy)
   uint64_t chunk_bytes = 0;    // 0 = NCCL's (NcclChunkBytes)
+  uint64_t max_dag_nodes = CollectiveOptions{}.max_dag_nodes;  // per collective's step DAG
   bool pxn = true;             // relay cross-rail sends over NVLink (multi-server collectives)
   DataRate reduce_rate;        // GPU reduction throughput; zero = free
   uint8_t priority = 3;        // traffic class of every transfer

@@ -192,13 +192,15 @@ TEST(JobExecutor, GroupsMustFitTheCluster) {
 }
 
 TEST(JobExecutor, ACollectiveTooLargeToRunStepByStepStopsTheRunWithAnError) {
-  // 1 GiB in 64-byte chunks: hundreds of millions of steps, past the DAG
-  // limit for the algorithm and for the ring fallback alike.
+  // A ring of 8 takes 3 x 8 x 7 = 168 nodes a chunk: under a limit of 100
+  // not one chunk fits, for the algorithm and for the ring fallback alike
+  // (finer chunks are aggregated; fewer than one cannot be).
   JobGraphBuilder b;
   b.AddCollective(CollectiveOp::kAllReduce, b.AddGroup({0, 1, 2, 3, 4, 5, 6, 7}), 1ull << 30, CommDimension::kData,
                   b.AddLabel("huge bucket"));
   JobExecutorOptions o = OneChannel();
   o.chunk_bytes = 64;
+  o.max_dag_nodes = 100;
   JobRun run(std::move(b).Build().value(), o);
   ASSERT_TRUE(run.status.ok());
   EXPECT_FALSE(run.executor->done());
