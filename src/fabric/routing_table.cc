@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "fabric/ib_forwarding_tables.h"
+#include "fabric/ib_subnets.h"
 
 namespace aifabric {
 namespace {
@@ -199,18 +200,33 @@ void RoutingTable::AddHostPorts(const Topology& topology, std::span<const uint8_
   PortLists lists(ports_);
   // Hosts whose links up go to the same switches (a leaf in each plane)
   // deliver to the same destinations through them: worked out once.
+  // Only a host in several subnets (planes) sends on several ports: the
+  // first of its links into each. A CA with two ports into one subnet is
+  // a destination by its port 1 and sends there (ib_forwarding_tables.h).
   std::map<std::vector<NodeId>, std::vector<NodeId>> groups;
   std::vector<std::vector<PortId>> up(topology.num_nodes());
+  std::vector<int> subnet;
   for (NodeId h : hosts) {
     const std::vector<PortId>& ports = topology.node(h).ports;
     if (ports.size() < 2) continue;
+    if (subnet.empty()) subnet = SwitchSubnets(topology);
+    std::vector<int> seen;
+    std::vector<PortId> firsts;
+    for (PortId p : ports) {
+      const NodeId peer = port_peer_[p];
+      const int s = topology.node(peer).kind == NodeKind::kSwitch ? subnet[peer] : -2 - static_cast<int>(peer);
+      if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
+      seen.push_back(s);
+      firsts.push_back(p);
+    }
+    if (firsts.size() < 2) continue;
     if (host_ports_.empty()) {
       host_ports_.assign(topology.num_nodes(), Entry{});
       uplink_multi_.assign(topology.num_nodes(), 0);
     }
     uplink_multi_[h] = 1;
     std::vector<NodeId> peers;
-    for (PortId p : ports) {
+    for (PortId p : firsts) {
       if (!link_down.empty() && link_down[static_cast<size_t>(topology.port(p).link)] != 0) continue;
       up[h].push_back(p);
       peers.push_back(port_peer_[p]);

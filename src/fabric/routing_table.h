@@ -48,10 +48,10 @@ class RoutingTable {
   // hop, so broken tables drop packets instead of looping them;
   // CheckForwardingTables (ib_forwarding_check.h) says why. REQUIRES: `tables` built for `topology`.
   // Takes the tables over (pass a copy to keep them).
-  // A host with several links (one HCA port per plane: ib_subnets.h) sends
-  // on any of them not marked in `link_down` (by LinkId, non-zero: down)
-  // whose switch delivers to dst: NextHops lists those, for the NIC to hash
-  // a flow onto one as on Ethernet, and Distance is the fewest hops over them.
+  // A host with links into several subnets (planes: ib_subnets.h) sends on its first link into each, if not in
+  // `link_down` (by LinkId, non-zero: down) and its switch delivers to dst: NextHops lists those, for the NIC
+  // to hash a flow onto one as on Ethernet; Distance is the fewest hops over them. (Several links into one
+  // subnet: its first, as above.)
   static RoutingTable FromForwardingTables(const Topology& topology, ForwardingTables tables,
                                            std::span<const uint8_t> link_down = {});
 
