@@ -50,7 +50,9 @@ TEST(DualTorCli, ANicPortThatDoesNotExistIsAnError) {
   EXPECT_THAT(r.err, HasSubstr("faults.0.port: 'h3' has 2 link(s); expected 0..1, got 2"));
   CommandResult ib = RunAifabric("validate " + kExample + " --set fabric.kind=ib --set fabric.switch=QM9700");
   EXPECT_EQ(ib.exit_code, 2);
-  EXPECT_THAT(ib.err, HasSubstr("fabric.topology.dual_tor: only with kind: roce"));
+  EXPECT_THAT(ib.err, HasSubstr("fabric.topology.dual_tor: only with kind: roce: InfiniBand has no MC-LAG or bond "
+                                "hashing a NIC's flows over two switches"));
+  EXPECT_THAT(ib.err, HasSubstr("use planes: N (one HCA port per plane, each plane its own subnet)"));
 }
 
 }  // namespace

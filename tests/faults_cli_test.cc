@@ -155,6 +155,41 @@ TEST(FaultsCli, AStragglerWhereNothingComputesIsAnError) {
                                           "none"));
 }
 
+// A gray link in our own metrics.prom: every packet it destroyed was a
+// corrupted frame, counted by its sending port as an FCS error, so the
+// per-port counters of aifabric_port_fcs_error_packets_total (one per
+// direction of h3 - leaf0, the link the fault names) add up to the
+// fault's packets_lost in summary.json: a conservation check.
+TEST(FaultsCli, AGrayLinksFcsErrorsInMetricsPromAddUpToItsLosses) {
+  TempDir dir;
+  CommandResult r = RunAifabric("run " + kExample +
+                                " --quiet --no-fault-baseline --set 'faults=[{kind: gray_link, link: [h3, leaf0], "
+                                "at: 0, loss_rate: 0.01}]' --out " + dir.path() + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto s = nlohmann::json::parse(ReadFile(dir.path() + "/out/summary.json"));
+  const uint64_t lost = s["faults"][0]["packets_lost"].get<uint64_t>();
+  ASSERT_GT(lost, 0u);
+  const std::string prom = ReadFile(dir.path() + "/out/metrics.prom");
+  const std::string family = "aifabric_port_fcs_error_packets_total";
+  EXPECT_THAT(prom, ::testing::HasSubstr("# TYPE " + family + " counter"));
+  uint64_t counted = 0;
+  int samples = 0;
+  size_t at = 0;
+  while ((at = prom.find("\n" + family + "{", at)) != std::string::npos) {
+    const size_t end = prom.find('\n', at + 1);
+    const std::string line = prom.substr(at + 1, end - at - 1);
+    EXPECT_TRUE(line.find("node=\"h3\",port=\"leaf0\"") != std::string::npos ||
+                line.find("node=\"leaf0\",port=\"h3\"") != std::string::npos)
+        << line;
+    counted += std::stoull(line.substr(line.rfind(' ') + 1));
+    ++samples;
+    at = end;
+  }
+  EXPECT_GE(samples, 1);
+  EXPECT_LE(samples, 2);
+  EXPECT_EQ(counted, lost);
+}
+
 TEST(FaultsCli, AFaultNamingNothingIsAnError) {
   CommandResult r =
       RunAifabric("run " + kExample + " --quiet --set 'faults.0.link=[leaf0, spine7]' --out /tmp/never-written");

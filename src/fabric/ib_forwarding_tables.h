@@ -76,6 +76,9 @@ class ForwardingTables {
   friend class RoutingTable;  // takes the entries over (FromForwardingTables)
   friend ForwardingTables ComputeMinHop(const Topology&, const IbLidMap&, std::span<const uint8_t>);
   friend ForwardingTables ComputeFtree(const Topology&, const IbLidMap&, std::span<const uint8_t>);
+  friend ForwardingTables RouteSubnets(const Topology&,
+                                       ForwardingTables (*)(const Topology&, const IbLidMap&, std::span<const uint8_t>),
+                                       std::span<const uint8_t>);  // ib_subnets.h
   static constexpr uint32_t kNoSlot = 0xFFFF;
   size_t Index(NodeId sw, NodeId dst) const;
   // Entry i of out_ (kNoSlot for none), one byte (0xFF: none) or two.

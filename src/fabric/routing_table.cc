@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cassert>
 #include <limits>
+#include <map>
 #include <unordered_map>
 
 #include "fabric/ib_forwarding_tables.h"
+#include "fabric/ib_subnets.h"
 
 namespace aifabric {
 namespace {
@@ -161,7 +163,8 @@ RoutingTable RoutingTable::BuildShortestPaths(const Topology& topology, std::spa
   return table;
 }
 
-RoutingTable RoutingTable::FromForwardingTables(const Topology& topology, ForwardingTables tables) {
+RoutingTable RoutingTable::FromForwardingTables(const Topology& topology, ForwardingTables tables,
+                                                std::span<const uint8_t> link_down) {
   RoutingTable table;
   const size_t num_nodes = topology.num_nodes();
   table.uplink_.assign(num_nodes, kNoPort);
@@ -174,22 +177,96 @@ RoutingTable RoutingTable::FromForwardingTables(const Topology& topology, Forwar
   // missing entry, a loop or another host has no next hop toward it (tables
   // of least-hop entries deliver by construction).
   std::vector<int> hops;
-  if (tables.delivers_by_construction()) {
-    table.lft_ = std::move(tables);
-    return table;
-  }
-  const size_t switches = tables.num_switches();
-  for (size_t first = 0; first < tables.num_hosts_; first += ForwardingTables::kHopBlock) {
-    const size_t count = std::min(ForwardingTables::kHopBlock, tables.num_hosts_ - first);
-    tables.SwitchHops(first, count, hops);
-    for (size_t j = 0; j < count; ++j) {
-      for (size_t sw = 0; sw < switches; ++sw) {
-        if (hops[j * switches + sw] < 0) tables.SetSlot(sw * tables.num_hosts_ + first + j, ForwardingTables::kNoSlot);
+  if (!tables.delivers_by_construction()) {
+    const size_t switches = tables.num_switches();
+    for (size_t first = 0; first < tables.num_hosts_; first += ForwardingTables::kHopBlock) {
+      const size_t count = std::min(ForwardingTables::kHopBlock, tables.num_hosts_ - first);
+      tables.SwitchHops(first, count, hops);
+      for (size_t j = 0; j < count; ++j) {
+        for (size_t sw = 0; sw < switches; ++sw) {
+          if (hops[j * switches + sw] < 0) tables.SetSlot(sw * tables.num_hosts_ + first + j, ForwardingTables::kNoSlot);
+        }
       }
     }
   }
   table.lft_ = std::move(tables);
+  table.AddHostPorts(topology, link_down);
   return table;
+}
+
+void RoutingTable::AddHostPorts(const Topology& topology, std::span<const uint8_t> link_down) {
+  const ForwardingTables& t = *lft_;
+  const std::vector<NodeId>& hosts = topology.hosts();
+  PortLists lists(ports_);
+  // Hosts whose links up go to the same switches (a leaf in each plane)
+  // deliver to the same destinations through them: worked out once.
+  // Only a host in several subnets (planes) sends on several ports: the
+  // first of its links into each. A CA with two ports into one subnet is
+  // a destination by its port 1 and sends there (ib_forwarding_tables.h).
+  std::map<std::vector<NodeId>, std::vector<NodeId>> groups;
+  std::vector<std::vector<PortId>> up(topology.num_nodes());
+  std::vector<int> subnet;
+  for (NodeId h : hosts) {
+    const std::vector<PortId>& ports = topology.node(h).ports;
+    if (ports.size() < 2) continue;
+    if (subnet.empty()) subnet = SwitchSubnets(topology);
+    std::vector<int> seen;
+    std::vector<PortId> firsts;
+    for (PortId p : ports) {
+      const NodeId peer = port_peer_[p];
+      const int s = topology.node(peer).kind == NodeKind::kSwitch ? subnet[peer] : -2 - static_cast<int>(peer);
+      if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
+      seen.push_back(s);
+      firsts.push_back(p);
+    }
+    if (firsts.size() < 2) continue;
+    if (host_ports_.empty()) {
+      host_ports_.assign(topology.num_nodes(), Entry{});
+      uplink_multi_.assign(topology.num_nodes(), 0);
+    }
+    uplink_multi_[h] = 1;
+    std::vector<NodeId> peers;
+    for (PortId p : firsts) {
+      if (!link_down.empty() && link_down[static_cast<size_t>(topology.port(p).link)] != 0) continue;
+      up[h].push_back(p);
+      peers.push_back(port_peer_[p]);
+    }
+    Entry& e = host_ports_[h];
+    e.count = static_cast<uint16_t>(up[h].size());
+    if (e.count > 0) e.offset = lists.Intern(up[h]);
+    groups[std::move(peers)].push_back(h);
+  }
+  std::vector<size_t> kept;  // positions among the group's switches that deliver
+  std::vector<PortId> subset;
+  for (const auto& [peers, members] : groups) {
+    for (NodeId dst : hosts) {
+      kept.clear();
+      for (size_t k = 0; k < peers.size(); ++k) {
+        const NodeId peer = peers[k];
+        if (peer == dst || (t.switch_index_[peer] >= 0 && t.SlotAt(t.Index(peer, dst)) != ForwardingTables::kNoSlot)) {
+          kept.push_back(k);
+        }
+      }
+      if (kept.size() == peers.size()) continue;
+      for (NodeId h : members) {
+        if (h == dst) continue;
+        subset.clear();
+        for (size_t k : kept) subset.push_back(up[h][k]);
+        Entry e;
+        e.count = static_cast<uint16_t>(subset.size());
+        if (e.count > 0) e.offset = lists.Intern(subset);
+        host_exceptions_[static_cast<uint64_t>(topology.host_index(h)) * hosts.size() + topology.host_index(dst)] = e;
+      }
+    }
+  }
+}
+
+std::span<const PortId> RoutingTable::HostPorts(NodeId host, NodeId dst) const {
+  const Entry* e = &host_ports_[host];
+  const size_t num_hosts = lft_->num_hosts_;
+  const auto it = host_exceptions_.find(static_cast<uint64_t>(lft_->host_index_[host]) * num_hosts + lft_->host_index_[dst]);
+  if (it != host_exceptions_.end()) e = &it->second;
+  return std::span<const PortId>(ports_.data() + e->offset, e->count);
 }
 
 bool RoutingTable::EveryHostReachesEveryHost(const Topology& topology) const {
@@ -210,6 +287,10 @@ bool RoutingTable::EveryHostReachesEveryHost(const Topology& topology) const {
   std::vector<int> senders(t.num_switches(), 0);
   std::vector<NodeId> only(t.num_switches(), kNoNode);
   for (NodeId src : hosts) {
+    if (IsMultiPort(src)) {  // its ports' switches deliver, unless listed otherwise
+      if (host_ports_[src].count == 0 && hosts.size() > 1) return false;
+      continue;
+    }
     if (uplink_[src] == kNoPort) return hosts.size() < 2;
     const NodeId peer = port_peer_[uplink_[src]];
     const int sw = t.switch_index_[peer];
@@ -219,6 +300,9 @@ bool RoutingTable::EveryHostReachesEveryHost(const Topology& topology) const {
     }
     ++senders[sw];
     only[sw] = src;
+  }
+  for (const auto& [key, e] : host_exceptions_) {
+    if (e.count == 0) return false;
   }
   for (size_t sw = 0; sw < senders.size(); ++sw) {
     if (senders[sw] == 0) continue;
@@ -238,6 +322,7 @@ std::span<const PortId> RoutingTable::ForwardingNextHops(NodeId at, NodeId dst) 
     if (slot == ForwardingTables::kNoSlot) return {};
     return std::span<const PortId>(&t.ports_[t.port_start_[t.switch_index_[at]] + slot], 1);
   }
+  if (IsMultiPort(at)) return HostPorts(at, dst);
   if (ForwardingDistance(at, dst) < 0) return {};
   return std::span<const PortId>(&uplink_[at], 1);
 }
@@ -248,6 +333,14 @@ int RoutingTable::ForwardingDistance(NodeId from, NodeId dst) const {
   if (from == dst) return 0;
   NodeId at = from;
   int hops = 0;
+  if (t.switch_index_[at] < 0 && IsMultiPort(at)) {  // the fewest hops over the ports that deliver
+    int best = -1;
+    for (PortId p : HostPorts(at, dst)) {
+      const int d = port_peer_[p] == dst ? 0 : ForwardingDistance(port_peer_[p], dst);
+      if (d >= 0 && (best < 0 || d + 1 < best)) best = d + 1;
+    }
+    return best;
+  }
   if (t.switch_index_[at] < 0) {  // a host: its first link, then its switch's entries
     if (uplink_[at] == kNoPort) return -1;
     at = port_peer_[uplink_[at]];
@@ -295,7 +388,9 @@ int RoutingTable::Distance(NodeId from, NodeId dst) const {
 size_t RoutingTable::bytes() const {
   return (lft_ ? lft_->bytes() : 0) + port_peer_.size() * sizeof(NodeId) + entries_.size() * sizeof(Entry) +
          ports_.size() * sizeof(PortId) +
-         (row_.size() + column_.size() + via_switch_.size() + to_host_.size() + uplink_.size()) * sizeof(int);
+         (row_.size() + column_.size() + via_switch_.size() + to_host_.size() + uplink_.size()) * sizeof(int) +
+         host_ports_.size() * sizeof(Entry) + uplink_multi_.size() +
+         host_exceptions_.size() * (sizeof(uint64_t) + sizeof(Entry));
 }
 
 }  // namespace aifabric

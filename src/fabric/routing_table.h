@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "core/ids.h"
@@ -47,7 +48,12 @@ class RoutingTable {
   // hop, so broken tables drop packets instead of looping them;
   // CheckForwardingTables (ib_forwarding_check.h) says why. REQUIRES: `tables` built for `topology`.
   // Takes the tables over (pass a copy to keep them).
-  static RoutingTable FromForwardingTables(const Topology& topology, ForwardingTables tables);
+  // A host with links into several subnets (planes: ib_subnets.h) sends on its first link into each, if not in
+  // `link_down` (by LinkId, non-zero: down) and its switch delivers to dst: NextHops lists those, for the NIC
+  // to hash a flow onto one as on Ethernet; Distance is the fewest hops over them. (Several links into one
+  // subnet: its first, as above.)
+  static RoutingTable FromForwardingTables(const Topology& topology, ForwardingTables tables,
+                                           std::span<const uint8_t> link_down = {});
 
   // Ports out of `at` on a shortest path toward host `dst`, in port-id order.
   // Empty when at == dst or dst is unreachable.
@@ -89,6 +95,15 @@ class RoutingTable {
   int ForwardingDistance(NodeId from, NodeId dst) const;
   std::optional<ForwardingTables> lft_;  // the entries that do not deliver cleared
   std::vector<NodeId> port_peer_;         // by PortId
+  // Hosts with several links: by NodeId, the list in ports_ of their links
+  // up (count 0 for the others), and by (host index x hosts + destination
+  // index) the shorter lists where some of them do not deliver.
+  std::vector<Entry> host_ports_;
+  std::vector<uint8_t> uplink_multi_;  // by NodeId: a host with several links
+  std::unordered_map<uint64_t, Entry> host_exceptions_;
+  bool IsMultiPort(NodeId host) const { return !host_ports_.empty() && uplink_multi_[host] != 0; }
+  std::span<const PortId> HostPorts(NodeId host, NodeId dst) const;
+  void AddHostPorts(const Topology& topology, std::span<const uint8_t> link_down);
 };
 
 }  // namespace aifabric

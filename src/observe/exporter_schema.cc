@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "telemetry/fcs_error_metric.h"
 #include "telemetry/metric_catalog.h"
 
 namespace aifabric {
@@ -25,6 +26,10 @@ ExporterSchema MakeAifabric() {
   s.pause_seconds = Catalog(Metric::kPfcPauseDurationUs);
   s.pfc_frames_tx = Catalog(Metric::kPfcTxFrames);
   s.queue_bytes = Catalog(Metric::kQueueWatermarkBytes);
+  // Written beside the sampled counters (report/telemetry_outputs.cc), by
+  // the sending port.
+  s.fcs_error_packets = ExporterMetric{std::string(kFcsErrorPacketsMetric), 1};
+  s.drops_include_fcs_errors = true;
   return s;
 }
 
@@ -36,7 +41,6 @@ ExporterSchema MakeAifabric() {
 // fixed length, so pauses stay unread. PortRcvErrors, "packets containing
 // an error that were received on the port" (the receiver's CRC check: a
 // gray link), is the FCS error count of the frames the far end sent.
-// Our own exposition has no such counter yet: the field stays unread.
 ExporterSchema MakeInfiniband() {
   ExporterSchema s;
   s.name = "infiniband_exporter";

@@ -48,6 +48,11 @@ struct ExporterSchema {
   // Frames the link corrupted on the way (FCS/CRC errors at the receiver),
   // charged to the sending port as PortObservation::fcs_error_packets.
   ExporterMetric fcs_error_packets;
+  // Whether drop_packets already counts the corrupted frames (aifabric's
+  // own transmit discards do: a frame lost on a gray link is a drop of its
+  // sender); they are then taken out of it before the observation adds
+  // fcs_error_packets to the port's losses.
+  bool drops_include_fcs_errors = false;
   // Gauge: the highest value in the window is the port's queue peak.
   ExporterMetric queue_bytes;
 };

@@ -151,6 +151,9 @@ Result<FabricReading> ObservePrometheus(const PrometheusClient& client, const To
     Status st = reader.Counter(f.metric, f.field, clock_of, f.field == &PortWindow::tx_bytes);
     if (!st.ok()) return st.error();
   }
+  if (exporter.drops_include_fcs_errors) {
+    for (PortWindow& w : reading.windows) w.drop_packets = std::max(0.0, w.drop_packets - w.fcs_error_packets);
+  }
   if (exporter.queue_bytes.name.empty()) reading.unread.push_back("max_queue_bytes");
   if (Status st = reader.Gauge(exporter.queue_bytes, &PortWindow::max_queue_bytes); !st.ok()) return st.error();
   if (exporter.pfc_frames_tx.name.empty()) reading.unread.push_back("pause_causes");

@@ -7,6 +7,7 @@
 #include "report/report_data.h"
 #include "run/run_observation.h"
 #include "diagnosis/diagnosis.h"
+#include "telemetry/fcs_error_metric.h"
 #include "telemetry/html_report.h"
 #include "telemetry/prometheus_text.h"
 #include "telemetry/timeseries_csv.h"
@@ -42,6 +43,21 @@ void WritePrometheusExposition(TextSink& out, const Topology& topology, const Ti
     for (const PortObservation& p : ports) {
       sample(SeriesKey{topology.port(p.port).node, p.port, -1, Metric::kTxBytes}, static_cast<double>(p.tx_bytes));
     }
+  }
+  // Corrupted frames, by sending port: only the ports that have any, and
+  // the family only when one has (a run without a gray link writes none).
+  bool fcs_family = false;
+  for (const PortObservation& p : ports) {
+    if (p.fcs_error_packets == 0) continue;
+    if (!fcs_family) {
+      writer.Family(kFcsErrorPacketsMetric,
+                    "Packets the port sent that a gray link corrupted (FCS errors at the far end), among its discards.",
+                    MetricKind::kCounter);
+      fcs_family = true;
+    }
+    const PrometheusLabel labels[] = {{"node", topology.node(topology.port(p.port).node).name},
+                                      {"port", topology.node(topology.port(p.port).peer).name}};
+    writer.Sample(labels, static_cast<double>(p.fcs_error_packets));
   }
   writer.Family("aifabric_sim_time_seconds", "Simulated time the run has covered.", MetricKind::kGauge);
   writer.Sample({}, static_cast<double>(sim_time.ps()) * 1e-12);

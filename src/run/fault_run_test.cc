@@ -112,5 +112,53 @@ TEST(FaultRun, InfiniBandReroutesAtTheSubnetManagersSweep) {
   }
 }
 
+// Two planes (`planes: 2`): each 400G NIC has a 200G HCA port into each
+// plane, each plane its own subnet with its own subnet manager. The flow
+// hashes onto one plane; that plane's leaf-spine link dies at 5 us and its
+// SM's sweep at 20 us routes it by the plane's other spine. The flow keeps
+// its HCA port (its plane still reaches h1) and never leaves the plane.
+// At flow level the fault costs exactly the stall and the dying wire's
+// payload sent again, on an otherwise equal path (the same hops and
+// rates): (20 - 5) us + (500 ns cable + one 4,122 B frame at 400G, 82.44
+// ns) = 15,582,440 ps over the run without it.
+TEST(FaultRun, InfiniBandPlanesRerouteInsideTheirPlane) {
+  for (const std::string model : {"flow", "packet"}) {
+    auto text = [&](const std::string& faults) {
+      std::string t = Text(model, "ib", faults);
+      t.replace(t.find("spines: 2}"), 10, "spines: 2, planes: 2}");
+      t.replace(t.find("mtu: 4096}"), 10, "mtu: 4096, ib: {sm_sweep_interval: 20us}}");
+      return t;
+    };
+    std::unique_ptr<ScenarioRun> base = RunScenario(text(""));
+    ASSERT_NE(base, nullptr);
+    const Topology& t = base->topology();
+    FabricObservation before;
+    base->network().Observe(before);
+    const std::vector<PortId> path = before.transfers.at(0).path;
+    ASSERT_EQ(path.size(), 4u);
+    const std::string leaf = t.node(t.port(path[0]).peer).name;
+    const std::string spine = t.node(t.port(path[1]).peer).name;
+    std::unique_ptr<ScenarioRun> run =
+        RunScenario(text("faults:\n  - {kind: link_down, link: [" + leaf + ", " + spine + "], at: 5us}\n"));
+    ASSERT_NE(run, nullptr);
+    const FaultOutcome out = run->network().FaultOutcomes().at(0);
+    EXPECT_EQ(out.detected, Time::FromUs(20)) << model;
+    EXPECT_EQ(out.rerouted, Time::FromUs(20)) << model;
+    EXPECT_EQ(out.flows_rerouted, 1u) << model;
+    FabricObservation after;
+    run->network().Observe(after);
+    const std::vector<PortId> moved = after.transfers.at(0).path;
+    ASSERT_EQ(moved.size(), 4u);
+    EXPECT_EQ(moved[0], path[0]) << model;  // the same HCA port, so the same plane
+    EXPECT_EQ(moved[3], path[3]) << model;  // into h1 by its port of that plane
+    EXPECT_NE(t.node(t.port(moved[1]).peer).name, spine) << model;
+    if (model == "flow") {
+      EXPECT_EQ(run->finish(0).ps() - base->finish(0).ps(), 15'582'440);
+    } else {
+      EXPECT_GT(run->finish(0).ps() - base->finish(0).ps(), 15'582'440);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace aifabric

@@ -6,6 +6,7 @@
 #include "fabric/ib_forwarding_check.h"
 #include "fabric/ib_forwarding_tables.h"
 #include "fabric/ib_lid_map.h"
+#include "fabric/ib_subnets.h"
 
 namespace aifabric {
 
@@ -19,11 +20,18 @@ Result<RoutingTable> BuildIbRoutes(const Scenario& scenario, const Topology& top
   const auto compute = [&]() -> Result<ForwardingTables> {
     switch (routing.engine) {
       case IbRouting::kMinHop:
-        return ComputeMinHop(topology);
+        return RouteSubnets(topology, ComputeMinHop);
       case IbRouting::kFtree:
-        return ComputeFtree(topology);
+        return RouteSubnets(topology, ComputeFtree);
       case IbRouting::kOpensmDump:
       case IbRouting::kIbroute: {
+        // One file holds one subnet manager's tables; a fabric of planes
+        // has a subnet manager per plane.
+        if (SubnetCount(topology) > 1) {
+          return Error{"fabric.ib.routing.file: the fabric has " + std::to_string(SubnetCount(topology)) +
+                       " subnets (planes), each routed by its own subnet manager; tables read from one file cover "
+                       "one subnet: route the planes with min-hop or ftree"};
+        }
         Result<std::string> text = ReadTextFile(routing.file);
         if (!text.ok()) return Error{"fabric.ib.routing.file: " + text.error().message};
         const IbLidMap map = IbLidMap::ForTopology(topology);
@@ -59,9 +67,9 @@ RouteBuilder IbFaultRoutes(const Scenario& scenario, const Topology& topology) {
     return {};
   }
   return [&topology, engine](std::span<const uint8_t> down) {
-    const IbLidMap map = IbLidMap::ForTopology(topology);
-    return RoutingTable::FromForwardingTables(
-        topology, engine == IbRouting::kMinHop ? ComputeMinHop(topology, map, down) : ComputeFtree(topology, map, down));
+    const IbRoutingEngine compute = engine == IbRouting::kMinHop ? static_cast<IbRoutingEngine>(ComputeMinHop)
+                                                                 : static_cast<IbRoutingEngine>(ComputeFtree);
+    return RoutingTable::FromForwardingTables(topology, RouteSubnets(topology, compute, down), down);
   };
 }
 

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <string>
 
+#include "run/inference_run.h"
 #include "run/tenant_run.h"
 #include "scenario/scenario_loader.h"
 
@@ -91,7 +92,7 @@ TEST(TenantQos, CheckpointInTheTrainingClassStretchesTheStepMoreThanInALowerOne)
 // servers 0 and 3, in DWRR class `bulk`, priority 3, weight 1) repeating
 // its step for 400 ms: its ring all-reduce, nearly all of its step, keeps
 // the same two uplinks full.
-Scenario ServeBesideTraining(const std::string& serve_scheduler) {
+Scenario ServeBesideTraining(const std::string& serve_scheduler, const std::string& more = "") {
   std::string text = "name: serve\n";
   text += "cluster: {servers: 4, gpus_per_server: 1, gpu: H100, nic: {rate: 100Gbps}}\n";
   text += "fabric: {topology: {type: leaf_spine, hosts_per_leaf: 2, spines: 1, oversubscription: 2},"
@@ -107,6 +108,7 @@ Scenario ServeBesideTraining(const std::string& serve_scheduler) {
   text += "  - {name: train, placement: {servers: [0, 3]}, class: bulk, duration: 400ms,"
           " training: {model: {name: tiny, layers: 2, hidden: 1024, heads: 8, kv_heads: 8, ffn_hidden: 4096,"
           " mlp: gelu, vocab: 1000, seq_len: 512}, dp: 2, global_batch: 2, bucket: 8MiB, overlap: false}}\n";
+  text += more;
   Result<Scenario> s = LoadScenarioText(text, "serve.yaml", ".", {});
   EXPECT_TRUE(s.ok()) << s.error().message;
   return *s;
@@ -154,6 +156,41 @@ TEST(TenantQos, AStrictInferenceClassKeepsItsTtftBesideSaturatingTrainingAndBest
   EXPECT_NEAR(slowdown[0], 1.0, 1e-6);  // exactly its alone rates
   EXPECT_GT(slowdown[1], 1.05);
   EXPECT_LE(slowdown[1], 2.0);
+}
+
+// A straggler in the shared service: GPU 1 (server 1, the service's TP
+// rank 0) at half speed for the whole run. Each of its prefill kernels
+// takes twice as long and each TP all-reduce waits for it, so the TTFT
+// grows by that rank's compute (workload/inference_server_test.cc,
+// AStragglerStretchesItsRanksKernels, works one request by hand). In the
+// strict class the service's all-reduces run at their alone rates beside
+// the training (the test above), so the growth is exactly the one the
+// same service shows run on its own (`aifabric run` of the inference
+// entry alone, on the same GPUs): a comparison across two code paths.
+TEST(TenantQos, AStragglerOnTheServiceStretchesItsTtftAsWhenItRunsAlone) {
+  const std::string straggler = "faults:\n  - {kind: straggler, gpu: 1, at: 0, factor: 0.5}\n";
+  auto shared_ttft_ms = [](const Scenario& s) {
+    Result<TenantRuns> r = RunTenants(s);
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    if (!r.ok() || !r->tenants[0].shared.inference) return -1.0;
+    EXPECT_TRUE(r->tenants[1].shared.complete);
+    return r->tenants[0].shared.inference->ttft.mean_ms;
+  };
+  // The service alone: the same entry, its GPUs given by first_gpu.
+  auto alone_ttft_ms = [](const std::string& faults) {
+    Scenario s = ServeBesideTraining("strict", faults);
+    Scenario::Inference served = s.inferences[0];
+    served.spec.first_gpu = 1;
+    Result<InferenceRunResult> r = RunInferenceService(s, served);
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    return r.ok() ? r->result.summary.ttft.mean_ms : -1.0;
+  };
+  const double shared_grew =
+      shared_ttft_ms(ServeBesideTraining("strict", straggler)) - shared_ttft_ms(ServeBesideTraining("strict"));
+  const double alone_grew = alone_ttft_ms(straggler) - alone_ttft_ms("");
+  std::printf("TTFT grows by %.6f ms with the straggler in the shared run, %.6f ms alone\n", shared_grew, alone_grew);
+  EXPECT_GT(alone_grew, 0);
+  EXPECT_NEAR(shared_grew, alone_grew, 1e-9);
 }
 
 TEST(TenantQos, AnInferencePlacementOfScatteredGpusNamesItsField) {

@@ -54,6 +54,9 @@ Status PrepareAll(const Scenario& scenario, const BuiltFabric& fabric, std::vect
             served.disaggregated ? served.prefill_replicas + served.decode_replicas : served.replicas;
         need = replicas * served.tp * served.pp;
         if (spec.priority >= 0) served.priority = static_cast<uint8_t>(spec.priority);
+        // A straggler on one of its GPUs stretches its iterations' kernels
+        // there, as in a run of the service alone (GPU ids are the cluster's).
+        served.slowdowns = fabric.stragglers;
         t.inference = std::move(served);
         break;
       }

@@ -56,12 +56,15 @@ void ReadTopologyBuilder(const MapReader& t, FabricKind kind, TopologySpec& spec
   }
   spec.dual_tor = t.Bool("dual_tor", false);
   spec.planes = static_cast<int>(t.Int("planes", 1, 1, kMaxPlanes));
-  // An InfiniBand CA port is one LID the subnet manager routes to; a NIC
-  // with several ports into one subnet is not what the forwarding tables
-  // model (each host node has one port there).
-  if (kind == FabricKind::kIb) {
-    if (spec.dual_tor) t.FailAt("dual_tor", "only with kind: roce (an InfiniBand NIC port is routed on its own)");
-    if (spec.planes > 1) t.FailAt("planes", "only with kind: roce (an InfiniBand NIC port is routed on its own)");
+  // An InfiniBand HCA port is a LID of its own, to which the subnet manager
+  // programs one route per switch: two ports into one subnet are two
+  // destinations, with no bond or MC-LAG hashing across the two switches.
+  // Planes are separate subnets, one port in each (fabric/ib_subnets.h).
+  if (kind == FabricKind::kIb && spec.dual_tor) {
+    t.FailAt("dual_tor",
+             "only with kind: roce: InfiniBand has no MC-LAG or bond hashing a NIC's flows over two switches (each "
+             "HCA port is its own LID, routed by the subnet manager); for a NIC that survives a lost link or switch "
+             "use planes: N (one HCA port per plane, each plane its own subnet)");
   }
 }
 

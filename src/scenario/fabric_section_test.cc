@@ -100,10 +100,16 @@ TEST(FabricTopologyHoming, BadValuesNameTheField) {
   Loaded word = LoadCapturing("fabric:\n  topology: {dual_tor: maybe}\n");
   ASSERT_FALSE(word.scenario.ok());
   EXPECT_TRUE(Contains(word.scenario.error().message, "fabric.topology.dual_tor"));
-  // An InfiniBand NIC port is one LID the subnet manager routes on its own.
+  // An InfiniBand HCA port is one LID the subnet manager routes on its
+  // own: no bond across two switches, so no dual-ToR; planes are subnets.
   Loaded ib = LoadCapturing("fabric:\n  kind: ib\n  switch: QM9700\n  topology: {dual_tor: true}\n");
   ASSERT_FALSE(ib.scenario.ok());
   EXPECT_TRUE(Contains(ib.scenario.error().message, "fabric.topology.dual_tor: only with kind: roce"));
+  EXPECT_TRUE(Contains(ib.scenario.error().message, "no MC-LAG or bond hashing"));
+  EXPECT_TRUE(Contains(ib.scenario.error().message, "use planes: N"));
+  Loaded planes = LoadCapturing("fabric:\n  kind: ib\n  switch: QM9700\n  topology: {planes: 2}\n");
+  ASSERT_TRUE(planes.scenario.ok()) << planes.scenario.error().message;
+  EXPECT_EQ(planes.scenario->topology.planes, 2);
   // A topology file lists its own links.
   Loaded file = LoadCapturing("fabric:\n  topology: {format: hpcc, file: t.txt, dual_tor: true}\n");
   ASSERT_FALSE(file.scenario.ok());
