@@ -64,6 +64,10 @@ int main(int argc, char** argv) {
                     "Do not sample counters nor write timeseries.csv, metrics.prom, trace.json, diagnosis.json, report.html");
   run_cmd->add_flag("--no-fault-baseline", run.no_fault_baseline,
                     "With faults, do not run the scenario again without them (no fault_cost in summary.json)");
+  run_cmd->add_option("-j,--jobs", run.jobs,
+                      "Simulations run at once, one thread each: a shared (multi-tenant) run's alone runs beside it "
+                      "(default: the machine's cores); the outputs do not depend on it")
+      ->check(CLI::Range(1, 256));
   run_cmd->add_option("--metrics-port", run.metrics_port,
                       "Serve the counters as Prometheus metrics on http://127.0.0.1:PORT/metrics while the run goes (0: any free port, printed)")
       ->check(CLI::Range(0, 65535));

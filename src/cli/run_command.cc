@@ -1,9 +1,11 @@
 // `aifabric run`: runs a scenario — its flows in one simulation, or each of
 // its jobs (training steps, Chakra traces, inference services) in its own —
 // and writes its outputs; with --metrics-port, serves the counters live.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "cli/commands.h"
 #include "report/live_metrics.h"
@@ -37,6 +39,7 @@ int RunCommand(const RunOptions& options) {
     hooks = live->Hooks(!options.quiet);
     if (!options.quiet) std::fprintf(stderr, "aifabric: metrics on http://127.0.0.1:%d/metrics\n", live->port());
   }
+  hooks.threads = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const std::string out_dir = options.out_dir.empty() ? "out/" + scenario->name : options.out_dir;
   Result<ScenarioOutputs> outputs = RunScenarioOutputs(*scenario, options.scenario, out_dir, hooks, PrintScenarioWarnings);
   if (!outputs.ok()) return ReportBadInput(outputs.error());

@@ -8,7 +8,10 @@
 #include "diagnosis/diagnosis.h"
 #include "report/job_outputs.h"
 #include "report/links_csv.h"
+#include "report/telemetry_outputs.h"
+#include "telemetry/chrome_trace.h"
 #include "telemetry/html_report.h"
+#include "telemetry/prometheus_text.h"
 
 namespace aifabric {
 namespace {
@@ -62,6 +65,53 @@ nlohmann::ordered_json Figures(const TenantResult& t, const TenantFigures& f) {
     j["fct_ns"] = {{"mean", f.headline.ns()}, {"p50", Quantile(f.fct, 0.5).ns()}, {"p99", Quantile(f.fct, 0.99).ns()}};
   }
   return j;
+}
+
+// The shared run's counters and tracks, written as a single run writes
+// them (report/telemetry_outputs.h): timeseries.csv when it was sampled;
+// metrics.prom with, after the fabric's families, each tenant's bytes per
+// port (its alone run's, which it puts there in the shared run too) as
+// aifabric_tenant_transmit_bytes_total{tenant, node, port}; trace.json with
+// a track per job tenant holding its steps, before the fabric's tracks.
+Status WriteSharedRunTelemetry(const TenantRuns& runs, OutputFolder& out) {
+  const Topology& topology = runs.topology;
+  const TenantSimulation& shared = runs.shared;
+  const TimeSeriesStore* store = shared.series.get();
+  if (store != nullptr) {
+    const auto csv = [&](TextSink& sink) { WriteTimeseriesCsv(sink, topology, *store); };
+    if (Status st = out.Stream("timeseries.csv", csv); !st.ok()) return st;
+  }
+  size_t completed = 0;
+  for (const TransferObservation& t : shared.observation.transfers) completed += !t.finish.IsInfinite();
+  const auto metrics = [&](TextSink& sink) {
+    WritePrometheusExposition(sink, topology, store, shared.observation.ports, shared.sim_time, completed);
+    PrometheusTextWriter writer(sink);
+    writer.Family("aifabric_tenant_transmit_bytes_total",
+                  "Bytes a tenant (workload item) put on this egress port in the shared run.", MetricKind::kCounter);
+    for (const TenantResult& t : runs.tenants) {
+      for (size_t p = 0; p < t.port_tx_bytes.size(); ++p) {
+        if (t.port_tx_bytes[p] == 0) continue;
+        const Port& port = topology.port(static_cast<PortId>(p));
+        const PrometheusLabel labels[] = {
+            {"tenant", t.name}, {"node", topology.node(port.node).name}, {"port", topology.node(port.peer).name}};
+        writer.Sample(labels, static_cast<double>(t.port_tx_bytes[p]));
+      }
+    }
+  };
+  if (Status st = out.Stream("metrics.prom", metrics); !st.ok()) return st;
+  ChromeTrace trace;
+  for (const TenantResult& t : runs.tenants) {
+    if (t.shared.step_spans.empty()) continue;
+    const int track = trace.Track(trace.Process("tenant " + t.name), "steps");
+    for (size_t k = 0; k < t.shared.step_spans.size(); ++k) {
+      const auto& [begin, end] = t.shared.step_spans[k];
+      trace.Slice(track, "step " + std::to_string(k), t.kind, begin, end,
+                  nlohmann::ordered_json{{"step_time_ms", Ms(t.shared.steps[k].makespan)}});
+    }
+  }
+  AddFabricTrace(topology, shared.observation, store, trace);
+  const auto render_trace = [&trace](TextSink& sink) { trace.Render(sink); };
+  return out.Stream("trace.json", render_trace);
 }
 
 }  // namespace
@@ -185,8 +235,9 @@ std::string FormatTenantsSummary(const Scenario& scenario, const Topology& topol
   }
   out += fmt::format("  simulated   {} simulations (shared + each alone) in {:.3f} s wall ({} events shared)\n",
                      runs.tenants.size() + 1, runs.wall_seconds, runs.shared.events);
-  out += "  wrote       " + out_dir + "/summary.json, " + out_dir + "/diagnosis.json, " + out_dir +
-         "/links.csv, " + out_dir + "/report.html\n";
+  out += "  wrote       " + out_dir + "/summary.json, " + out_dir + "/diagnosis.json, " + out_dir + "/links.csv, " +
+         (runs.shared.series ? out_dir + "/timeseries.csv, " : "") + out_dir + "/metrics.prom, " + out_dir +
+         "/trace.json, " + out_dir + "/report.html\n";
   return out;
 }
 
@@ -203,6 +254,7 @@ Result<TenantOutputs> WriteTenantOutputs(const Scenario& scenario, const std::st
                   runs->shared.sim_time);
   };
   if (Status st = out.Stream("links.csv", links); !st.ok()) return st.error();
+  if (Status st = WriteSharedRunTelemetry(*runs, out); !st.ok()) return st.error();
   const nlohmann::ordered_json findings = FindingsJson(runs->topology, runs->findings);
   if (Status st = out.Write("diagnosis.json", findings.dump(2) + "\n"); !st.ok()) return st.error();
   const nlohmann::ordered_json data =

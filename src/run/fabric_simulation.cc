@@ -35,4 +35,11 @@ void FabricSimulation::FinishTelemetry() {
   if (telemetry_) telemetry_->Finish();
 }
 
+std::unique_ptr<TimeSeriesStore> FabricSimulation::TakeSeries() {
+  if (!telemetry_) return nullptr;
+  auto store = std::make_unique<TimeSeriesStore>(telemetry_->TakeStore());
+  telemetry_.reset();
+  return store;
+}
+
 }  // namespace aifabric

@@ -48,6 +48,9 @@ class FabricSimulation {
   // The counters sampled over the run; null when telemetry is off or the
   // model has no time to sample (analytic).
   const TimeSeriesStore* series() const { return telemetry_ ? &telemetry_->store() : nullptr; }
+  // Hands the sampled counters to the caller (null when series() is);
+  // series() is null afterwards. REQUIRES: FinishTelemetry has been called.
+  std::unique_ptr<TimeSeriesStore> TakeSeries();
 
  private:
   const Scenario& scenario_;

@@ -5,7 +5,8 @@
 // src/server/), and the report that hears of each finished simulation of a
 // job scenario while it is still there (run/finished_simulation.h). Plain
 // values; everything is called on the simulation's thread, and `cancel` is
-// the one field another thread may change while a run goes.
+// the one field another thread may change while a run goes (it is read by
+// every simulation of the run).
 #pragma once
 
 #include <atomic>
@@ -56,6 +57,11 @@ struct RunHooks {
   const std::atomic<bool>* cancel = nullptr;
   // Null: nothing is reported (the caller only wants the results).
   SimulationReport* report = nullptr;
+  // How many simulations of one run may go at once, one thread each: a
+  // shared run's alone runs beside it (run/tenant_run.h). 1: one after
+  // another. The outputs do not depend on it; only the first simulation's
+  // callbacks above run, on the caller's thread.
+  int threads = 1;
 };
 
 }  // namespace aifabric

@@ -46,6 +46,9 @@ class RunTelemetry {
   // Takes the last sample (at the run's end) and publishes it.
   void Finish();
   const TimeSeriesStore& store() const { return store_; }
+  // Moves the store out. REQUIRES: Finish() has been called; store() has
+  // no series afterwards, and the telemetry is spent (the owner drops it).
+  TimeSeriesStore TakeStore() { return std::move(store_); }
 
  private:
   // A reader of no series, last in the sampler's list: it runs at every

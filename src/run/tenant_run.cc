@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/parallel_items.h"
 #include "diagnosis/diagnosis.h"
 #include "diagnosis/tenant_findings.h"
 #include "run/chakra_run.h"
@@ -29,10 +30,15 @@ Status PrepareAll(const Scenario& scenario, const BuiltFabric& fabric, std::vect
         Result<PreparedTraining> p = PrepareTraining(scenario, training);
         if (!p.ok()) return p.error();
         need = p->gpus;
-        t.graph = p->graph;
         t.metric_gpus = p->gpus;
         t.timed_nodes = p->step.graph.size();
         storage_servers = std::max(storage_servers, training.storage_servers);
+        // The graph (with its checkpoint) moves to the tenant; the step's
+        // own copy is not read again (its figures are), so it goes: a
+        // graph of a large job is tens of MB.
+        t.graph = std::move(p->graph);
+        p->graph = JobGraph{};
+        p->step.graph = JobGraph{};
         t.training = std::move(p).value();
         break;
       }
@@ -134,25 +140,37 @@ Result<TenantRuns> RunTenants(const Scenario& scenario, const RunHooks& hooks) {
 
   std::vector<size_t> all(tenants.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  Result<TenantSimulation> shared = SimulateTenants(scenario, *fabric, tenants, all, hooks, true);
-  if (!shared.ok()) return shared.error();
-  // The alone runs: no telemetry, no live publishing (the shared run is the one shown).
+  // The shared run on this thread (its hooks are called here) and each
+  // tenant's alone run (no telemetry, no live publishing: the shared run is
+  // the one shown) on up to hooks.threads threads at once. Each simulation
+  // owns its state and reads the fabric and tenants only, so the results do
+  // not depend on the threads.
   Scenario quiet = scenario;
   quiet.telemetry.enabled = false;
   RunHooks alone_hooks;
   alone_hooks.cancel = hooks.cancel;
+  std::optional<Result<TenantSimulation>> shared;
+  std::vector<std::optional<Result<TenantSimulation>>> alone(tenants.size());
+  RunItemsOnThreads(tenants.size() + 1, hooks.threads, [&](size_t k) {
+    if (k == 0) {
+      shared = SimulateTenants(scenario, *fabric, tenants, all, hooks, true);
+      return;
+    }
+    const size_t one[] = {k - 1};
+    alone[k - 1] = SimulateTenants(quiet, *fabric, tenants, one, alone_hooks, false);
+  });
+  if (!shared->ok()) return shared->error();
   TenantRuns runs;
   for (size_t i = 0; i < tenants.size(); ++i) {
+    if (!alone[i]->ok()) return alone[i]->error();
     TenantResult r;
     r.name = tenants[i].spec->name;
     r.kind = tenants[i].spec->kind_name;
     r.gpus = tenants[i].gpus;
-    r.shared = std::move(shared->tenants[i]);
-    const size_t one[] = {i};
-    Result<TenantSimulation> alone = SimulateTenants(quiet, *fabric, tenants, one, alone_hooks, false);
-    if (!alone.ok()) return alone.error();
-    r.alone = std::move(alone->tenants[0]);
-    r.port_tx_bytes = std::move(alone->port_tx_bytes);
+    r.shared = std::move((*shared)->tenants[i]);
+    r.alone = std::move((*alone[i])->tenants[0]);
+    r.port_tx_bytes = std::move((*alone[i])->port_tx_bytes);
+    alone[i].reset();
     // Unfinished work (simulation.until) has no headline to compare.
     r.slowdown = r.alone.headline > Time::Zero() && r.shared.complete && r.alone.complete
                      ? static_cast<double>(r.shared.headline.ps()) / static_cast<double>(r.alone.headline.ps())
@@ -164,8 +182,8 @@ Result<TenantRuns> RunTenants(const Scenario& scenario, const RunHooks& hooks) {
     }
     runs.tenants.push_back(std::move(r));
   }
-  shared->tenants.clear();
-  runs.shared = std::move(shared).value();
+  (*shared)->tenants.clear();
+  runs.shared = std::move(*shared).value();
   std::vector<std::vector<uint64_t>> bytes;
   std::vector<double> slowdown;
   for (const TenantResult& r : runs.tenants) {

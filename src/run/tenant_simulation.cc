@@ -79,12 +79,14 @@ class JobDriver {
   const std::optional<Error>& error() const { return error_; }
   bool finished() const { return finished_; }
   std::vector<JobMetrics>& steps() { return steps_; }
+  std::vector<std::pair<Time, Time>>& spans() { return spans_; }
 
  private:
   void BeginStep() {
     JobExecutorOptions o = options_;
     o.first_flow_id = dispatcher_.Reserve(kIdsPerStep);
     block_ = o.first_flow_id;
+    step_began_ = sim_.Now();
     o.on_done = [this] { sim_.ScheduleCallback(sim_.Now(), [this] { StepDone(); }); };
     executor_ = std::make_unique<JobExecutor>(sim_, gpus_, layout_, tenant_.placed, std::move(o));
     dispatcher_.SetOwner(block_, executor_.get());
@@ -99,6 +101,7 @@ class JobDriver {
       sim_.Stop();
       return;
     }
+    spans_.emplace_back(step_began_, sim_.Now());
     steps_.push_back(ComputeJobMetrics(tenant_.graph, executor_->node_start(), executor_->node_finish(),
                                        tenant_.metric_gpus, tenant_.timed_nodes));
     dispatcher_.Release(block_);
@@ -124,6 +127,8 @@ class JobDriver {
   std::unique_ptr<JobExecutor> executor_;
   FlowId block_ = 0;
   std::vector<JobMetrics> steps_;
+  std::vector<std::pair<Time, Time>> spans_;  // each step's begin and end
+  Time step_began_;
   bool finished_ = false;
   std::optional<Error> error_;
 };
@@ -286,6 +291,7 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
     } else if (drivers[w]) {
       if (drivers[w]->error()) return *drivers[w]->error();
       f.steps = std::move(drivers[w]->steps());
+      f.step_spans = std::move(drivers[w]->spans());
       f.complete = drivers[w]->finished();
       std::vector<Time> step_times;
       for (const JobMetrics& m : f.steps) {
@@ -306,6 +312,7 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
     out.observation = ObserveSimulation(simulation, out.sim_time);
     out.port_counters.reserve(fabric.topology.ports().size());
     for (const Port& port : fabric.topology.ports()) out.port_counters.push_back(network.LinkCounters(port.id));
+    out.series = simulation.TakeSeries();  // after the observation, which reads it
   }
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return out;

@@ -11,8 +11,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
@@ -23,6 +25,7 @@
 #include "run/run_hooks.h"
 #include "run/training_run.h"
 #include "scenario/scenario.h"
+#include "telemetry/time_series_store.h"
 #include "workload/inference_metrics.h"
 #include "workload/inference_spec.h"
 #include "workload/job_graph.h"
@@ -65,6 +68,9 @@ struct TenantFigures {
   // mean TTFT.
   Time headline;
   double mean_exposed_comm_s = 0;  // jobs: per GPU, mean over steps
+  // Jobs: when each step began and ended (its executor's start and last
+  // node), on the run's clock.
+  std::vector<std::pair<Time, Time>> step_spans;
 };
 
 struct TenantSimulation {
@@ -75,6 +81,9 @@ struct TenantSimulation {
   uint64_t events = 0;
   double wall_seconds = 0;
   FabricObservation observation;        // with `observe`
+  // With `observe` and simulation.telemetry on: the counters sampled over
+  // the run (what timeseries.csv and metrics.prom show); else null.
+  std::unique_ptr<TimeSeriesStore> series;
 };
 
 // Runs the tenants `which` (indices into `tenants`) together. `hooks`

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <tuple>
+#include <utility>
 
 namespace aifabric {
 namespace {
@@ -19,6 +20,24 @@ namespace {
 
 TimeSeriesStore::TimeSeriesStore(size_t max_points_per_series) : max_points_(max_points_per_series) {
   assert(max_points_ >= 4 && max_points_ % 2 == 0);
+}
+
+TimeSeriesStore::TimeSeriesStore(TimeSeriesStore&& other) noexcept
+    : max_points_(other.max_points_),
+      keys_(std::move(other.keys_)),
+      gauges_(std::move(other.gauges_)),
+      scratch_(std::move(other.scratch_)),
+      times_(std::move(other.times_)),
+      data_(std::move(other.data_)),
+      committed_(std::exchange(other.committed_, 0)),
+      span_instants_(std::exchange(other.span_instants_, 0)),
+      stride_(std::exchange(other.stride_, 1)),
+      samples_(std::exchange(other.samples_, 0)),
+      base_interval_(std::exchange(other.base_interval_, Time::Zero())) {
+  other.keys_.clear();
+  other.gauges_.clear();
+  other.scratch_.clear();
+  other.times_.clear();
 }
 
 int TimeSeriesStore::AddSeries(const SeriesKey& key) {

@@ -105,6 +105,9 @@ class TimeSeriesStore {
   explicit TimeSeriesStore(size_t max_points_per_series = kDefaultMaxPoints);
   TimeSeriesStore(const TimeSeriesStore&) = delete;
   TimeSeriesStore& operator=(const TimeSeriesStore&) = delete;
+  // Moves the series out (a finished run hands its store to its results);
+  // `other` is left with no series and no points.
+  TimeSeriesStore(TimeSeriesStore&& other) noexcept;
 
   // Adds a series and returns its dense id (0, 1, 2, ...).
   // REQUIRES: no sample recorded yet; key.metric != kUtilization; key not

@@ -6,14 +6,33 @@
 namespace aifabric {
 namespace {
 
-// One change of a GPU's activity: +1/-1 of compute (dimension < 0) or of a
-// communication dimension, at a time.
+// One change of a GPU's activity at a time: +1/-1 of compute (dimension
+// < 0; useful_delta says whether its FLOPs count) or of a communication
+// dimension. Sorted by time alone: the sweep adds up time only between
+// distinct times, so the order of the changes at one moment does not matter.
 struct Edge {
   int64_t at_ps;
-  int dimension;  // -1: compute (useful_delta says whether useful)
-  int delta;
-  int useful_delta;
+  int8_t dimension;  // -1: compute
+  int8_t delta;
+  int8_t useful_delta;
 };
+
+// Calls visit(gpu) for each GPU node `node` occupies.
+template <typename Visit>
+void ForEachGpu(const JobGraph& graph, const JobNode& node, Visit&& visit) {
+  switch (node.kind) {
+    case JobNodeKind::kCompute:
+      visit(node.gpu);
+      break;
+    case JobNodeKind::kCollective:
+      for (GpuId g : graph.group(node.group)) visit(g);
+      break;
+    case JobNodeKind::kTransfer:
+      visit(node.gpu);
+      visit(node.peer);
+      break;
+  }
+}
 
 }  // namespace
 
@@ -34,38 +53,46 @@ JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& sta
     first = Min(first, start[i]);
     last = Max(last, finish[i]);
   }
-  std::vector<std::vector<Edge>> per_gpu(static_cast<size_t>(graph.gpu_count()));
-  auto add = [&](GpuId gpu, Time from, Time to, int dimension, bool useful) {
-    from = Max(from, first);
-    to = Min(to, last);
-    if (to < from) return;
-    std::vector<Edge>& e = per_gpu[static_cast<size_t>(gpu)];
-    e.push_back({from.ps(), dimension, +1, useful ? 1 : 0});
-    e.push_back({to.ps(), dimension, -1, useful ? -1 : 0});
-  };
+  m.makespan = last - first;
   for (JobNodeIndex i = 0; i < n; ++i) {
     assert(!start[i].IsInfinite() && !finish[i].IsInfinite());
     const JobNode& node = graph.node(i);
-    const int dim = static_cast<int>(node.dimension);
-    switch (node.kind) {
-      case JobNodeKind::kCompute:
-        add(node.gpu, start[i], finish[i], -1, node.flops > 0);
-        m.flops += node.flops;
-        break;
-      case JobNodeKind::kCollective:
-        for (GpuId g : graph.group(node.group)) add(g, start[i], finish[i], dim, false);
-        break;
-      case JobNodeKind::kTransfer:
-        add(node.gpu, start[i], finish[i], dim, false);
-        add(node.peer, start[i], finish[i], dim, false);
-        break;
-    }
+    if (node.kind == JobNodeKind::kCompute) m.flops += node.flops;
   }
-  m.makespan = last - first;
+  // The nodes of each counted GPU, in node order (counted, then filled: one
+  // buffer), so each GPU's edges are gathered into one small buffer that is
+  // sorted and swept while it is in cache.
+  const size_t gpu_count = static_cast<size_t>(graph.gpu_count());
+  const size_t counted = gpus > 0 ? std::min(gpu_count, static_cast<size_t>(gpus)) : gpu_count;
+  std::vector<size_t> begin(counted + 1, 0);
+  for (JobNodeIndex i = 0; i < n; ++i) {
+    ForEachGpu(graph, graph.node(i), [&](GpuId g) {
+      if (static_cast<size_t>(g) < counted) ++begin[static_cast<size_t>(g) + 1];
+    });
+  }
+  for (size_t g = 0; g < counted; ++g) begin[g + 1] += begin[g];
+  std::vector<JobNodeIndex> nodes_of(begin[counted]);
+  std::vector<size_t> fill(begin.begin(), begin.end() - 1);
+  for (JobNodeIndex i = 0; i < n; ++i) {
+    ForEachGpu(graph, graph.node(i), [&](GpuId g) {
+      if (static_cast<size_t>(g) < counted) nodes_of[fill[static_cast<size_t>(g)]++] = i;
+    });
+  }
   int32_t used = 0;
-  const size_t counted = gpus > 0 ? std::min(per_gpu.size(), static_cast<size_t>(gpus)) : per_gpu.size();
+  std::vector<Edge> edges;
   for (size_t g = 0; g < counted; ++g) {
-    std::vector<Edge>& edges = per_gpu[g];
+    edges.clear();
+    for (size_t k = begin[g]; k < begin[g + 1]; ++k) {
+      const JobNodeIndex i = nodes_of[k];
+      const Time from = Max(start[i], first), to = Min(finish[i], last);
+      if (to < from) continue;
+      const JobNode& node = graph.node(i);
+      const bool compute = node.kind == JobNodeKind::kCompute;
+      const int8_t dimension = compute ? int8_t{-1} : static_cast<int8_t>(node.dimension);
+      const int8_t useful = compute && node.flops > 0 ? 1 : 0;
+      edges.push_back({from.ps(), dimension, +1, useful});
+      edges.push_back({to.ps(), dimension, -1, static_cast<int8_t>(-useful)});
+    }
     if (edges.empty()) continue;
     ++used;
     std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.at_ps < b.at_ps; });
