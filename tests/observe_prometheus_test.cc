@@ -7,6 +7,8 @@
 // first and is scraping before the run starts. Then the bad inputs
 // against the same server: a topology that lacks the series' ports, an
 // unreachable server. Skipped, saying so, when prometheus is not installed.
+// Without Prometheus: --metrics-linger serves the final counters after the
+// outputs are written, and its bad uses.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -168,13 +170,16 @@ TEST(ObserveRealPrometheus, NamesTheTopFindingTheSimulationNames) {
         << "prometheus has not scraped after 30 s: " << ReadFile(dir.path() + "/prometheus.log");
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
+  // The run serves its final counters for 5 s after its end
+  // (--metrics-linger), so the scrapes do not hang on how fast the machine
+  // runs it (about 2 s idle, 8 s loaded).
   Child simulation({AIFABRIC_BINARY, "run", kData + "scenario.yaml", "--quiet", "--metrics-port",
-                    std::to_string(metrics_port), "--out", dir.path() + "/run"},
+                    std::to_string(metrics_port), "--metrics-linger", "5s", "--out", dir.path() + "/run"},
                    dir.path() + "/run.log");
 
-  // Several scrapes of the run: up to five while it runs (a loaded machine
-  // slows the run and the scrapes alike), at least three in all; the
-  // samples stay in Prometheus after the run ends.
+  // Several scrapes of the run: up to five while it runs or lingers (a
+  // loaded machine slows the run and the scrapes alike), at least three in
+  // all; the samples stay in Prometheus after the run ends.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(40);
   while (simulation.Running() && Scrapes(prometheus_port) < 5) {
     ASSERT_LT(std::chrono::steady_clock::now(), deadline)
@@ -215,6 +220,60 @@ TEST(ObserveRealPrometheus, NamesTheTopFindingTheSimulationNames) {
   EXPECT_THAT(stranger.err, HasSubstr(url));
   EXPECT_THAT(stranger.err, HasSubstr("names no node of the topology"));
   EXPECT_FALSE(Exists(dir.path() + "/stranger/diagnosis.json"));
+}
+
+// The sample line of `family` in a Prometheus exposition ("" if none).
+std::string SampleLine(const std::string& exposition, const std::string& family) {
+  size_t at = 0;
+  while ((at = exposition.find(family + " ", at)) != std::string::npos) {
+    if (at == 0 || exposition[at - 1] == '\n') return exposition.substr(at, exposition.find('\n', at) - at);
+    at += family.size();
+  }
+  return "";
+}
+
+TEST(MetricsLinger, TheFinalCountersAreServedAfterTheOutputsAreWritten) {
+  // Without Prometheus: once the run's outputs are all there, /metrics
+  // still answers, and its simulated time is the end's, as metrics.prom
+  // (written from the same final sample) says.
+  TempDir dir;
+  const int port = FreePort();
+  const std::string out = dir.path() + "/run";
+  Child simulation({AIFABRIC_BINARY, "run", std::string(AIFABRIC_SOURCE_DIR) + "/examples/roce_incast.yaml", "--quiet",
+                    "--metrics-port", std::to_string(port), "--metrics-linger", "20s", "--out", out},
+                   dir.path() + "/run.log");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!(Exists(out + "/summary.json") && Exists(out + "/metrics.prom") && Exists(out + "/report.html"))) {
+    ASSERT_TRUE(simulation.Running()) << ReadFile(dir.path() + "/run.log");
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "no outputs after 60 s";
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  httplib::Client client("127.0.0.1", port);
+  client.set_connection_timeout(2);
+  client.set_read_timeout(5);
+  auto served = client.Get("/metrics");
+  ASSERT_TRUE(served) << "no answer on /metrics after the outputs were written";
+  EXPECT_EQ(served->status, 200);
+  const std::string written = SampleLine(ReadFile(out + "/metrics.prom"), "aifabric_sim_time_seconds");
+  ASSERT_FALSE(written.empty());
+  EXPECT_EQ(SampleLine(served->body, "aifabric_sim_time_seconds"), written);
+  EXPECT_TRUE(simulation.Running());  // lingering, not done
+}
+
+TEST(MetricsLinger, NeedsAMetricsPortAndADuration) {
+  TempDir dir;
+  const std::string scenario = std::string(AIFABRIC_SOURCE_DIR) + "/examples/roce_incast.yaml";
+  CommandResult r = RunAifabric("run " + scenario + " --quiet --metrics-linger 5s --out " + dir.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--metrics-linger needs --metrics-port"));
+  r = RunAifabric("run " + scenario + " --quiet --metrics-port 0 --metrics-linger soon --out " + dir.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--metrics-linger: "));
+  EXPECT_THAT(r.err, HasSubstr("soon"));
+  r = RunAifabric("run " + scenario + " --quiet --metrics-port 0 --metrics-linger 90000s --out " + dir.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("at most 1 day"));
+  EXPECT_FALSE(Exists(dir.path() + "/summary.json"));
 }
 
 TEST(ObserveRealPrometheus, AnUnreachableServerIsBadInput) {

@@ -55,6 +55,7 @@ struct RunOptions {
   bool no_telemetry = false;           // --no-telemetry: simulation.telemetry.enabled=false
   bool no_fault_baseline = false;      // --no-fault-baseline: simulation.fault_baseline=false
   int metrics_port = -1;               // --metrics-port: serve metrics on 127.0.0.1:PORT while running (0: any; -1: off)
+  std::string metrics_linger = "0s";   // --metrics-linger: keep serving the final metrics this long after the run
   int jobs = 0;                        // -j: simulations at once (0: the machine's cores)
 };
 int RunCommand(const RunOptions& options);

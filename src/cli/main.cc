@@ -71,6 +71,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--metrics-port", run.metrics_port,
                       "Serve the counters as Prometheus metrics on http://127.0.0.1:PORT/metrics while the run goes (0: any free port, printed)")
       ->check(CLI::Range(0, 65535));
+  run_cmd->add_option("--metrics-linger", run.metrics_linger,
+                      "With --metrics-port, keep serving the final metrics for DURATION after the outputs are written "
+                      "(e.g. 30s, so a Prometheus scraping every 15s sees the end of a short run; default 0s)");
 
   std::string diagnose_dir;
   CLI::App* diagnose_cmd =

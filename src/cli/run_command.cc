@@ -1,13 +1,16 @@
 // `aifabric run`: runs a scenario — its flows in one simulation, or each of
 // its jobs (training steps, Chakra traces, inference services) in its own —
-// and writes its outputs; with --metrics-port, serves the counters live.
+// and writes its outputs; with --metrics-port, serves the counters live
+// (and, with --metrics-linger, the final ones for a while after the end).
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <thread>
 
 #include "cli/commands.h"
+#include "core/units.h"
 #include "report/live_metrics.h"
 #include "report/scenario_outputs.h"
 #include "report/training_memory_text.h"
@@ -29,6 +32,14 @@ int RunCommand(const RunOptions& options) {
   std::unique_ptr<LiveMetrics> live;
   RunHooks hooks;
   hooks.progress = !options.quiet;
+  Result<Time> linger = ParseTime(options.metrics_linger);
+  if (!linger.ok()) return ReportBadInput(Error{"--metrics-linger: " + linger.error().message});
+  if (*linger > Time::Zero() && options.metrics_port < 0) {
+    return ReportBadInput(Error{"--metrics-linger needs --metrics-port (there is nothing to serve without it)"});
+  }
+  if (*linger > Time::FromSeconds(86400)) {
+    return ReportBadInput(Error{"--metrics-linger: at most 1 day (86400s), got '" + options.metrics_linger + "'"});
+  }
   if (options.metrics_port >= 0) {
     if (!scenario->telemetry.enabled) {
       return ReportBadInput(Error{"--metrics-port needs telemetry (drop --no-telemetry / simulation.telemetry.enabled: false)"});
@@ -44,6 +55,13 @@ int RunCommand(const RunOptions& options) {
   Result<ScenarioOutputs> outputs = RunScenarioOutputs(*scenario, options.scenario, out_dir, hooks, PrintScenarioWarnings);
   if (!outputs.ok()) return ReportBadInput(outputs.error());
   if (!options.quiet) std::fputs(outputs->summary_text.c_str(), stdout);
+  if (live && *linger > Time::Zero()) {
+    if (!options.quiet) {
+      std::fprintf(stderr, "aifabric: serving the final metrics for %s more\n", options.metrics_linger.c_str());
+    }
+    std::fflush(stdout);
+    std::this_thread::sleep_for(std::chrono::nanoseconds(linger->ps() / 1000));
+  }
   return kExitOk;
 }
 
