@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# scripts/fuzz.sh [--time S | --runs N] [--build DIR] [--no-build] [TARGET...]
+# scripts/fuzz.sh [--time S] [--runs N] [--build DIR] [--no-build] [TARGET...]
 # Runs the libFuzzer targets of fuzz/ (docs/reliability.md), every target
-# when none is named, each for S seconds (default 60) or N executions,
+# when none is named, each for S seconds or N executions, whichever comes
+# first when both are given (default 60 s),
 # under AddressSanitizer and UBSan, with a 2 GiB memory bound and a 10 s
 # bound per input: any crash, sanitizer report, broken contract, hang or
 # memory blow-up is a finding.
@@ -19,15 +20,15 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-usage() { echo "usage: scripts/fuzz.sh [--time S | --runs N] [--build DIR] [--no-build] [TARGET...]" >&2; exit 2; }
-limit=(-max_total_time=60)
+usage() { echo "usage: scripts/fuzz.sh [--time S] [--runs N] [--build DIR] [--no-build] [TARGET...]" >&2; exit 2; }
+limit=()
 build=build-asan
 do_build=1
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --time) [ $# -ge 2 ] || usage; limit=(-max_total_time="$2"); shift 2 ;;
-    --runs) [ $# -ge 2 ] || usage; limit=(-runs="$2"); shift 2 ;;
+    --time) [ $# -ge 2 ] || usage; limit+=(-max_total_time="$2"); shift 2 ;;
+    --runs) [ $# -ge 2 ] || usage; limit+=(-runs="$2"); shift 2 ;;
     --build) [ $# -ge 2 ] || usage; build="$2"; shift 2 ;;
     --no-build) do_build=0; shift ;;
     -*) usage ;;
@@ -37,6 +38,7 @@ done
 
 all_targets=(scenario hpcc_topology hpcc_flows lingjun ibnetdiscover opensm_lfts ibroute chakra
              job_trace flow_size_cdf nccl_tests_log plan_requirements prices prometheus_answer run_request)
+[ ${#limit[@]} -gt 0 ] || limit=(-max_total_time=60)
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 for t in "${targets[@]}"; do
   [[ " ${all_targets[*]} " == *" $t "* ]] || { echo "fuzz: no target '$t' (targets: ${all_targets[*]})" >&2; exit 2; }
