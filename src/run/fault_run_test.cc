@@ -2,8 +2,9 @@
 // (scenario, fault plan, model): at flow level the flow finishes at the
 // time worked out by hand, at packet level (RDMA, go-back-N) within the
 // transport's recovery of it; on InfiniBand the subnet manager's sweep
-// reroutes it. One 400G host under each of two leaves, each leaf joined to
-// both spines by a 400G link; 500 ns cables; 400 ns switches.
+// reroutes it; a switch down is all its links down. One 400G host under
+// each of two leaves, each leaf joined to both spines by a 400G link;
+// 500 ns cables; 400 ns switches.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -79,6 +80,42 @@ TEST(FaultRun, ALinkDownMidTransferFinishesWhenWorkedOutByHand) {
   EXPECT_EQ(out.rerouted, Time::FromUs(15));
   EXPECT_GT(out.packets_lost.value_or(0), 0u);
   EXPECT_GT(out.bytes_resent, 0u);
+}
+
+TEST(FaultRun, ASwitchDownMidTransferFinishesWhenWorkedOutByHand) {
+  // The flow's spine fails at 5 us (all four of its links), routing hears
+  // at 15 us. As for one link down, but the flow crossed two of the
+  // switch's links, leaf0 -> spine and spine -> leaf1, and each dying port
+  // held 583.56 ns of it (cable + frame at c), all sent again:
+  //   FCT = 83.56 us + 10 us + 2 x 583.56 ns + 3,450.68 ns = 98,177,800 ps.
+  // Packet level: as for the link (below), but what is lost reaches one hop
+  // further, past the spine into leaf1 (a 500 ns cable, a 400 ns switch
+  // and a frame more in flight: ~2.7 us + 3 tau before the failure), of
+  // which the fluid already sends 2 x 583.56 ns again; the round trip of
+  // the NAK and a packet either way as for the link.
+  const std::string fault = "faults:\n  - {kind: switch_down, node: ";
+  const std::string spine = SpineOf("flow", "roce");
+  std::unique_ptr<ScenarioRun> flow =
+      RunScenario(Text("flow", "roce", fault + spine + ", at: 5us, detection: 10us}\n"));
+  ASSERT_NE(flow, nullptr);
+  EXPECT_EQ(flow->finish(0).ps(), 98'177'800);
+  const FaultOutcome out = flow->network().FaultOutcomes().at(0);
+  EXPECT_EQ(out.detected, Time::FromUs(15));
+  EXPECT_EQ(out.rerouted, Time::FromUs(15));
+  EXPECT_EQ(out.flows_rerouted, 1u);
+  EXPECT_EQ(out.bytes_resent, 57'211u);  // 2 x 29,178 x 4096 / 4178 = 57,210.6 B
+
+  const std::string packet_spine = SpineOf("packet", "roce");
+  std::unique_ptr<ScenarioRun> packet =
+      RunScenario(Text("packet", "roce", fault + packet_spine + ", at: 5us, detection: 10us}\n"));
+  ASSERT_NE(packet, nullptr);
+  const int64_t tau = 83'560, path = 3'450'680;
+  const int64_t bound = 2 * (path + tau) + (2'700'000 + 3 * tau - 2 * 583'560) + 2 * tau;
+  EXPECT_GE(packet->finish(0).ps(), 98'177'800);
+  EXPECT_LE(packet->finish(0).ps(), 98'177'800 + bound) << bound;
+  const FaultOutcome pout = packet->network().FaultOutcomes().at(0);
+  EXPECT_EQ(pout.rerouted, Time::FromUs(15));
+  EXPECT_GT(pout.packets_lost.value_or(0), 0u);
 }
 
 TEST(FaultRun, InfiniBandReroutesAtTheSubnetManagersSweep) {
