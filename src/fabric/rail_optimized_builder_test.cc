@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "fabric/fabric_test_util.h"
 #include "fabric/routing_table.h"
 
@@ -55,6 +57,44 @@ TEST(RailOptimized, DualTorPairsPerRail) {
           << host.name;
     }
   }
+}
+
+// Two planes of rails: 4 servers x 2 NICs of 400G on 128 x 400G, each NIC
+// a 200G port into each plane. Per plane a rail's 4 servers fit one leaf,
+// so 2 leaves, each with ceil(4 x 200 / 400) = 2 uplinks -> 2 spines;
+// plane 0 = leaf0-1 + spine0-1, plane 1 = leaf2-3 + spine2-3. Server s,
+// rail r: leaf r and leaf 2 + r. Links: 8 x 2 + 4 x 2 = 24, none between
+// the planes; rail 0 to rail 1 of another server: 2 spines in each plane.
+TEST(RailOptimized, PlanesAreCopiesWithOneNicPortEach) {
+  TopologySpec spec = MakeSpec(TopologyType::kRailOptimized, "128x400G", 4, 2, DataRate::Gbps(400));
+  spec.planes = 2;
+  Result<Topology> t = BuildRailOptimized(spec);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(CountTier(*t, 1), 4);
+  EXPECT_EQ(CountTier(*t, 2), 4);
+  EXPECT_EQ(t->num_links(), 24u);
+  for (NodeId h : t->hosts()) {
+    const Node& host = t->node(h);
+    ASSERT_EQ(host.ports.size(), 2u);
+    for (int plane = 0; plane < 2; ++plane) {
+      EXPECT_EQ(t->port(host.ports[plane]).rate, DataRate::Gbps(200));
+      EXPECT_EQ(t->node(t->port(host.ports[plane]).peer).name, "leaf" + std::to_string(2 * plane + host.rail))
+          << host.name;
+    }
+  }
+  for (int leaf = 0; leaf < 4; ++leaf) {
+    const Node& node = t->node(t->FindByName("leaf" + std::to_string(leaf)));
+    for (PortId p : node.ports) {
+      const Node& peer = t->node(t->port(p).peer);
+      if (peer.kind != NodeKind::kSwitch) continue;
+      const int spine = std::stoi(peer.name.substr(5));
+      EXPECT_EQ(spine / 2, leaf / 2) << node.name << " reaches " << peer.name << " of the other plane";
+    }
+  }
+  const RoutingTable rt = RoutingTable::BuildShortestPaths(*t);
+  const NodeId s0r0 = 0, s1r1 = 3;
+  EXPECT_EQ(rt.Distance(s0r0, s1r1), 4);
+  EXPECT_EQ(CountShortestPaths(*t, rt, s0r0, s1r1), 4);
 }
 
 // Two NICs of one server on different rails: host-leaf-spine-leaf-host, 4
