@@ -95,16 +95,17 @@ TEST(BadInputCli, AnAbsurdWorkloadIsRefusedUpFrontWithItsEstimate) {
 }
 
 TEST(BadInputCli, AnAbsurdCollectiveSweepIsRefusedUpFront) {
-  // An all-reduce of 1 TiB over the built-in 2 x 8 GPUs: ring's
+  // An all-reduce of 2 TiB over the built-in 2 x 8 GPUs: ring's
   // 2 S x 15/16 x 2 servers on the fabric, for each of ring, tree and NVLS
-  // (Simple only, past 64 MiB), 1.24e13 bytes in 3.02e9 packets over at
-  // most 4 links x 3 events = 3.62e10, and each candidate's DAG at its
-  // bound of 2e7 transfers x 4 events = 2.4e8: 3.6e10 events.
+  // (Simple only, past 64 MiB), 2.47e13 bytes in 6.04e9 packets, each over
+  // the 2 links of its rail (PXN) x 3 events = 3.62e10, and each
+  // candidate's DAG at its bound of 2e7 transfers x 4 events = 2.4e8:
+  // 3.6e10 events.
   TempDir dir;
-  CommandResult r = RunAifabric("collective -b 1024G -e 1024G -J " + dir.path() + "/c.json");
+  CommandResult r = RunAifabric("collective -b 2048G -e 2048G -J " + dir.path() + "/c.json");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_THAT(r.err, HasSubstr("default collective cluster: collective: estimated 3.6e+10 events at packet level "
-                               "(1 sizes of all_reduce over 16 GPUs, the largest 1099511627776 bytes), over "
+                               "(1 sizes of all_reduce over 16 GPUs, the largest 2199023255552 bytes), over "
                                "--max-events 2e+10; raise --max-events to run it"));
   EXPECT_TRUE(r.out.empty());
   EXPECT_TRUE(Tree(dir.path()).empty());

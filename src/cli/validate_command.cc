@@ -46,9 +46,9 @@ int ValidateCommand(const ValidateOptions& options) {
   }
   std::fputs(FormatValidation(**run).c_str(), stdout);
   if (cost.ok()) {
-    std::printf("estimated cost: %s events at %s level, %s of memory at most\n",
-                FormatEstimate(cost->events).c_str(), ModelKindName(cost->model),
-                FormatMemory(cost->memory_bytes).c_str());
+    std::printf("estimated cost: %s%s events at %s level, %s of memory at most\n",
+                cost->upper_bound ? "at most " : "", FormatEstimate(cost->events).c_str(),
+                ModelKindName(cost->model), FormatMemory(cost->memory_bytes).c_str());
   }
   if (!options.config_dir.empty()) {
     std::printf("switch configuration written to %s (docs/switch_config.md)\n", options.config_dir.c_str());

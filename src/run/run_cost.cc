@@ -48,7 +48,8 @@ struct FabricShape {
   double nodes = 0;
   double ports = 0;
   double hosts = 0;
-  double max_links = 2;  // links a packet crosses at most
+  double max_links = 2;   // links a packet crosses at most
+  double rail_links = 2;  // links a packet between two NICs of one rail crosses at most
 };
 
 FabricShape ShapeOf(const Topology& topology) {
@@ -56,9 +57,11 @@ FabricShape ShapeOf(const Topology& topology) {
   shape.nodes = static_cast<double>(topology.num_nodes());
   shape.ports = static_cast<double>(topology.ports().size());
   shape.hosts = static_cast<double>(topology.hosts().size());
-  // The lowest tier d whose switches (those within d hops of a host)
-  // join every host: a path goes up at most d links and down as many.
-  // One leaf: d = 1 (its spines, if any, carry nothing between its hosts).
+  if (topology.hosts().empty()) return shape;
+  // The lowest tier d whose switches (those within d hops of a host) join
+  // every host (max_links), or every two hosts of one rail (rail_links): a
+  // path goes up at most d links and down as many. One leaf: d = 1 (its
+  // spines, if any, carry nothing between its hosts).
   const std::vector<int> distance = HostDistances(topology);
   int deepest = 1;
   for (int d : distance) deepest = std::max(deepest, d);
@@ -71,7 +74,8 @@ FabricShape ShapeOf(const Topology& topology) {
     }
     return n;
   };
-  if (topology.hosts().empty()) return shape;
+  shape.max_links = shape.rail_links = 2.0 * deepest;
+  bool rails_joined = false;
   for (int d = 1; d <= deepest; ++d) {
     for (size_t n = 0; n < parent.size(); ++n) parent[n] = static_cast<NodeId>(n);
     for (const Port& p : topology.ports()) {
@@ -79,13 +83,25 @@ FabricShape ShapeOf(const Topology& topology) {
       if (a >= 0 && b >= 0 && a <= d && b <= d) parent[static_cast<size_t>(find(p.node))] = find(p.peer);
     }
     bool joined = true;
-    for (NodeId h : topology.hosts()) joined = joined && find(h) == find(topology.hosts().front());
+    std::vector<NodeId> rail_root;  // by rail: the root of its first host
+    bool rails = true;
+    for (NodeId h : topology.hosts()) {
+      joined = joined && find(h) == find(topology.hosts().front());
+      const int rail = std::max(0, topology.node(h).rail);
+      if (static_cast<size_t>(rail) >= rail_root.size()) rail_root.resize(static_cast<size_t>(rail) + 1, kNoNode);
+      NodeId& root = rail_root[static_cast<size_t>(rail)];
+      if (root == kNoNode) root = find(h);
+      rails = rails && find(h) == root;
+    }
+    if (rails && !rails_joined) {
+      rails_joined = true;
+      shape.rail_links = 2.0 * d;
+    }
     if (joined) {
       shape.max_links = 2.0 * d;
-      return shape;
+      break;
     }
   }
-  shape.max_links = 2.0 * deepest;
   return shape;
 }
 
@@ -94,6 +110,7 @@ struct Traffic {
   double flows = 0;
   double bytes = 0;
   double packets = 0;
+  double rail_packets = 0;   // packets between NICs of one rail (a job's traffic, which PXN keeps on its rail)
   double job_nodes = 0;
   double dag_transfers = 0;  // the transfers collectives run as, in steps (not coflows)
   double extra_events = 0;   // events that are not packets, flows or nodes (inference iterations)
@@ -107,7 +124,7 @@ void AddFlow(Traffic& t, double bytes, double mtu, double count = 1) {
 
 double Events(const Traffic& t, ModelKind model, const FabricShape& shape) {
   if (model == ModelKind::kPacket) {
-    return t.packets * shape.max_links * kPacketEventsPerPacketLink +
+    return (t.packets * shape.max_links + t.rail_packets * shape.rail_links) * kPacketEventsPerPacketLink +
            (t.job_nodes + t.dag_transfers) * kPacketEventsPerJobNode + t.extra_events;
   }
   return (t.flows + t.dag_transfers) * kFlowEventsPerFlow + t.job_nodes * kFlowEventsPerJobNode + t.extra_events;
@@ -149,12 +166,18 @@ double DagTransfers(CollectiveOp op, double bytes, double ranks, double channels
 // with `steps`, each collective's DAG of transfers too.
 void AddGraph(Traffic& t, const JobGraph& graph, int gpus_per_server, double mtu, double repeats, bool steps) {
   const auto server = [gpus_per_server](GpuId g) { return gpus_per_server > 0 ? g / gpus_per_server : g; };
+  const auto rail = [gpus_per_server](GpuId g) { return gpus_per_server > 0 ? g % gpus_per_server : 0; };
   Traffic one;
   one.job_nodes = static_cast<double>(graph.size());
   for (JobNodeIndex i = 0; i < graph.size(); ++i) {
     const JobNode& n = graph.node(i);
     if (n.kind == JobNodeKind::kTransfer) {
-      if (server(n.gpu) != server(n.peer)) AddFlow(one, static_cast<double>(n.bytes), mtu);
+      if (server(n.gpu) == server(n.peer)) continue;
+      const double b = static_cast<double>(n.bytes);
+      one.flows += 1;
+      one.bytes += b;
+      // Between the same GPU index of two servers: one rail.
+      (rail(n.gpu) == rail(n.peer) ? one.rail_packets : one.packets) += std::ceil(b / mtu);
     } else if (n.kind == JobNodeKind::kCollective) {
       const std::vector<GpuId>& group = graph.group(n.group);
       std::vector<int> servers;
@@ -164,8 +187,10 @@ void AddGraph(Traffic& t, const JobGraph& graph, int gpus_per_server, double mtu
       const double wire =
           CollectiveFabricBytes(n.op, static_cast<double>(n.bytes), static_cast<double>(group.size()), m);
       if (wire > 0) {
+        // Between servers, NCCL sends on the rail of the GPU it reaches
+        // (PXN relays the rest over NVLink first).
         one.bytes += wire;
-        one.packets += std::ceil(wire / mtu);
+        one.rail_packets += std::ceil(wire / mtu);
       }
       if (steps && group.size() > 1) {
         one.dag_transfers += DagTransfers(n.op, static_cast<double>(n.bytes), static_cast<double>(group.size()),
@@ -176,6 +201,7 @@ void AddGraph(Traffic& t, const JobGraph& graph, int gpus_per_server, double mtu
   t.flows += one.flows * repeats;
   t.bytes += one.bytes * repeats;
   t.packets += one.packets * repeats;
+  t.rail_packets += one.rail_packets * repeats;
   t.dag_transfers += one.dag_transfers * repeats;
   t.job_nodes += one.job_nodes;  // the graph is held once, run `repeats` times
   t.extra_events += one.job_nodes * (repeats - 1) * kFlowEventsPerJobNode;
@@ -321,6 +347,7 @@ Result<RunCost> EstimateRunCost(const Scenario& scenario, const CostBounds& boun
     shared.flows += t.flows;
     shared.bytes += t.bytes;
     shared.packets += t.packets;
+    shared.rail_packets += t.rail_packets;
     shared.job_nodes += t.job_nodes;
     shared.dag_transfers += t.dag_transfers;
     shared.extra_events += t.extra_events;
@@ -328,8 +355,37 @@ Result<RunCost> EstimateRunCost(const Scenario& scenario, const CostBounds& boun
   };
   const int gpus_per_server = scenario.server.gpus_per_server;
   const bool steps = !scenario.coflow_collectives();
+  // At flow or analytic level with coflow collectives a step costs its
+  // graph's nodes alone, and BuildTrainingStep holds a graph to
+  // kMaxTrainingGraphNodes. When every training charged that bound fits
+  // the bounds, the bound stands in for the estimate and the graphs are not
+  // built a second time (building is a tenth of such a run: 0.57 s of the
+  // 16,384-GPU step's 5 s); else each graph is built and counted.
+  bool at_bound = scenario.model != ModelKind::kPacket && !steps && !scenario.trainings.empty();
+  if (at_bound) {
+    Traffic bound;
+    for (size_t i = 0; i < scenario.trainings.size(); ++i) {
+      const double repeats = Repeats(scenario, TenantKind::kTraining, i);
+      bound.job_nodes += static_cast<double>(kMaxTrainingGraphNodes);
+      bound.extra_events += static_cast<double>(kMaxTrainingGraphNodes) * (repeats - 1) * kFlowEventsPerJobNode;
+    }
+    const double runs = fault_runs * (scenario.shared_fabric ? 2 : 1);
+    const double e = events + Events(bound, scenario.model, shape) * runs;
+    const double m = Memory(bound, scenario.model, shape) + (scenario.shared_fabric ? memory : 0);
+    at_bound = (bounds.max_events == 0 || e <= static_cast<double>(bounds.max_events)) &&
+               (bounds.max_memory_bytes == 0 || m <= static_cast<double>(bounds.max_memory_bytes));
+  }
+  cost.upper_bound = at_bound;
   for (size_t i = 0; i < scenario.trainings.size(); ++i) {
     const Scenario::Training& training = scenario.trainings[i];
+    if (at_bound) {
+      Traffic t;
+      const double repeats = Repeats(scenario, TenantKind::kTraining, i);
+      t.job_nodes = static_cast<double>(kMaxTrainingGraphNodes);
+      t.extra_events = t.job_nodes * (repeats - 1) * kFlowEventsPerJobNode;
+      add_job(t, training.path, fmt::format("a training step held to {} graph nodes", Num(t.job_nodes)));
+      continue;
+    }
     Result<PreparedTraining> prepared = PrepareTraining(scenario, training);
     if (!prepared.ok()) return prepared.error();
     Traffic t;
@@ -430,7 +486,9 @@ Result<RunCost> EstimateCollectiveCost(const Scenario& scenario, const Collectiv
     }
     const double wire = CollectiveFabricBytes(request.op, s, ranks, servers) * wire_factor * algorithms;
     Traffic t;
-    t.packets = std::ceil(wire / mtu);
+    // PXN (the default) keeps inter-server sends on one rail, as does one
+    // GPU per server.
+    (request.pxn || rps == 1 ? t.rail_packets : t.packets) = std::ceil(wire / mtu);
     t.bytes = wire;
     // A DAG's transfers per candidate, or one fluid each as coflows.
     t.dag_transfers = scenario.coflow_collectives() ? 0 : DagTransfers(request.op, s, ranks, channels) * algorithms * protocols;

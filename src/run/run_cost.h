@@ -23,7 +23,10 @@
 //    packet level the bytes their transfers and collectives put on the
 //    fabric (a collective of S over n GPUs on m servers: ring's
 //    2 S (n-1)/n x m for an all-reduce, half of it for the others; none
-//    inside one server, which NVLink carries).
+//    inside one server, which NVLink carries); in steps, each collective's
+//    DAG of transfers. A training step at flow level with coflow
+//    collectives is charged its graph's bound (kMaxTrainingGraphNodes)
+//    when that fits, rather than built twice.
 // Memory: per node, port and flow of the topology and workload, and per
 // JobGraph node (constants below, from measured peak memory).
 // Arithmetic is in double: every figure stays finite (a 2^64-byte flow is
@@ -74,6 +77,9 @@ struct RunCost {
   std::string field = "workload";  // the scenario part that costs most ("workload", "workload.0.training")
   std::string what;                // it in words: "one flow of 9223372036854775807 bytes"
   double what_events = -1;         // its events (-1: not yet set)
+  // Some part is charged its bound rather than estimated (training steps
+  // at flow level with coflow collectives, when their graph's bound fits).
+  bool upper_bound = false;
 };
 
 // The cost of `aifabric run` on `scenario`: its flows (one simulation,

@@ -104,6 +104,30 @@ TEST(RunCost, AFabricTooLargeToHoldIsRefusedWithoutBuildingIt) {
       << refused.error().message;
 }
 
+TEST(RunCost, ARingAllReduceAgainstTheEngine) {
+  // The built-in 2 x 8 H100 cluster, one 32 MiB ring all-reduce (Simple):
+  // 2 S x 15/16 x 2 servers = 125,829,120 B on the fabric, 30,720 packets
+  // over the 2 links of their rail (PXN) x 3 = 184,320 events; the DAG's
+  // 2 x 15 steps x 16 ranks x 8 channels x 1 chunk (NCCL's ring chunk is
+  // 32 MiB here) = 3,840 transfers x 4 = 15,360; its one node, 4:
+  // 199,684 by hand.
+  Result<Scenario> s = LoadScenarioText(DefaultCollectiveScenarioText(), "default", ".", {});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  CollectiveRequest request;
+  request.algorithm = CollectiveAlgorithm::kRing;
+  request.protocol = CollectiveProtocol::kSimple;
+  Result<RunCost> cost = EstimateCollectiveCost(*s, request);
+  ASSERT_TRUE(cost.ok()) << cost.error().message;
+  EXPECT_DOUBLE_EQ(cost->events, 199'684);
+  Result<CollectiveSweepResult> sweep = RunCollectiveSweep(*s, request);
+  ASSERT_TRUE(sweep.ok()) << sweep.error().message;
+  std::printf("32 MiB ring all-reduce: estimated %.0f events, the engine %llu\n", cost->events,
+              static_cast<unsigned long long>(sweep->events));
+  // The engine's 219,858: within 1.5x either way.
+  EXPECT_LT(cost->events, 1.5 * static_cast<double>(sweep->events));
+  EXPECT_GT(cost->events, static_cast<double>(sweep->events) / 1.5);
+}
+
 TEST(RunCost, FiguresReadAsWritten) {
   EXPECT_EQ(FormatEstimate(2048), "2048");
   EXPECT_EQ(FormatEstimate(2e10), "2e+10");
