@@ -121,8 +121,9 @@ TEST(BadInputCli, RaisingTheBoundLetsARunStart) {
   EXPECT_THAT(v.out, HasSubstr("estimated cost: 1.4e+16 events at packet level"));
   // 1 MiB is 256 packets x 2 links x 3 = 1,536 events: over 1000, and it
   // runs under 2000.
-  const std::string small = dir.Write("small.yaml", std::string(kAbsurdFlow).replace(
-                                                        std::string(kAbsurdFlow).find("9223372036854775808"), 19, "1MiB"));
+  std::string small_text = kAbsurdFlow;
+  small_text.replace(small_text.find("9223372036854775808"), 19, "1MiB");
+  const std::string small = dir.Write("small.yaml", small_text);
   CommandResult over = RunAifabric("run " + small + " --quiet --max-events 1000 --out " + dir.path() + "/o1");
   EXPECT_EQ(over.exit_code, 2);
   EXPECT_THAT(over.err, HasSubstr("estimated 1536 events at packet level (one flow of 1048576 bytes), over "
@@ -133,10 +134,12 @@ TEST(BadInputCli, RaisingTheBoundLetsARunStart) {
   EXPECT_TRUE(Exists(dir.path() + "/o2/summary.json"));
   // A simulated time bounds what the flow can move: 20 us at 400G is
   // 1 MB, and the 2^63-byte flow runs that long under the default bound.
-  CommandResult until = RunAifabric("run " + scenario + " --quiet --set simulation.until=20us --out " + dir.path() + "/o3");
+  CommandResult until =
+      RunAifabric("run " + scenario + " --quiet --set simulation.until=20us --out " + dir.path() + "/o3");
   EXPECT_EQ(until.exit_code, 0) << until.err;
   // Memory: the quickstart holds more than 1 MiB.
-  CommandResult memory = RunAifabric("run " + kQuickstart + " --quiet --max-memory 1MiB --out " + dir.path() + "/o4");
+  CommandResult memory =
+      RunAifabric("run " + kQuickstart + " --quiet --max-memory 1MiB --out " + dir.path() + "/o4");
   EXPECT_EQ(memory.exit_code, 2);
   EXPECT_THAT(memory.err, HasSubstr("of memory at packet level"));
   EXPECT_THAT(memory.err, HasSubstr("over --max-memory 1.0 MiB; raise --max-memory to run it"));

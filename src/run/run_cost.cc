@@ -20,8 +20,9 @@
 namespace aifabric {
 namespace {
 
-// Memory, from peak resident memory measured on runs (run_cost_test.cc
-// checks the estimate of a run against its peak within a factor).
+// Memory, set against the peak resident memory of the examples (GNU
+// time; docs/reliability.md, "Cost", has the table): 0.6x-1x of it for
+// flows runs. A collective's DAG in steps is not counted.
 constexpr double kBaseBytes = 20.0 * (1 << 20);     // the process, the catalog, output buffers
 constexpr double kNodeBytes = 2048;                  // a topology node with its routes
 constexpr double kPacketPortBytes = 8192;            // an egress port: 8 queues, counters, buffer share
@@ -33,7 +34,9 @@ constexpr double kJobNodeBytes = 768;                // a JobGraph node with its
 // and end; 9.47 M events for 6.88 M nodes in
 // examples/scale/gpt3_175b_131072gpu.yaml, docs/performance.md).
 constexpr double kFlowEventsPerJobNode = 1.5;
-// Packet level, the events a job node costs beside its packets.
+// Packet level, the events a job node or DAG transfer costs beside its
+// packets (its start, its end, its first packet's scheduling): an
+// allowance, small beside the packets in every measured case.
 constexpr double kPacketEventsPerJobNode = 4;
 // Inference: events per generated token per pipeline stage (an iteration's
 // kernels, its TP all-reduces and its stage's hand-off):
@@ -265,7 +268,9 @@ Result<Traffic> FlowTraffic(const Scenario& scenario, const Topology& topology, 
       largest = static_cast<uint64_t>(cdf->Mean());
     }
     std::string what = t.flows == 1 ? fmt::format("one flow of {} bytes", largest) : FlowsInWords(t.flows, t.bytes);
-    if (t.flows > 1 && static_cast<double>(largest) * 2 > t.bytes) what += fmt::format(", the largest {} bytes", largest);
+    if (t.flows > 1 && static_cast<double>(largest) * 2 > t.bytes) {
+      what += fmt::format(", the largest {} bytes", largest);
+    }
     if (t.bytes > until_bytes) {
       t.packets *= until_bytes / t.bytes;
       what += ", as much as simulation.until lets move";
@@ -491,7 +496,8 @@ Result<RunCost> EstimateCollectiveCost(const Scenario& scenario, const Collectiv
     (request.pxn || rps == 1 ? t.rail_packets : t.packets) = std::ceil(wire / mtu);
     t.bytes = wire;
     // A DAG's transfers per candidate, or one fluid each as coflows.
-    t.dag_transfers = scenario.coflow_collectives() ? 0 : DagTransfers(request.op, s, ranks, channels) * algorithms * protocols;
+    t.dag_transfers =
+        scenario.coflow_collectives() ? 0 : DagTransfers(request.op, s, ranks, channels) * algorithms * protocols;
     t.job_nodes = algorithms * protocols;
     const double e = Events(t, scenario.model, shape);
     cost.events += e;

@@ -11,11 +11,14 @@
 //
 // The model, per simulation (summed over the simulations a run makes):
 //  - packet level: every payload packet (ceil(bytes / mtu) of each flow or
-//    fabric transfer) crosses at most L links, L = 2 x the deepest switch's
-//    hop distance from a host (host-leaf-host: 2; leaf-spine: 4), and each
+//    fabric transfer) crosses at most L links, L = 2 x the lowest switch
+//    tier that joins every host (one leaf: 2; leaf-spine: 4; 3-tier
+//    fat-tree: 6), or for a job's traffic between servers, which NCCL
+//    keeps on one rail (PXN), the lowest that joins each rail's NICs; each
 //    packet-link costs kPacketEventsPerPacketLink events (its departure,
 //    its arrival, its ACK's share and the transport's timers: measured on
-//    the engine in run_cost_test.cc);
+//    the engine in run_cost_test.cc); simulation.until caps a flows run's
+//    bytes at what its NICs can send by then;
 //  - flow level: kFlowEventsPerFlow per flow (its start and its end, each
 //    a re-solve); analytic: the same count (an upper bound: it has no
 //    time);
@@ -26,9 +29,12 @@
 //    inside one server, which NVLink carries); in steps, each collective's
 //    DAG of transfers. A training step at flow level with coflow
 //    collectives is charged its graph's bound (kMaxTrainingGraphNodes)
-//    when that fits, rather than built twice.
+//    when that fits, rather than built twice. A tenant's `steps` repeat
+//    its job; its `duration` is not counted. Faults with a baseline run
+//    the scenario twice; a shared fabric adds the shared simulation to
+//    the alone runs.
 // Memory: per node, port and flow of the topology and workload, and per
-// JobGraph node (constants below, from measured peak memory).
+// JobGraph node (constants in run_cost.cc, set against measured peaks).
 // Arithmetic is in double: every figure stays finite (a 2^64-byte flow is
 // 1.8e19, far from double's 1.8e308), so nothing wraps; an estimate is an
 // order of magnitude, not a count.

@@ -235,7 +235,8 @@ TEST(ApiServer, EventLimitFailsTheRunWhileItGoes) {
   ServeOptions options;
   options.limits.max_events = 8'000'000;
   TestServer t(options);
-  const std::string sprayed = Replace(kLongScenario, "  link: {latency: 1us}\n", "  link: {latency: 1us}\n  load_balancing: spray\n");
+  const std::string sprayed =
+      Replace(kLongScenario, "  link: {latency: 1us}\n", "  link: {latency: 1us}\n  load_balancing: spray\n");
   ASSERT_NE(sprayed, kLongScenario);
   const std::string id = t.Start("kind=run", sprayed);
   const nlohmann::json run = t.WaitFor(id, "failed");

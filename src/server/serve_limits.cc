@@ -23,7 +23,9 @@ CostBounds EventBounds(const ServeLimits& limits) { return CostBounds{limits.max
 // the same error when it prepares).
 Status CheckCost(const Result<RunCost>& cost, const CostBounds& bounds) {
   if (!cost.ok()) return Status::Ok();
-  if (Status s = CheckRunCost(*cost, bounds, BoundsOwner::kServer); !s.ok()) return Error{"limit: " + s.error().message};
+  if (Status s = CheckRunCost(*cost, bounds, BoundsOwner::kServer); !s.ok()) {
+    return Error{"limit: " + s.error().message};
+  }
   return Status::Ok();
 }
 
