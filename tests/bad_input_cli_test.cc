@@ -63,5 +63,91 @@ TEST(BadInputCli, ACollectiveJsonOntoAFolderLeavesNoTemporary) {
   EXPECT_FALSE(Exists(dir.path() + ".tmp"));
 }
 
+// The campaign's absurd workload: one flow of 2^63 bytes, between two hosts
+// under one leaf at MTU 4096. Its estimate by hand: 2^63 / 4096 = 2^51
+// packets x 2 links x 3 events (run/run_cost.h) = 1.35e16 events, 675,000
+// times the default --max-events 2e10 (about an hour of the packet model).
+constexpr const char* kAbsurdFlow =
+    "name: absurd\n"
+    "cluster: {servers: 2, gpus_per_server: 1, nic: {rate: 400Gbps}}\n"
+    "fabric: {topology: {type: leaf_spine, hosts_per_leaf: 2}, switch: 64x400G, mtu: 4096}\n"
+    "workload:\n  - flows: [{src: 0, dst: 1, size: 9223372036854775808}]\n";
+
+TEST(BadInputCli, AnAbsurdWorkloadIsRefusedUpFrontWithItsEstimate) {
+  TempDir dir;
+  const std::string scenario = dir.Write("absurd.yaml", kAbsurdFlow);
+  CommandResult r = RunAifabric("run " + scenario + " --out " + dir.path() + "/out");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "aifabric: error: " + scenario +
+                       ": workload.0: estimated 1.4e+16 events at packet level (one flow of 9223372036854775808 "
+                       "bytes), over --max-events 2e+10; raise --max-events to run it\n");
+  EXPECT_TRUE(r.out.empty());
+  // Nothing ran, nothing was written: no output folder, no progress line.
+  EXPECT_EQ(Tree(dir.path()), std::vector<std::string>{"absurd.yaml"});
+  // validate says the same, and compare before its first model.
+  CommandResult v = RunAifabric("validate " + scenario);
+  EXPECT_EQ(v.exit_code, 2);
+  EXPECT_EQ(v.err, r.err);
+  CommandResult c = RunAifabric("compare " + scenario + " --models flow,packet -J " + dir.path() + "/c.json");
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_EQ(c.err, r.err);
+  EXPECT_EQ(Tree(dir.path()), std::vector<std::string>{"absurd.yaml"});
+}
+
+TEST(BadInputCli, AnAbsurdCollectiveSweepIsRefusedUpFront) {
+  // An all-reduce of 2 TiB over the built-in 2 x 8 GPUs: ring's
+  // 2 S x 15/16 x 2 servers on the fabric, for each of ring, tree and NVLS
+  // (Simple only, past 64 MiB), 2.47e13 bytes in 6.04e9 packets, each over
+  // the 2 links of its rail (PXN) x 3 events = 3.62e10, and each
+  // candidate's DAG at its bound of 2e7 transfers x 4 events = 2.4e8:
+  // 3.6e10 events.
+  TempDir dir;
+  CommandResult r = RunAifabric("collective -b 2048G -e 2048G -J " + dir.path() + "/c.json");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("default collective cluster: collective: estimated 3.6e+10 events at packet level "
+                               "(1 sizes of all_reduce over 16 GPUs, the largest 2199023255552 bytes), over "
+                               "--max-events 2e+10; raise --max-events to run it"));
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_TRUE(Tree(dir.path()).empty());
+}
+
+TEST(BadInputCli, RaisingTheBoundLetsARunStart) {
+  TempDir dir;
+  const std::string scenario = dir.Write("absurd.yaml", kAbsurdFlow);
+  // With no bound the absurd flow passes the check (validate runs nothing):
+  // it would run for days.
+  CommandResult v = RunAifabric("validate " + scenario + " --max-events 0");
+  EXPECT_EQ(v.exit_code, 0) << v.err;
+  EXPECT_THAT(v.out, HasSubstr("estimated cost: 1.4e+16 events at packet level"));
+  // 1 MiB is 256 packets x 2 links x 3 = 1,536 events: over 1000, and it
+  // runs under 2000.
+  std::string small_text = kAbsurdFlow;
+  small_text.replace(small_text.find("9223372036854775808"), 19, "1MiB");
+  const std::string small = dir.Write("small.yaml", small_text);
+  CommandResult over = RunAifabric("run " + small + " --quiet --max-events 1000 --out " + dir.path() + "/o1");
+  EXPECT_EQ(over.exit_code, 2);
+  EXPECT_THAT(over.err, HasSubstr("estimated 1536 events at packet level (one flow of 1048576 bytes), over "
+                                  "--max-events 1000; raise --max-events to run it"));
+  EXPECT_FALSE(Exists(dir.path() + "/o1"));
+  CommandResult raised = RunAifabric("run " + small + " --quiet --max-events 2e3 --out " + dir.path() + "/o2");
+  EXPECT_EQ(raised.exit_code, 0) << raised.err;
+  EXPECT_TRUE(Exists(dir.path() + "/o2/summary.json"));
+  // A simulated time bounds what the flow can move: 20 us at 400G is
+  // 1 MB, and the 2^63-byte flow runs that long under the default bound.
+  CommandResult until =
+      RunAifabric("run " + scenario + " --quiet --set simulation.until=20us --out " + dir.path() + "/o3");
+  EXPECT_EQ(until.exit_code, 0) << until.err;
+  // Memory: the quickstart holds more than 1 MiB.
+  CommandResult memory =
+      RunAifabric("run " + kQuickstart + " --quiet --max-memory 1MiB --out " + dir.path() + "/o4");
+  EXPECT_EQ(memory.exit_code, 2);
+  EXPECT_THAT(memory.err, HasSubstr("of memory at packet level"));
+  EXPECT_THAT(memory.err, HasSubstr("over --max-memory 1.0 MiB; raise --max-memory to run it"));
+  EXPECT_FALSE(Exists(dir.path() + "/o4"));
+  CommandResult bad = RunAifabric("run " + small + " --max-events lots");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("--max-events: expected a count of events like 2e10 or 0 (no bound), got 'lots'"));
+}
+
 }  // namespace
 }  // namespace aifabric::testing

@@ -22,6 +22,12 @@ int CollectiveCommand(const CollectiveCommandOptions& options) {
                                                      ".", overrides)
                                   : LoadScenarioFile(options.scenario, overrides);
   if (!scenario.ok()) return ReportBadInput(scenario.error());
+  Result<CostBounds> bounds = options.cost.Bounds();
+  if (!bounds.ok()) return ReportBadInput(bounds.error());
+  const std::string origin = options.scenario.empty() ? "default collective cluster" : options.scenario;
+  if (int code = options.cost.Check(EstimateCollectiveCost(*scenario, *request, *bounds), origin); code != kExitOk) {
+    return code;
+  }
   PrintScenarioWarnings(ScenarioWarnings(*scenario));
   Result<CollectiveSweepResult> sweep = RunCollectiveSweep(*scenario, *request);
   if (!sweep.ok()) return ReportBadInput(sweep.error());

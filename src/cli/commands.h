@@ -8,6 +8,7 @@
 
 #include "core/result.h"
 #include "report/collective_request.h"
+#include "run/run_cost.h"
 #include "scenario/scenario_warnings.h"
 
 namespace aifabric {
@@ -46,6 +47,20 @@ struct ModelOptions {
   }
 };
 
+// --max-events and --max-memory: the bounds a command's estimated cost is
+// held to before it simulates anything (run/run_cost.h); 0 is no bound.
+struct CostOptions {
+  std::string max_events = "2e10";   // events over the run's simulations
+  std::string max_memory = "16GiB";  // held by its largest simulation
+  // The bounds; an Error names the option.
+  Result<CostBounds> Bounds() const;
+  // Refuses (exit 2, the message naming `origin`, the estimate, the bound
+  // and the option that raises it) a cost over the bounds: kExitOk if
+  // within them. An estimate that failed passes: the run reports the
+  // same error where it always has.
+  int Check(const Result<RunCost>& cost, const std::string& origin) const;
+};
+
 struct RunOptions {
   std::string scenario;
   std::string out_dir;                 // "" -> out/<scenario name>
@@ -57,6 +72,7 @@ struct RunOptions {
   int metrics_port = -1;               // --metrics-port: serve metrics on 127.0.0.1:PORT while running (0: any; -1: off)
   std::string metrics_linger = "0s";   // --metrics-linger: keep serving the final metrics this long after the run
   int jobs = 0;                        // -j: simulations at once (0: the machine's cores)
+  CostOptions cost;                    // --max-events, --max-memory
 };
 int RunCommand(const RunOptions& options);
 
@@ -69,6 +85,7 @@ struct ValidateOptions {
   std::string ibsim_file;  // --ibsim: ibsim net file (docs/infiniband.md)
   std::string config_dir;  // --config: the switches' configuration (docs/switch_config.md)
   std::vector<std::string> overrides;
+  CostOptions cost;        // --max-events, --max-memory: as `aifabric run` would hold it
 };
 int ValidateCommand(const ValidateOptions& options);
 
@@ -79,6 +96,7 @@ struct CollectiveCommandOptions : CollectiveFlags {
   std::string json_file;               // -J
   std::vector<std::string> overrides;  // --set
   ModelOptions model;                  // --model, --collectives
+  CostOptions cost;                    // --max-events, --max-memory
 };
 int CollectiveCommand(const CollectiveCommandOptions& options);
 
@@ -100,6 +118,7 @@ struct CompareOptions {
   std::string models = "packet,flow,analytic";
   std::string json_file;
   std::vector<std::string> overrides;
+  CostOptions cost;                    // --max-events, --max-memory: each model's run
 };
 int CompareCommand(const CompareOptions& options);
 

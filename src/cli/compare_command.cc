@@ -23,6 +23,18 @@ int CompareCommand(const CompareOptions& options) {
     models.push_back(m);
   }
   if (models.empty()) return ReportBadInput(Error{"--models: give at least one of packet, flow, analytic"});
+  Result<CostBounds> bounds = options.cost.Bounds();
+  if (!bounds.ok()) return ReportBadInput(bounds.error());
+  // Every model's run is held to the bounds before the first one starts.
+  for (const std::string& model : models) {
+    std::vector<std::string> overrides = options.overrides;
+    overrides.push_back("simulation.model=" + model);
+    Result<Scenario> scenario = LoadScenarioFile(options.scenario, overrides);
+    if (!scenario.ok()) return ReportBadInput(scenario.error());
+    if (int code = options.cost.Check(EstimateRunCost(*scenario, *bounds), options.scenario); code != kExitOk) {
+      return code;
+    }
+  }
   std::vector<nlohmann::ordered_json> summaries;
   std::vector<double> walls;
   std::string name;

@@ -24,6 +24,16 @@ void AddModelOptions(CLI::App* command, aifabric::ModelOptions& options, const c
       ->check(CLI::IsMember({"auto", "steps", "coflow"}));
 }
 
+// --max-events and --max-memory, which the commands that simulate share.
+void AddCostOptions(CLI::App* command, aifabric::CostOptions& options) {
+  command->add_option("--max-events", options.max_events,
+                      "Refuse, before running, a scenario estimated to process more events than N over its "
+                      "simulations (default 2e10, about an hour at the packet model's 5.4 M events/s; 0: no bound)");
+  command->add_option("--max-memory", options.max_memory,
+                      "Refuse, before running, a scenario estimated to hold more memory than SIZE in one simulation "
+                      "(default 16GiB; 0: no bound)");
+}
+
 // "unknown <what> '<name>'; did you mean '<nearest>'?", or the list to
 // read when nothing is near.
 std::string UnknownName(const char* what, const std::string& name, const std::vector<std::string>& known,
@@ -74,6 +84,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--metrics-linger", run.metrics_linger,
                       "With --metrics-port, keep serving the final metrics for DURATION after the outputs are written "
                       "(e.g. 30s, so a Prometheus scraping every 15s sees the end of a short run; default 0s)");
+  AddCostOptions(run_cmd, run.cost);
 
   std::string diagnose_dir;
   CLI::App* diagnose_cmd =
@@ -89,6 +100,7 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--config", validate.config_dir,
                            "Write the switches' configuration into DIR: SONiC config_db.json or OpenSM files, cabling.csv");
   validate_cmd->add_option("--set", validate.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
+  AddCostOptions(validate_cmd, validate.cost);
 
   CalibrateOptions calibrate;
   CLI::App* calibrate_cmd = app.add_subcommand(
@@ -123,6 +135,7 @@ int main(int argc, char** argv) {
   coll_cmd->add_option("-J,--output_file", coll.json_file, "Write the results as nccl-tests JSON to FILE");
   coll_cmd->add_option("--set", coll.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
   AddModelOptions(coll_cmd, coll.model, "Network model between servers (overrides simulation.model)");
+  AddCostOptions(coll_cmd, coll.cost);
 
   CompareOptions cmp;
   CLI::App* cmp_cmd = app.add_subcommand("compare", "Run a scenario under several network models and compare");
@@ -130,6 +143,7 @@ int main(int argc, char** argv) {
   cmp_cmd->add_option("--models", cmp.models, "Comma-separated models (default packet,flow,analytic)");
   cmp_cmd->add_option("-J,--json", cmp.json_file, "Write the comparison as JSON to FILE");
   cmp_cmd->add_option("--set", cmp.overrides, "Override a scenario field: KEY=VALUE (dotted path)");
+  AddCostOptions(cmp_cmd, cmp.cost);
 
   ScheduleOptions sched;
   CLI::App* sched_cmd = app.add_subcommand(

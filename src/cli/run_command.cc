@@ -25,6 +25,13 @@ int RunCommand(const RunOptions& options) {
   if (options.no_fault_baseline) overrides.push_back("simulation.fault_baseline=false");
   Result<Scenario> scenario = LoadScenarioFile(options.scenario, overrides);
   if (!scenario.ok()) return ReportBadInput(scenario.error());
+  // Refused before anything runs or is written when its estimated cost is
+  // over --max-events or --max-memory.
+  Result<CostBounds> bounds = options.cost.Bounds();
+  if (!bounds.ok()) return ReportBadInput(bounds.error());
+  if (int code = options.cost.Check(EstimateRunCost(*scenario, *bounds), options.scenario); code != kExitOk) {
+    return code;
+  }
   // A training plan that does not fit in HBM is warned about and still runs.
   Result<std::vector<std::string>> warnings = TrainingMemoryWarnings(*scenario);
   if (!warnings.ok()) return ReportBadInput(Error{options.scenario + ": " + warnings.error().message});

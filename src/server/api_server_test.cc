@@ -203,14 +203,45 @@ TEST(ApiServer, LimitsAreRefusedBeforeAnythingStarts) {
   EXPECT_TRUE(std::filesystem::is_empty(t.store_dir() + "/runs"));
 }
 
-TEST(ApiServer, EventLimitFailsTheRunWhileItGoes) {
+TEST(ApiServer, EstimatedEventsOverTheLimitAreRefusedBeforeQueuing) {
+  // The long scenario: 16 x 96 MiB and 12 x 16 MiB in 442,368 packets of
+  // 4 KiB, over at most 4 links (two leaves, two spines) x 3 events =
+  // 5.3e6 events (the engine's: 4.5 M), over 50,000.
   ServeOptions options;
   options.limits.max_events = 50'000;
   TestServer t(options);
-  const std::string id = t.Start("kind=run", kLongScenario);
+  httplib::Result r = t.Post("kind=run", kLongScenario);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  EXPECT_EQ(ErrorOf(r),
+            "limit: workload: estimated 5.3e+06 events in one simulation at packet level (the costliest workload.0: "
+            "16 flows of 1.6e+09 bytes in all), over the server's --max-events 50000");
+  // A collective sweep is held to it too: the built-in cluster's 32 MiB
+  // all-reduce.
+  r = t.Post("kind=collective", "");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  EXPECT_NE(ErrorOf(r).find("limit: collective: estimated"), std::string::npos) << ErrorOf(r);
+  r = t.Client().Get("/api/runs");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(nlohmann::json::parse(r->body)["total"], 0);
+}
+
+TEST(ApiServer, EventLimitFailsTheRunWhileItGoes) {
+  // The estimate counts each byte once; packet spraying with go-back-N
+  // resends most of them (reordered packets read as losses), so the long
+  // scenario sprayed passes the estimate (5.3e6 events, under 8e6) and the
+  // engine's heartbeat cuts it off (it would run 14.9 M).
+  ServeOptions options;
+  options.limits.max_events = 8'000'000;
+  TestServer t(options);
+  const std::string sprayed =
+      Replace(kLongScenario, "  link: {latency: 1us}\n", "  link: {latency: 1us}\n  load_balancing: spray\n");
+  ASSERT_NE(sprayed, kLongScenario);
+  const std::string id = t.Start("kind=run", sprayed);
   const nlohmann::json run = t.WaitFor(id, "failed");
   EXPECT_EQ(run.value("status", ""), "failed") << run.dump();
-  EXPECT_NE(run.value("error", "").find("--max-events 50000"), std::string::npos) << run.dump();
+  EXPECT_NE(run.value("error", "").find("--max-events 8000000"), std::string::npos) << run.dump();
   EXPECT_FALSE(std::filesystem::exists(t.store_dir() + "/runs/" + id));
 }
 

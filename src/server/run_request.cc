@@ -285,6 +285,7 @@ Result<ParsedRun> ParseCollective(Params& params, const RequestBody& body, const
       !s.ok()) {
     return s.error();
   }
+  if (Status s = CheckCollectiveLimits(*scenario, *request, limits); !s.ok()) return s.error();
   if (Status s = params.Unread("collective"); !s.ok()) return s.error();
   return ParsedRun{"collective", Sha256Hex(text),
                    std::make_unique<CollectiveTask>(std::move(scenario).value(), *request, flags.labels(), *origin,

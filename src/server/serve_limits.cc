@@ -8,11 +8,26 @@
 
 #include "run/fabric_setup.h"
 #include "run/job_runs.h"
+#include "run/run_cost.h"
 
 namespace aifabric {
 namespace {
 
 std::string Ms(Time t) { return fmt::format("{:g} ms", static_cast<double>(t.ps()) * 1e-9); }
+
+// The server bounds each simulation's events (its engine heartbeat cuts
+// one off past them), not memory.
+CostBounds EventBounds(const ServeLimits& limits) { return CostBounds{limits.max_events, 0, true}; }
+
+// An estimate held to the bounds; one that failed passes (the run reports
+// the same error when it prepares).
+Status CheckCost(const Result<RunCost>& cost, const CostBounds& bounds) {
+  if (!cost.ok()) return Status::Ok();
+  if (Status s = CheckRunCost(*cost, bounds, BoundsOwner::kServer); !s.ok()) {
+    return Error{"limit: " + s.error().message};
+  }
+  return Status::Ok();
+}
 
 }  // namespace
 
@@ -45,7 +60,13 @@ Status CheckRunLimits(const Scenario& scenario, const ServeLimits& limits) {
                    Ms(limits.max_sim_time)};
     }
   }
+  if (limits.max_events > 0) return CheckCost(EstimateRunCost(scenario, EventBounds(limits)), EventBounds(limits));
   return Status::Ok();
+}
+
+Status CheckCollectiveLimits(const Scenario& scenario, const CollectiveRequest& request, const ServeLimits& limits) {
+  if (limits.max_events == 0) return Status::Ok();
+  return CheckCost(EstimateCollectiveCost(scenario, request, EventBounds(limits)), EventBounds(limits));
 }
 
 Status CheckPlanLimits(const PlanRequirements& requirements, size_t designs, const ServeLimits& limits) {

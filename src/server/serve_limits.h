@@ -12,6 +12,7 @@
 #include "core/result.h"
 #include "core/time.h"
 #include "plan/plan_requirements.h"
+#include "run/collective_run.h"
 #include "scenario/scenario.h"
 
 namespace aifabric {
@@ -20,7 +21,7 @@ struct ServeLimits {
   size_t max_body_bytes = 4 << 20;      // request bodies larger get 413
   int64_t max_hosts = 4096;             // host nodes (NICs) of a run's fabric; 0: no limit
   Time max_sim_time = Time::FromMs(1000);  // simulation.until of a flows run; Time::Zero(): no limit
-  uint64_t max_events = 2'000'000'000;  // per simulation, checked at the engine heartbeat; 0: no limit
+  uint64_t max_events = 2'000'000'000;  // per simulation: estimated up front (run/run_cost.h), checked at the engine heartbeat; 0: no limit
   uint64_t max_plan_work = 1'000'000;    // designs x hosts of a plan; 0: no limit
 };
 
@@ -29,9 +30,15 @@ struct ServeLimits {
 Result<int64_t> ScenarioHosts(const Scenario& scenario);
 
 // hosts <= max_hosts; for a flows run (no jobs), a finite simulation.until
-// <= max_sim_time (job runs end when their jobs do, and are held to
-// max_events while they run). Errors: "limit: ..." with the figures.
+// <= max_sim_time; the events of each of its simulations, as
+// EstimateRunCost puts them (run/run_cost.h), <= max_events (and held to
+// it again at the engine heartbeat while they run). Errors: "limit: ..."
+// with the figures.
 Status CheckRunLimits(const Scenario& scenario, const ServeLimits& limits);
+
+// A collective sweep's simulations, as EstimateCollectiveCost puts them,
+// each <= max_events. Errors: "limit: ..." with the estimate.
+Status CheckCollectiveLimits(const Scenario& scenario, const CollectiveRequest& request, const ServeLimits& limits);
 
 // A plan's cost before it starts: its cluster's hosts (gpus x nics_per_gpu)
 // <= max_hosts, and `designs` (the designs it would evaluate) x those
