@@ -164,7 +164,7 @@ TEST(FaultsCli, AGrayLinksFcsErrorsInMetricsPromAddUpToItsLosses) {
   TempDir dir;
   CommandResult r = RunAifabric("run " + kExample +
                                 " --quiet --no-fault-baseline --set 'faults=[{kind: gray_link, link: [h3, leaf0], "
-                                "at: 0, loss_rate: 0.01}]' --out " + dir.path() + "/out");
+                                "at: 0, corruption_rate: 0.01}]' --out " + dir.path() + "/out");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto s = nlohmann::json::parse(ReadFile(dir.path() + "/out/summary.json"));
   const uint64_t lost = s["faults"][0]["packets_lost"].get<uint64_t>();

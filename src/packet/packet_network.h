@@ -154,10 +154,11 @@ class PacketNetwork final : public FabricNetwork, public TransportHost, private 
   // Whether `link` carries nothing now (a fault holds it down).
   bool LinkDown(LinkId link) const;
   bool has_faults() const { return faults_ != nullptr; }
-  // A fault destroyed `p` on the link `at` sends over: counted as a drop
-  // at `at` (and, InfiniBand, its credits returned as the link's retrain
-  // would), freed.
-  void OnFaultLoss(Packet* p, EgressPort& at);
+  // A fault destroyed `p` on the link `at` sends over: when `counted`, a
+  // drop at `at` (a silent loss is in no port counter, only in its flow's
+  // dropped payload, so payload conservation holds); InfiniBand, its
+  // credits returned as the link's retrain would; freed.
+  void OnFaultLoss(Packet* p, EgressPort& at, bool counted);
   // Switches forward by `routes` from now. REQUIRES: it outlives its use.
   void UseRoutes(const RoutingTable& routes) { active_routes_ = &routes; }
   // Gives the flows still sending whose data or feedback path crosses a

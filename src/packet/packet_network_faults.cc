@@ -21,9 +21,14 @@ std::vector<FaultOutcome> PacketNetwork::FaultOutcomes() const {
 
 bool PacketNetwork::LinkDown(LinkId link) const { return faults_ != nullptr && faults_->LinkDown(link); }
 
-void PacketNetwork::OnFaultLoss(Packet* p, EgressPort& at) {
+void PacketNetwork::OnFaultLoss(Packet* p, EgressPort& at, bool counted) {
   if (credit_flow_control()) ReturnCredits(p);
-  OnDropped(p, at);
+  if (counted) {
+    OnDropped(p, at);
+    return;
+  }
+  if (p->kind == PacketKind::kData) flows_[p->flow_index].dropped_bytes += p->payload_bytes;
+  pool_.Free(p);
 }
 
 uint64_t PacketNetwork::RerouteFlows(std::span<const uint8_t> routed_down, bool restoring) {

@@ -128,9 +128,9 @@ nlohmann::ordered_json DiagnoseFlows(const std::string& faults) {
   return FindingsJson(t, Diagnose(t, ObserveRun(**run)))["findings"];
 }
 
-TEST(FaultDiagnosisScenarios, AOnePercentGrayLinkIsTheTopFindingWithItsEnds) {
+TEST(FaultDiagnosisScenarios, AOnePercentCorruptingLinkIsTheTopFindingWithItsEnds) {
   const nlohmann::ordered_json f =
-      DiagnoseFlows("faults: [{kind: gray_link, link: [h2, leaf0], at: 0, loss_rate: 0.01}]\n");
+      DiagnoseFlows("faults: [{kind: gray_link, link: [h2, leaf0], at: 0, corruption_rate: 0.01}]\n");
   ASSERT_FALSE(f.empty());
   const auto& top = f[0];
   EXPECT_EQ(top["kind"], "gray_link");
