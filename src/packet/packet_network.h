@@ -215,6 +215,7 @@ class PacketNetwork final : public FabricNetwork, public TransportHost, private 
   const RoutingTable* active_routes_;       // routes() (faults may replace it)
   std::unique_ptr<PacketFaults> faults_;  // null without faults
   std::vector<uint8_t> moved_;            // per flow: a fault moved its path
+  std::vector<std::vector<uint32_t>> left_routes_;  // per flow: route offsets of the paths moved off, in order
   bool deadlock_check_pending_ = false;
   bool in_deadlock_ = false;
   uint64_t pfc_deadlocks_ = 0;

@@ -54,6 +54,8 @@ uint64_t PacketNetwork::RerouteFlows(std::span<const uint8_t> routed_down, bool 
     const std::vector<PortId> new_forward =
         PathPorts(RoutesBetween(f.request.src, f.request.dst), f.request.src, f.request.dst, FlowHash(f.request));
     if (new_forward != forward) {
+      if (left_routes_.size() < flows_.size()) left_routes_.resize(flows_.size());
+      left_routes_[i].push_back(f.route_offset);
       f.route_offset = StoreRoute(new_forward);
       if (new_forward.front() != f.first_port) {
         f.first_port = new_forward.front();
