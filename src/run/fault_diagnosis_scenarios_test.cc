@@ -252,12 +252,23 @@ TEST(FaultDiagnosisScenarios, ASilentOnePercentLossIsTheTopFindingFromTheResends
   const auto& top = r.findings[0];
   EXPECT_EQ(top["kind"], "gray_link");
   // The direction more resending flows crossed (ties: the higher share,
-  // then the lower port id, the one leaving leaf0: the builder links
-  // leaf0 to spine1 from leaf0).
+  // then the lower port id).
+  // The shares resending / flows of each direction, cross-multiplied.
+  const size_t share_up = resending_up * flows_down, share_down = resending_down * flows_up;
   const bool up_named = resending_up != resending_down ? resending_up > resending_down
-                                                       : resending_up * flows_down >= resending_down * flows_up;
+                        : share_up != share_down       ? share_up > share_down
+                                                       : up < down;
   EXPECT_EQ(top["node"], up_named ? "leaf0" : "spine1");
   EXPECT_EQ(top["port_peer"], up_named ? "spine1" : "leaf0");
+  // This seed's paths and draws: 9 flows cross the link, 5 leaving leaf0
+  // and 4 entering it; 8 resent, 4 each way, so the share decides: 4 of 4
+  // into leaf0 against 4 of 5 out. The finding: spine1 -> leaf0.
+  EXPECT_EQ(crossing, 9u);
+  EXPECT_EQ(flows_up, 5u);
+  EXPECT_EQ(resending, 8u);
+  EXPECT_EQ(resending_down, 4u);
+  EXPECT_EQ(top["node"], "spine1");
+  EXPECT_EQ(top["port_peer"], "leaf0");
   const auto& e = top["evidence"];
   EXPECT_EQ(e["found_by"], "resend_tomography");
   EXPECT_EQ(e["resending_flows"].get<size_t>(), resending);
