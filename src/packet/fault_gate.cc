@@ -14,8 +14,8 @@ void FaultGate::OnEvent(uint64_t tag) {
   // The packet's first bit left the port one serialization and one cable
   // before its last bit reached the far end.
   const Time first_bit = p->last_bit_at - port_.propagation() - port_.rate().TransmitTime(p->wire_bytes);
-  // Each rate draws only when it is set, so a link that only corrupts
-  // draws once per packet whatever the other knob.
+  // A rate draws only when set: a link with one of the two draws once per
+  // packet, one with both twice for a packet that survives the first.
   if (link_.down || link_.last_down_at >= first_bit) {
     faults_.OnLost(p, link_, port_, LinkLoss::kCut);
     return;
