@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "engine/simulator.h"
+#include "fabric/fabric_observation.h"
 #include "fabric/fabric_test_util.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
@@ -76,6 +77,18 @@ TEST(PacketFaults, LinkDownLosesWhatCrossesItUntilRoutingMovesTheFlow) {
   EXPECT_EQ(totals.delivered + totals.dropped, 400ull * kPayload);
   EXPECT_EQ(totals.in_flight, 0u);
   static_assert(kPacketPs == 83'560);
+  // What the run shows of the flow's route (FabricObservation): its path
+  // now, by the other spine, and the one it was moved off, by `via`; all
+  // its packets took one path at a time (per-flow ECMP).
+  FabricObservation seen;
+  run.net.Observe(seen);
+  ASSERT_EQ(seen.transfers.size(), 1u);
+  const TransferObservation& x = seen.transfers[0];
+  EXPECT_EQ(x.path, run.net.path(0));
+  ASSERT_EQ(x.earlier_path.size(), 4u);  // h0 -> leaf0 -> via -> leaf1 -> h1
+  EXPECT_EQ(f.t.port(x.earlier_path[1]).peer, via);
+  EXPECT_EQ(x.earlier_path[0], x.path[0]);
+  EXPECT_TRUE(x.single_path);
 }
 
 TEST(PacketFaults, AdaptiveRoutingSteersAwayFromADeadLinkAtOnce) {
@@ -123,6 +136,12 @@ TEST(PacketFaults, AdaptiveRoutingSteersAwayFromADeadLinkAtOnce) {
   EXPECT_EQ(totals.in_flight, 0u);
   std::printf("adaptive: %llu packets lost, detected %.3f us\n", static_cast<unsigned long long>(lost_early),
               out.detected.us_f());
+  // Each packet picked its own uplink: the flow's path is not the one
+  // they all took.
+  FabricObservation seen;
+  net.Observe(seen);
+  ASSERT_EQ(seen.transfers.size(), 1u);
+  EXPECT_FALSE(seen.transfers[0].single_path);
 }
 
 TEST(PacketFaults, FlappingLinkReroutesTwicePerDetectedDownPeriod) {
