@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
+#include <sstream>
 #include <string>
 
 #include "cli_harness.h"
@@ -164,7 +166,7 @@ TEST(FaultsCli, AGrayLinksFcsErrorsInMetricsPromAddUpToItsLosses) {
   TempDir dir;
   CommandResult r = RunAifabric("run " + kExample +
                                 " --quiet --no-fault-baseline --set 'faults=[{kind: gray_link, link: [h3, leaf0], "
-                                "at: 0, loss_rate: 0.01}]' --out " + dir.path() + "/out");
+                                "at: 0, corruption_rate: 0.01}]' --out " + dir.path() + "/out");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto s = nlohmann::json::parse(ReadFile(dir.path() + "/out/summary.json"));
   const uint64_t lost = s["faults"][0]["packets_lost"].get<uint64_t>();
@@ -188,6 +190,48 @@ TEST(FaultsCli, AGrayLinksFcsErrorsInMetricsPromAddUpToItsLosses) {
   EXPECT_GE(samples, 1);
   EXPECT_LE(samples, 2);
   EXPECT_EQ(counted, lost);
+}
+
+// A silent loss end to end (examples/faults/silent_loss.yaml): the fault
+// counts the packets it lost, no file of the fabric's counters shows one
+// (summary.json's drops, links.csv's drops column, metrics.prom's FCS
+// errors), and diagnosis.json's top finding is the link, found from the
+// transfers' resends. Every flow that resent crossed the link (the only
+// loss), so the bytes the finding's flows resent are the fault's.
+TEST(FaultsCli, ASilentLossIsInNoCounterAndTheDiagnosisFindsItFromTheResends) {
+  TempDir dir;
+  CommandResult r = RunAifabric("run " + std::string(AIFABRIC_SOURCE_DIR) +
+                                "/examples/faults/silent_loss.yaml --quiet --no-fault-baseline --out " + dir.path() +
+                                "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto s = nlohmann::json::parse(ReadFile(dir.path() + "/out/summary.json"));
+  ASSERT_EQ(s["faults"].size(), 1u);
+  const auto& fault = s["faults"][0];
+  EXPECT_GT(fault["packets_lost"].get<uint64_t>(), 0u);
+  EXPECT_GT(fault["bytes_resent"].get<uint64_t>(), 0u);
+  EXPECT_TRUE(fault["detected_ns"].is_null());
+  EXPECT_EQ(s["drops"].get<uint64_t>(), 0u);
+  EXPECT_EQ(s["flows"]["completed"], s["flows"]["count"]);
+  std::istringstream links(ReadFile(dir.path() + "/out/links.csv"));
+  std::string line;
+  std::getline(links, line);
+  ASSERT_EQ(line, "link_id,src,dst,rate_gbps,bytes,util,drops,ecn_marks,pfc_pause_ns,max_queue_bytes");
+  while (std::getline(links, line)) {
+    std::istringstream row(line);
+    std::string field;
+    for (int column = 0; column <= 6; ++column) std::getline(row, field, ',');
+    EXPECT_EQ(field, "0") << line;
+  }
+  EXPECT_THAT(ReadFile(dir.path() + "/out/metrics.prom"),
+              ::testing::Not(::testing::HasSubstr("aifabric_port_fcs_error_packets_total")));
+  const auto d = nlohmann::json::parse(ReadFile(dir.path() + "/out/diagnosis.json"));
+  ASSERT_FALSE(d["findings"].empty());
+  const auto& top = d["findings"][0];
+  EXPECT_EQ(top["kind"], "gray_link");
+  EXPECT_EQ(top["evidence"]["found_by"], "resend_tomography");
+  const std::set<std::string> ends{top["node"].get<std::string>(), top["port_peer"].get<std::string>()};
+  EXPECT_EQ(ends, (std::set<std::string>{"leaf0", "spine1"}));
+  EXPECT_EQ(top["evidence"]["bytes_resent"], fault["bytes_resent"]);
 }
 
 TEST(FaultsCli, AFaultNamingNothingIsAnError) {

@@ -39,7 +39,8 @@ std::vector<Finding> Diagnose(const Topology& topology, const FabricObservation&
   // cover a port keeps it and absorbs the later ones there.
   std::vector<Candidate> causes;
   for (auto rule :
-       {FindPauseCycles, FindGrayLinks, FindIncasts, FindOversubscribedUplinks, FindEcmpCollisions, FindPauseRoots}) {
+       {FindPauseCycles, FindGrayLinks, FindSilentGrayLinks, FindIncasts, FindOversubscribedUplinks,
+        FindEcmpCollisions, FindPauseRoots}) {
     std::vector<Candidate> found = rule(ctx);
     std::move(found.begin(), found.end(), std::back_inserter(causes));
   }

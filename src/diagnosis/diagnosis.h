@@ -23,13 +23,30 @@
 // (uplinks, incast) take a switch's tier from the topology, or, when it is -1 (unknown), its
 // hop distance from the nearest host.
 //
-// 0. gray_link. A link whose frames were corrupted on the way
+// 0. gray_link, from the counters (evidence.found_by = "fcs_errors"). A
+//    link whose frames were corrupted on the way
 //    (PortObservation::fcs_error_packets > 0 in either direction), named
 //    by the direction with the higher loss rate = FCS errors / packets
 //    sent (1 when packets are not counted), covering the other. Evidence:
 //    loss_rate, the reverse direction's errors and rate, bytes_resent (by
 //    the transfers crossing either direction).
 //    severity = 0.5 + 0.5 * min(1, loss_rate / gray_link_full_loss).
+// 0b. gray_link, from the resends (found_by = "resend_tomography"): a
+//    link losing packets that no counter saw (silent loss), localised by
+//    loss tomography (diagnosis/loss_tomography.h) over the transfers
+//    that followed one path (single_path) and crossed no port that
+//    counted a loss (a drop or an FCS error could explain their resends):
+//    each is the set of links (cables, both directions) of its path and
+//    earlier paths, lossy when resent_bytes > 0. Each link the tomography
+//    picks is a finding, named by the direction more resending transfers
+//    crossed (ties: the higher share of its transfers, then the lower port
+//    id), covering the other, its flows those it explained. Evidence:
+//    resending_flows (explained), flows_crossing, hit_ratio, per direction
+//    direction_/reverse_resending_flows and _flows, bytes_resent (by the
+//    explained transfers), resent_rate = bytes_resent / the bytes of every
+//    transfer crossing the link (the loss rate when only what was lost is
+//    resent; higher under go-back-N and after timeouts).
+//    severity = 0.5 + 0.5 * min(1, resent_rate / gray_link_full_loss).
 // 1. pfc_pause_root. The pause graph has an edge paused -> cause for every
 //    PauseCause (frames summed per pair). From each paused port, follow its
 //    dominant cause (most frames; ties: lowest port id) until a port with no
@@ -101,6 +118,7 @@
 
 #include "core/result.h"
 #include "diagnosis/finding.h"
+#include "diagnosis/loss_tomography.h"
 #include "fabric/fabric_observation.h"
 #include "fabric/topology.h"
 
@@ -116,6 +134,8 @@ struct DiagnosisOptions {
   // zero (Wang et al., "Error Recovery of RDMA Packets in Data Center
   // Networks", ICCCN 2019, abstract).
   double gray_link_full_loss = 0.01;
+  // gray_link from the resends: the tomography's thresholds.
+  TomographyOptions gray_link_tomography;
   // straggler: a rank is one when it computed at most this fraction of
   // its peers' speed (peers' compute / its compute). Our threshold, not a
   // published one: ranks doing the same work differ by far less.

@@ -1,4 +1,5 @@
-// The gray_link cause rule: a link that corrupts frames. See diagnosis.h.
+// The gray_link cause rule, from the FCS counters: a link that corrupts
+// frames. See diagnosis.h.
 #include <algorithm>
 
 #include "diagnosis/rules.h"
@@ -43,6 +44,7 @@ std::vector<Candidate> FindGrayLinks(const DiagnosisContext& ctx) {
     const double severity = 0.5 + 0.5 * std::min(1.0, loss / ctx.options().gray_link_full_loss);
     Candidate c = MakeCandidate(ctx, kGrayLink, named, severity, transfers);
     c.covers.push_back(other);
+    c.finding.evidence["found_by"] = "fcs_errors";
     c.finding.evidence["loss_rate"] = Round4(loss);
     c.finding.evidence["reverse_fcs_error_packets"] = ctx.port(other).fcs_error_packets;
     c.finding.evidence["reverse_loss_rate"] = Round4(LossRate(ctx.port(other)));

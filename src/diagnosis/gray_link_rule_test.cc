@@ -43,6 +43,7 @@ TEST(GrayLinkRule, FcsErrorsNameTheLossierDirectionWithItsLossRate) {
   EXPECT_EQ(t.node(f[0].port_peer).name, "h1");
   // loss 1% = gray_link_full_loss: severity 0.5 + 0.5 x 1.
   EXPECT_DOUBLE_EQ(f[0].severity, 1.0);
+  EXPECT_EQ(f[0].evidence["found_by"], "fcs_errors");
   EXPECT_EQ(f[0].evidence["loss_rate"].get<double>(), 0.01);
   EXPECT_EQ(f[0].evidence["reverse_fcs_error_packets"].get<uint64_t>(), 10u);
   EXPECT_EQ(f[0].evidence["reverse_loss_rate"].get<double>(), 0.005);

@@ -24,6 +24,7 @@ struct Candidate {
 // Cause rules.
 std::vector<Candidate> FindPauseCycles(const DiagnosisContext& ctx);
 std::vector<Candidate> FindGrayLinks(const DiagnosisContext& ctx);
+std::vector<Candidate> FindSilentGrayLinks(const DiagnosisContext& ctx);
 std::vector<Candidate> FindPauseRoots(const DiagnosisContext& ctx);
 std::vector<Candidate> FindIncasts(const DiagnosisContext& ctx);
 std::vector<Candidate> FindOversubscribedUplinks(const DiagnosisContext& ctx);

@@ -62,6 +62,13 @@ struct TransferObservation {
   std::vector<PortId> path;    // the ports it crossed, source NIC first
   std::string owner;           // job or workload entry it belongs to ("" if none)
   uint64_t resent_bytes = 0;   // payload its transport retransmitted (0 where nothing is lost)
+  // The ports of the paths routing moved it off (a fault's reroute), in
+  // the order left; empty if it kept `path` throughout.
+  std::vector<PortId> earlier_path = {};
+  // Every packet followed `path` (per-flow hashing); false when packets
+  // were sprayed, steered adaptively or re-hashed per flowlet, so `path`
+  // is one of the paths it took.
+  bool single_path = true;
 };
 
 // One GPU of a job's run as a rank the others synchronise with

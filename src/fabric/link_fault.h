@@ -27,7 +27,9 @@ const char* FaultKindName(FaultKind kind);
 // links of a switch or the link of a NIC port. Down from `at` to `until`
 // (Infinite: to the end), or for link_flap down for `down_for` at the start
 // of every `period` in [at, until); gray_link carries every packet but
-// loses each with probability `loss_rate`, and/or runs at `rate`. Routing hears of a change
+// loses each silently with probability `loss_rate` (no counter records
+// it), corrupts each with probability `corruption_rate` (the receiver's
+// MAC drops it and counts an FCS error), and/or runs at `rate`. Routing hears of a change
 // `detection` after it (Infinite: never, as for silent loss) and only if
 // the state held that long.
 struct LinkFault {
@@ -37,7 +39,8 @@ struct LinkFault {
   Time until = Time::Infinite();
   Time period;                  // link_flap
   Time down_for;                // link_flap
-  double loss_rate = 0;         // gray_link: per packet, in [0, 1]
+  double loss_rate = 0;         // gray_link: silent loss, per packet, in [0, 1]
+  double corruption_rate = 0;   // gray_link: frames failing their FCS, per packet, in [0, 1]
   DataRate rate;                // gray_link: the rate it runs at (0: its own)
   Time detection = Time::Infinite();
   // > 0: routing hears of a change at the first multiple of this after it

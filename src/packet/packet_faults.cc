@@ -56,6 +56,7 @@ void PacketFaults::Apply(size_t transition) {
     l.fault = t.fault;
     if (Lossy(fault)) {
       l.loss_rate = t.on ? fault.loss_rate : 0;
+      l.corruption_rate = t.on ? fault.corruption_rate : 0;
       if (fault.rate.bps() > 0) {  // a degraded rate: both directions serialize at it
         for (PortId port : {static_cast<PortId>(2 * link), static_cast<PortId>(2 * link + 1)}) {
           network_.port(port).SetRate(t.on ? fault.rate : network_.topology().port(port).rate);
@@ -78,11 +79,11 @@ void PacketFaults::UpdateRouting(size_t transition) {
   timeline_.outcome(t.fault).flows_rerouted += network_.RerouteFlows(timeline_.routed_down(), !t.on);
 }
 
-void PacketFaults::OnLost(Packet* p, FaultedLink& link, EgressPort& port, bool corrupted) {
+void PacketFaults::OnLost(Packet* p, FaultedLink& link, EgressPort& port, LinkLoss how) {
   ++*timeline_.outcome(link.fault).packets_lost;
-  if (corrupted) ++port.counters().fcs_error_packets;
+  if (how == LinkLoss::kCorrupted) ++port.counters().fcs_error_packets;
   hit_flows_[link.fault].insert(p->flow_index);
-  network_.OnFaultLoss(p, port);
+  network_.OnFaultLoss(p, port, /*counted=*/how != LinkLoss::kSilent);
 }
 
 std::vector<FaultOutcome> PacketFaults::Outcomes() const {

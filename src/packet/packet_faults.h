@@ -1,7 +1,8 @@
 // PacketFaults plays a run's link faults (fabric/link_fault.h) on a
 // PacketNetwork. At each transition of a fault the links it names change
 // state at once — their FaultGates destroy what crosses a dead link and
-// the gray losses, a gray link with a degraded rate serializes at it — and, `detection` later, if the state still holds,
+// a gray link's silent losses and corrupted frames, a gray link with a
+// degraded rate serializes at it — and, `detection` later, if the state still holds,
 // routing hears of it: the switches' ECMP groups are rebuilt without the
 // links routing holds down (shortest paths over the rest), the flows whose
 // path (data or feedback) crosses such a link re-pick among the surviving
@@ -47,9 +48,10 @@ class PacketFaults final : public EventHandler {
     const int i = index_[static_cast<size_t>(link)];
     return i >= 0 && links_[static_cast<size_t>(i)]->down;
   }
-  // A gate destroyed `p`, sent by `port` over `link`: counted (as an FCS
-  // error of `port` too when the link `corrupted` it rather than was down), freed.
-  void OnLost(Packet* p, FaultedLink& link, EgressPort& port, bool corrupted);
+  // A gate destroyed `p`, sent by `port` over `link`: charged to the fault,
+  // counted by `port` as `how` says (a drop; an FCS error too when
+  // corrupted; nothing when silent), freed.
+  void OnLost(Packet* p, FaultedLink& link, EgressPort& port, LinkLoss how);
   std::vector<FaultOutcome> Outcomes() const;
 
   // A transition (tag = 2 x its index) or its routing update (tag odd).

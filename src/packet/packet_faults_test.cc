@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "engine/simulator.h"
+#include "fabric/fabric_observation.h"
 #include "fabric/fabric_test_util.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
@@ -76,6 +77,18 @@ TEST(PacketFaults, LinkDownLosesWhatCrossesItUntilRoutingMovesTheFlow) {
   EXPECT_EQ(totals.delivered + totals.dropped, 400ull * kPayload);
   EXPECT_EQ(totals.in_flight, 0u);
   static_assert(kPacketPs == 83'560);
+  // What the run shows of the flow's route (FabricObservation): its path
+  // now, by the other spine, and the one it was moved off, by `via`; all
+  // its packets took one path at a time (per-flow ECMP).
+  FabricObservation seen;
+  run.net.Observe(seen);
+  ASSERT_EQ(seen.transfers.size(), 1u);
+  const TransferObservation& x = seen.transfers[0];
+  EXPECT_EQ(x.path, run.net.path(0));
+  ASSERT_EQ(x.earlier_path.size(), 4u);  // h0 -> leaf0 -> via -> leaf1 -> h1
+  EXPECT_EQ(f.t.port(x.earlier_path[1]).peer, via);
+  EXPECT_EQ(x.earlier_path[0], x.path[0]);
+  EXPECT_TRUE(x.single_path);
 }
 
 TEST(PacketFaults, AdaptiveRoutingSteersAwayFromADeadLinkAtOnce) {
@@ -123,6 +136,12 @@ TEST(PacketFaults, AdaptiveRoutingSteersAwayFromADeadLinkAtOnce) {
   EXPECT_EQ(totals.in_flight, 0u);
   std::printf("adaptive: %llu packets lost, detected %.3f us\n", static_cast<unsigned long long>(lost_early),
               out.detected.us_f());
+  // Each packet picked its own uplink: the flow's path is not the one
+  // they all took.
+  FabricObservation seen;
+  net.Observe(seen);
+  ASSERT_EQ(seen.transfers.size(), 1u);
+  EXPECT_FALSE(seen.transfers[0].single_path);
 }
 
 TEST(PacketFaults, FlappingLinkReroutesTwicePerDetectedDownPeriod) {
@@ -152,10 +171,92 @@ TEST(PacketFaults, FlappingLinkReroutesTwicePerDetectedDownPeriod) {
   }
 }
 
-TEST(PacketFaults, GrayLinkLosesItsLossRateOfThePackets) {
-  // 20,000 packets over a link losing each with p = 1%: the count lost is
+// The sending port's drop and FCS-error counters summed over both
+// directions of `link`.
+struct LinkCounts {
+  uint64_t drops = 0, fcs_errors = 0;
+};
+LinkCounts CountsOf(PacketNetwork& net, LinkId link) {
+  LinkCounts c;
+  for (PortId port : {static_cast<PortId>(2 * link), static_cast<PortId>(2 * link + 1)}) {
+    c.drops += net.port(port).counters().drop_packets;
+    c.fcs_errors += net.port(port).counters().fcs_error_packets;
+  }
+  return c;
+}
+
+TEST(PacketFaults, GrayLinkCorruptsItsCorruptionRateOfThePackets) {
+  // 20,000 packets over a link corrupting each with p = 1%: the count lost is
   // binomial, mean n p = 200, sd sqrt(n p (1 - p)) = 14.07; the link's own
   // generator is seeded, so the count is fixed, and it lies within 4 sd.
+  // Every one is an FCS error (and a drop) of the sending port.
+  TwoSpines f;
+  FaultRun run(f.t);
+  constexpr uint64_t kPackets = 20'000;
+  run.Start(kPackets * kPayload, f.h0, f.h1);
+  LinkFault gray;
+  gray.kind = FaultKind::kGrayLink;
+  gray.links = {f.Link(f.h0, f.leaf0)};
+  gray.corruption_rate = 0.01;
+  ASSERT_TRUE(run.net.InjectFaults(std::span<const LinkFault>(&gray, 1)).ok());
+  run.sim.Run();
+  const FaultOutcome out = run.net.FaultOutcomes()[0];
+  ASSERT_TRUE(out.packets_lost.has_value());  // the packet level counts them
+  const uint64_t lost = *out.packets_lost;
+  const double mean = kPackets * 0.01, sd = std::sqrt(kPackets * 0.01 * 0.99);
+  EXPECT_LE(std::abs(static_cast<double>(lost) - mean), 4 * sd) << lost;
+  EXPECT_TRUE(out.detected.IsInfinite());  // routing never hears of it
+  EXPECT_EQ(run.net.totals().dropped, lost * kPayload);
+  const LinkCounts counted = CountsOf(run.net, gray.links[0]);
+  EXPECT_EQ(counted.fcs_errors, lost);
+  EXPECT_EQ(counted.drops, lost);
+  // The same seed gives the same losses.
+  FaultRun again(f.t);
+  again.Start(kPackets * kPayload, f.h0, f.h1);
+  ASSERT_TRUE(again.net.InjectFaults(std::span<const LinkFault>(&gray, 1)).ok());
+  again.sim.Run();
+  EXPECT_EQ(again.net.FaultOutcomes()[0].packets_lost.value_or(0), lost);
+}
+
+TEST(PacketFaults, GrayLinksSilentLossIsInNoCounter) {
+  // The same 20,000 packets over a link losing each silently with p = 1%:
+  // as many lost (the same draws: one per packet, the same generator), but
+  // no port counts a drop or an FCS error for them; only the simulator
+  // knows (the fault's packets_lost, the flow's dropped payload, so
+  // payload conservation holds).
+  TwoSpines f;
+  constexpr uint64_t kPackets = 20'000;
+  uint64_t lost[2] = {0, 0};
+  for (int silent = 0; silent < 2; ++silent) {
+    FaultRun run(f.t);
+    run.Start(kPackets * kPayload, f.h0, f.h1);
+    LinkFault gray;
+    gray.kind = FaultKind::kGrayLink;
+    gray.links = {f.Link(f.h0, f.leaf0)};
+    (silent ? gray.loss_rate : gray.corruption_rate) = 0.01;
+    ASSERT_TRUE(run.net.InjectFaults(std::span<const LinkFault>(&gray, 1)).ok());
+    run.sim.Run();
+    lost[silent] = run.net.FaultOutcomes()[0].packets_lost.value_or(0);
+    EXPECT_EQ(run.net.totals().dropped, lost[silent] * kPayload);
+    if (silent) {
+      uint64_t drops = 0, fcs = 0;
+      for (const Port& p : f.t.ports()) {
+        drops += run.net.port(p.id).counters().drop_packets;
+        fcs += run.net.port(p.id).counters().fcs_error_packets;
+      }
+      EXPECT_EQ(drops, 0u);
+      EXPECT_EQ(fcs, 0u);
+    }
+  }
+  EXPECT_GT(lost[1], 0u);
+  EXPECT_EQ(lost[1], lost[0]);
+}
+
+TEST(PacketFaults, GrayLinksLossAndCorruptionTogetherEachCountAsTheirOwn) {
+  // Loss 1% then, of what survives, corruption 1%: each packet is lost with
+  // probability 0.01 + 0.99 x 0.01 = 0.0199; of 20,000, mean 398, sd
+  // sqrt(20,000 x 0.0199 x 0.9801) = 19.75. The corrupted ones (mean 198)
+  // are the port's FCS errors; the silent ones (mean 200) are in no counter.
   TwoSpines f;
   FaultRun run(f.t);
   constexpr uint64_t kPackets = 20'000;
@@ -164,21 +265,17 @@ TEST(PacketFaults, GrayLinkLosesItsLossRateOfThePackets) {
   gray.kind = FaultKind::kGrayLink;
   gray.links = {f.Link(f.h0, f.leaf0)};
   gray.loss_rate = 0.01;
+  gray.corruption_rate = 0.01;
   ASSERT_TRUE(run.net.InjectFaults(std::span<const LinkFault>(&gray, 1)).ok());
   run.sim.Run();
-  const FaultOutcome out = run.net.FaultOutcomes()[0];
-  ASSERT_TRUE(out.packets_lost.has_value());  // the packet level counts them
-  const uint64_t lost = *out.packets_lost;
-  const double mean = kPackets * 0.01, sd = std::sqrt(kPackets * 0.01 * 0.99);
-  EXPECT_LE(std::abs(static_cast<double>(lost) - mean), 4 * sd) << lost;
-  EXPECT_TRUE(out.detected.IsInfinite());  // silent loss: routing never hears of it
+  const uint64_t lost = run.net.FaultOutcomes()[0].packets_lost.value_or(0);
+  EXPECT_LE(std::abs(static_cast<double>(lost) - 398.0), 4 * 19.75) << lost;
+  const LinkCounts counted = CountsOf(run.net, gray.links[0]);
+  EXPECT_EQ(counted.drops, counted.fcs_errors);
+  // The corrupted share: binomial(~20,000, 0.0099), mean 198, sd 14.
+  EXPECT_LE(std::abs(static_cast<double>(counted.fcs_errors) - 198.0), 4 * 14.0) << counted.fcs_errors;
+  EXPECT_LT(counted.fcs_errors, lost);  // the rest went silently
   EXPECT_EQ(run.net.totals().dropped, lost * kPayload);
-  // The same seed gives the same losses.
-  FaultRun again(f.t);
-  again.Start(kPackets * kPayload, f.h0, f.h1);
-  ASSERT_TRUE(again.net.InjectFaults(std::span<const LinkFault>(&gray, 1)).ok());
-  again.sim.Run();
-  EXPECT_EQ(again.net.FaultOutcomes()[0].packets_lost.value_or(0), lost);
 }
 
 TEST(PacketFaults, AGrayLinksDegradedRateSerializesAtIt) {

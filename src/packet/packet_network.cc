@@ -319,7 +319,15 @@ void PacketNetwork::Observe(FabricObservation& observation) const {
     observation.transfers.push_back(
         TransferObservation{f.request.id, f.request.src, f.request.dst, f.request.bytes, f.start, f.finish,
                             IdealFct(f.request), path(i), ""});
-    observation.transfers.back().resent_bytes = f.transport.retransmitted_bytes;
+    TransferObservation& t = observation.transfers.back();
+    t.resent_bytes = f.transport.retransmitted_bytes;
+    if (i < left_routes_.size()) {
+      for (uint32_t offset : left_routes_[i]) {
+        const std::vector<PortId> left = StoredRoute(offset, f.request.dst);
+        t.earlier_path.insert(t.earlier_path.end(), left.begin(), left.end());
+      }
+    }
+    t.single_path = config_.load_balancing == LoadBalancing::kEcmp;
   }
   observation.pause_causes = pause_causes();
 }

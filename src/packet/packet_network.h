@@ -154,10 +154,11 @@ class PacketNetwork final : public FabricNetwork, public TransportHost, private 
   // Whether `link` carries nothing now (a fault holds it down).
   bool LinkDown(LinkId link) const;
   bool has_faults() const { return faults_ != nullptr; }
-  // A fault destroyed `p` on the link `at` sends over: counted as a drop
-  // at `at` (and, InfiniBand, its credits returned as the link's retrain
-  // would), freed.
-  void OnFaultLoss(Packet* p, EgressPort& at);
+  // A fault destroyed `p` on the link `at` sends over: when `counted`, a
+  // drop at `at` (a silent loss is in no port counter, only in its flow's
+  // dropped payload, so payload conservation holds); InfiniBand, its
+  // credits returned as the link's retrain would; freed.
+  void OnFaultLoss(Packet* p, EgressPort& at, bool counted);
   // Switches forward by `routes` from now. REQUIRES: it outlives its use.
   void UseRoutes(const RoutingTable& routes) { active_routes_ = &routes; }
   // Gives the flows still sending whose data or feedback path crosses a
@@ -214,6 +215,7 @@ class PacketNetwork final : public FabricNetwork, public TransportHost, private 
   const RoutingTable* active_routes_;       // routes() (faults may replace it)
   std::unique_ptr<PacketFaults> faults_;  // null without faults
   std::vector<uint8_t> moved_;            // per flow: a fault moved its path
+  std::vector<std::vector<uint32_t>> left_routes_;  // per flow: route offsets of the paths moved off, in order
   bool deadlock_check_pending_ = false;
   bool in_deadlock_ = false;
   uint64_t pfc_deadlocks_ = 0;

@@ -21,9 +21,14 @@ std::vector<FaultOutcome> PacketNetwork::FaultOutcomes() const {
 
 bool PacketNetwork::LinkDown(LinkId link) const { return faults_ != nullptr && faults_->LinkDown(link); }
 
-void PacketNetwork::OnFaultLoss(Packet* p, EgressPort& at) {
+void PacketNetwork::OnFaultLoss(Packet* p, EgressPort& at, bool counted) {
   if (credit_flow_control()) ReturnCredits(p);
-  OnDropped(p, at);
+  if (counted) {
+    OnDropped(p, at);
+    return;
+  }
+  if (p->kind == PacketKind::kData) flows_[p->flow_index].dropped_bytes += p->payload_bytes;
+  pool_.Free(p);
 }
 
 uint64_t PacketNetwork::RerouteFlows(std::span<const uint8_t> routed_down, bool restoring) {
@@ -49,6 +54,8 @@ uint64_t PacketNetwork::RerouteFlows(std::span<const uint8_t> routed_down, bool 
     const std::vector<PortId> new_forward =
         PathPorts(RoutesBetween(f.request.src, f.request.dst), f.request.src, f.request.dst, FlowHash(f.request));
     if (new_forward != forward) {
+      if (left_routes_.size() < flows_.size()) left_routes_.resize(flows_.size());
+      left_routes_[i].push_back(f.route_offset);
       f.route_offset = StoreRoute(new_forward);
       if (new_forward.front() != f.first_port) {
         f.first_port = new_forward.front();

@@ -187,7 +187,7 @@ TEST(CollectiveRun, EachSizeReportsTheFaultsItsSimulationSaw) {
   // count of losses is binomial(>= 256, 0.05), mean >= 12.8, so none at
   // all has probability below e^-12. Each size is its own simulation and
   // reports its own losses, and bytes were resent.
-  const Scenario s = Cluster(2, 1, "faults: [{kind: gray_link, link: [h0, leaf0], at: 0, loss_rate: 0.05}]\n");
+  const Scenario s = Cluster(2, 1, "faults: [{kind: gray_link, link: [h0, leaf0], at: 0, corruption_rate: 0.05}]\n");
   CollectiveRequest r;
   r.sizes = {1 << 20, 1 << 20};
   r.algorithm = CollectiveAlgorithm::kRing;

@@ -1,10 +1,15 @@
 // The diagnosis finds a straggler and a gray link on real runs without
 // being told (issue 18's must-show): a GPU at half speed in a
 // data-parallel job is the top finding and costs the step exactly what
-// its critical path says; a link losing 1% of its frames is the top
-// finding with its exact ends; a clean fabric has neither.
+// its critical path says; a link corrupting 1% of its frames is the top
+// finding with its exact ends, from its FCS counters; a leaf-spine link
+// losing 1% of its packets silently, with every counter at 0, is the top
+// finding with its exact ends, from the transfers' resends; a clean
+// fabric has neither.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 #include <string>
 
@@ -128,9 +133,9 @@ nlohmann::ordered_json DiagnoseFlows(const std::string& faults) {
   return FindingsJson(t, Diagnose(t, ObserveRun(**run)))["findings"];
 }
 
-TEST(FaultDiagnosisScenarios, AOnePercentGrayLinkIsTheTopFindingWithItsEnds) {
+TEST(FaultDiagnosisScenarios, AOnePercentCorruptingLinkIsTheTopFindingWithItsEnds) {
   const nlohmann::ordered_json f =
-      DiagnoseFlows("faults: [{kind: gray_link, link: [h2, leaf0], at: 0, loss_rate: 0.01}]\n");
+      DiagnoseFlows("faults: [{kind: gray_link, link: [h2, leaf0], at: 0, corruption_rate: 0.01}]\n");
   ASSERT_FALSE(f.empty());
   const auto& top = f[0];
   EXPECT_EQ(top["kind"], "gray_link");
@@ -139,6 +144,7 @@ TEST(FaultDiagnosisScenarios, AOnePercentGrayLinkIsTheTopFindingWithItsEnds) {
   const std::set<std::string> ends{top["node"].get<std::string>(), top["port_peer"].get<std::string>()};
   EXPECT_EQ(ends, (std::set<std::string>{"h2", "leaf0"}));
   const auto& e = top["evidence"];
+  EXPECT_EQ(e["found_by"], "fcs_errors");
   EXPECT_GE(e["loss_rate"].get<double>(), e["reverse_loss_rate"].get<double>());
   // About 1% of what crossed it: 4 MiB is 1024 frames of 4 KiB, so the
   // count of losses is binomial(1024+, 0.01): mean >= 10.24, sd ~3.2;
@@ -152,6 +158,172 @@ TEST(FaultDiagnosisScenarios, AOnePercentGrayLinkIsTheTopFindingWithItsEnds) {
 
 TEST(FaultDiagnosisScenarios, ACleanFabricHasNoGrayLink) {
   for (const auto& f : DiagnoseFlows("")) EXPECT_NE(f["kind"], "gray_link");
+}
+
+// 8 hosts, two under each of 4 leaves, 2 spines, 400G everywhere, RoCEv2
+// with PFC (lossless: no congestion drop), at packet level; an all-to-all
+// of 1 MiB per pair (56 flows of 256 packets of 4 KiB), ECMP per flow.
+// `faults` on top.
+struct AllToAllRun {
+  FabricObservation observation;
+  std::vector<FaultOutcome> outcomes;
+  nlohmann::ordered_json findings;
+  Topology topology;
+};
+
+AllToAllRun RunAllToAll(const std::string& faults) {
+  Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(Load(
+      "seed: 7\n"
+      "cluster: {servers: 8, gpus_per_server: 1, gpu: H100, nic: {rate: 400Gbps, per_gpu: 1}}\n"
+      "fabric: {kind: roce, topology: {type: leaf_spine, hosts_per_leaf: 2, spines: 2}, switch: 64x400G}\n"
+      "simulation: {model: packet}\n"
+      "workload:\n"
+      "  - all_to_all: {size: 1MiB}\n" +
+      faults));
+  EXPECT_TRUE(run.ok()) << run.error().message;
+  if (!run.ok()) return {};
+  (*run)->Execute();
+  EXPECT_EQ((*run)->completed(), 56u);
+  AllToAllRun out;
+  out.topology = (*run)->topology();
+  out.observation = ObserveRun(**run);
+  out.outcomes = (*run)->network().FaultOutcomes();
+  out.findings = FindingsJson(out.topology, Diagnose(out.topology, out.observation))["findings"];
+  return out;
+}
+
+PortId PortBetween(const Topology& t, const std::string& from, const std::string& to) {
+  for (PortId p : t.node(t.FindByName(from)).ports) {
+    if (t.node(t.port(p).peer).name == to) return p;
+  }
+  ADD_FAILURE() << "no port " << from << " -> " << to;
+  return kNoPort;
+}
+
+bool Crosses(const TransferObservation& x, PortId p) {
+  return std::find(x.path.begin(), x.path.end(), p) != x.path.end();
+}
+
+TEST(FaultDiagnosisScenarios, ASilentOnePercentLossIsTheTopFindingFromTheResendsAlone) {
+  const AllToAllRun r = RunAllToAll("faults: [{kind: gray_link, link: [leaf0, spine1], at: 0, loss_rate: 0.01}]\n");
+  const Topology& t = r.topology;
+  const PortId up = PortBetween(t, "leaf0", "spine1"), down = PortBetween(t, "spine1", "leaf0");
+  // The simulator knows it lost packets...
+  ASSERT_EQ(r.outcomes.size(), 1u);
+  ASSERT_TRUE(r.outcomes[0].packets_lost.has_value());
+  EXPECT_GT(*r.outcomes[0].packets_lost, 0u);
+  // ... and no counter of the fabric does: no port counted a drop or an
+  // FCS error (PFC keeps congestion lossless, and the loss is silent).
+  for (const PortObservation& p : r.observation.ports) {
+    EXPECT_EQ(p.drop_packets, 0u) << "port " << p.port;
+    EXPECT_EQ(p.fcs_error_packets, 0u) << "port " << p.port;
+  }
+  // The figures the finding must give, from the run's own paths and
+  // resends: a transfer crossing the link in either direction sends 256
+  // packets over it and resends unless all survive, probability 0.99^256
+  // = 0.076; a transfer that does not cross it loses nothing.
+  size_t crossing = 0, resending = 0, resending_up = 0, resending_down = 0, flows_up = 0, flows_down = 0;
+  uint64_t resent = 0, crossing_bytes = 0;
+  for (const TransferObservation& x : r.observation.transfers) {
+    EXPECT_TRUE(x.single_path);
+    EXPECT_TRUE(x.earlier_path.empty());  // a gray link is never routed around
+    const bool on_up = Crosses(x, up), on_down = Crosses(x, down);
+    if (!on_up && !on_down) {
+      EXPECT_EQ(x.resent_bytes, 0u) << "flow " << x.id << " does not cross leaf0 - spine1";
+      continue;
+    }
+    ++crossing;
+    crossing_bytes += x.bytes;
+    flows_up += on_up;
+    flows_down += on_down;
+    if (x.resent_bytes == 0) continue;
+    ++resending;
+    resending_up += on_up;
+    resending_down += on_down;
+    resent += x.resent_bytes;
+  }
+  // ECMP spreads the 24 flows leaving leaf0's hosts for other leaves, and
+  // the 24 entering them, over two spines: some of each cross spine1.
+  EXPECT_GT(flows_up, 0u);
+  EXPECT_GT(flows_down, 0u);
+  EXPECT_GE(resending, 2u);
+
+  ASSERT_FALSE(r.findings.empty());
+  const auto& top = r.findings[0];
+  EXPECT_EQ(top["kind"], "gray_link");
+  // The direction more resending flows crossed (ties: the higher share,
+  // then the lower port id).
+  // The shares resending / flows of each direction, cross-multiplied.
+  const size_t share_up = resending_up * flows_down, share_down = resending_down * flows_up;
+  const bool up_named = resending_up != resending_down ? resending_up > resending_down
+                        : share_up != share_down       ? share_up > share_down
+                                                       : up < down;
+  EXPECT_EQ(top["node"], up_named ? "leaf0" : "spine1");
+  EXPECT_EQ(top["port_peer"], up_named ? "spine1" : "leaf0");
+  // This seed's paths and draws: 9 flows cross the link, 5 leaving leaf0
+  // and 4 entering it; 8 resent, 4 each way, so the share decides: 4 of 4
+  // into leaf0 against 4 of 5 out. The finding: spine1 -> leaf0.
+  EXPECT_EQ(crossing, 9u);
+  EXPECT_EQ(flows_up, 5u);
+  EXPECT_EQ(resending, 8u);
+  EXPECT_EQ(resending_down, 4u);
+  EXPECT_EQ(top["node"], "spine1");
+  EXPECT_EQ(top["port_peer"], "leaf0");
+  const auto& e = top["evidence"];
+  EXPECT_EQ(e["found_by"], "resend_tomography");
+  EXPECT_EQ(e["resending_flows"].get<size_t>(), resending);
+  EXPECT_EQ(e["flows_crossing"].get<size_t>(), crossing);
+  EXPECT_EQ(e["direction_resending_flows"].get<size_t>(), up_named ? resending_up : resending_down);
+  EXPECT_EQ(e["reverse_resending_flows"].get<size_t>(), up_named ? resending_down : resending_up);
+  EXPECT_EQ(e["bytes_resent"].get<uint64_t>(), resent);
+  EXPECT_EQ(e["resent_rate"].get<double>(),
+            std::round(static_cast<double>(resent) / static_cast<double>(crossing_bytes) * 1e4) / 1e4);
+  // Nothing else is blamed for a loss.
+  for (size_t i = 1; i < r.findings.size(); ++i) {
+    EXPECT_NE(r.findings[i]["kind"], "gray_link") << r.findings[i].dump();
+    EXPECT_NE(r.findings[i]["kind"], "drops") << r.findings[i].dump();
+  }
+}
+
+TEST(FaultDiagnosisScenarios, TheSameLinkCorruptingIsFoundByItsCounters) {
+  // The same 1% as corrupted frames: the ports of the link count every
+  // one as an FCS error, and the finding comes from them.
+  const AllToAllRun r =
+      RunAllToAll("faults: [{kind: gray_link, link: [leaf0, spine1], at: 0, corruption_rate: 0.01}]\n");
+  const Topology& t = r.topology;
+  const PortId up = PortBetween(t, "leaf0", "spine1"), down = PortBetween(t, "spine1", "leaf0");
+  ASSERT_EQ(r.outcomes.size(), 1u);
+  const uint64_t fcs = r.observation.ports[static_cast<size_t>(up)].fcs_error_packets +
+                       r.observation.ports[static_cast<size_t>(down)].fcs_error_packets;
+  EXPECT_EQ(fcs, r.outcomes[0].packets_lost.value_or(0));
+  EXPECT_GT(fcs, 0u);
+  ASSERT_FALSE(r.findings.empty());
+  const auto& top = r.findings[0];
+  EXPECT_EQ(top["kind"], "gray_link");
+  EXPECT_EQ(top["evidence"]["found_by"], "fcs_errors");
+  const std::set<std::string> ends{top["node"].get<std::string>(), top["port_peer"].get<std::string>()};
+  EXPECT_EQ(ends, (std::set<std::string>{"leaf0", "spine1"}));
+  for (size_t i = 1; i < r.findings.size(); ++i) EXPECT_NE(r.findings[i]["kind"], "gray_link");
+}
+
+TEST(FaultDiagnosisScenarios, ASilentLossRunRepeatsExactly) {
+  // The same seed: the same losses, resends and findings, to the byte.
+  const std::string fault = "faults: [{kind: gray_link, link: [leaf0, spine1], at: 0, loss_rate: 0.01}]\n";
+  const AllToAllRun a = RunAllToAll(fault), b = RunAllToAll(fault);
+  EXPECT_EQ(a.findings, b.findings);
+  ASSERT_EQ(a.observation.transfers.size(), b.observation.transfers.size());
+  for (size_t i = 0; i < a.observation.transfers.size(); ++i) {
+    EXPECT_EQ(a.observation.transfers[i].resent_bytes, b.observation.transfers[i].resent_bytes);
+    EXPECT_EQ(a.observation.transfers[i].finish, b.observation.transfers[i].finish);
+  }
+  EXPECT_EQ(a.outcomes[0].packets_lost, b.outcomes[0].packets_lost);
+  EXPECT_EQ(a.outcomes[0].bytes_resent, b.outcomes[0].bytes_resent);
+}
+
+TEST(FaultDiagnosisScenarios, AnAllToAllOnACleanFabricResendsNothing) {
+  const AllToAllRun r = RunAllToAll("");
+  for (const TransferObservation& x : r.observation.transfers) EXPECT_EQ(x.resent_bytes, 0u);
+  for (const auto& f : r.findings) EXPECT_NE(f["kind"], "gray_link");
 }
 
 }  // namespace

@@ -47,6 +47,7 @@ Result<std::vector<LinkFault>> ResolveFaults(const Scenario& scenario, const Top
     lf.period = f.period;
     lf.down_for = f.down_for;
     lf.loss_rate = f.loss_rate;
+    lf.corruption_rate = f.corruption_rate;
     lf.rate = f.rate;
     switch (f.kind) {
       case FaultKind::kLinkDown:
@@ -84,9 +85,14 @@ Result<std::vector<LinkFault>> ResolveFaults(const Scenario& scenario, const Top
       case FaultKind::kStraggler:
         break;  // skipped above
     }
-    if (f.kind == FaultKind::kGrayLink && f.loss_rate > 0 && scenario.model == ModelKind::kFlow) {
-      return Error{f.path + ".loss_rate: a fluid loses no packets; a gray link's losses need simulation.model: "
-                   "packet (at flow level give its degraded rate: rate)"};
+    if (f.kind == FaultKind::kGrayLink && scenario.model == ModelKind::kFlow) {
+      // A fluid has no packets to lose or corrupt.
+      const char* const field = f.loss_rate > 0 ? "loss_rate" : f.corruption_rate > 0 ? "corruption_rate" : nullptr;
+      if (field != nullptr) {
+        return Error{f.path + "." + field + ": a fluid loses no packets; a gray link's " +
+                     (f.loss_rate > 0 ? "silent losses" : "corrupted frames") +
+                     " need simulation.model: packet (at flow level give its degraded rate: rate)"};
+      }
     }
     if (f.kind == FaultKind::kGrayLink && f.rate.bps() > 0) {
       const DataRate own = topology.port(static_cast<PortId>(2 * lf.links[0])).rate;

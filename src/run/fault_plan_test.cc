@@ -33,7 +33,7 @@ TEST(ResolveFaults, NamesBecomeLinksWithTheKindsDetection) {
   const Scenario s = Load(
       "faults:\n"
       "  - {kind: link_down, link: [spine1, leaf0], at: 50us}\n"
-      "  - {kind: gray_link, link: [leaf1, spine0], at: 0, loss_rate: 0.01}\n"
+      "  - {kind: gray_link, link: [leaf1, spine0], at: 0, loss_rate: 0.01, corruption_rate: 0.02}\n"
       "  - {kind: switch_down, node: spine1, at: 1ms, detection: 20us}\n");
   Result<BuiltFabric> fabric = BuildFabric(s);
   ASSERT_TRUE(fabric.ok()) << fabric.error().message;
@@ -49,6 +49,8 @@ TEST(ResolveFaults, NamesBecomeLinksWithTheKindsDetection) {
   EXPECT_EQ(down.detection, kPhyLinkDownDetection);
   EXPECT_EQ(down.name, "spine1-leaf0");
   EXPECT_TRUE((*faults)[1].detection.IsInfinite());  // gray: silent by default
+  EXPECT_EQ((*faults)[1].loss_rate, 0.01);
+  EXPECT_EQ((*faults)[1].corruption_rate, 0.02);
   // spine1 has one link to each of the two leaves.
   EXPECT_EQ((*faults)[2].links.size(), t.node(t.FindByName("spine1")).ports.size());
   EXPECT_EQ((*faults)[2].detection, Time::FromUs(20));
@@ -67,8 +69,18 @@ TEST(ResolveFaults, ErrorsNameTheField) {
   EXPECT_EQ(ErrorOf(Load("faults: [{kind: gray_link, link: [leaf0, spine0], at: 0, rate: 400Gbps}]\n", "flow")),
             "faults.0.rate: 400Gbps is not below the link's own 400Gbps; a degraded rate is lower");
   EXPECT_EQ(ErrorOf(Load("faults: [{kind: gray_link, link: [leaf0, spine0], at: 0, loss_rate: 0.01}]\n", "flow")),
-            "faults.0.loss_rate: a fluid loses no packets; a gray link's losses need simulation.model: packet (at "
-            "flow level give its degraded rate: rate)");
+            "faults.0.loss_rate: a fluid loses no packets; a gray link's silent losses need simulation.model: "
+            "packet (at flow level give its degraded rate: rate)");
+  EXPECT_EQ(
+      ErrorOf(Load("faults: [{kind: gray_link, link: [leaf0, spine0], at: 0, corruption_rate: 0.01}]\n", "flow")),
+      "faults.0.corruption_rate: a fluid loses no packets; a gray link's corrupted frames need simulation.model: "
+      "packet (at flow level give its degraded rate: rate)");
+  // With a degraded rate beside it, the loss is still refused, by its field.
+  EXPECT_EQ(ErrorOf(Load("faults: [{kind: gray_link, link: [leaf0, spine0], at: 0, rate: 100Gbps, "
+                         "corruption_rate: 0.01}]\n",
+                         "flow")),
+            "faults.0.corruption_rate: a fluid loses no packets; a gray link's corrupted frames need "
+            "simulation.model: packet (at flow level give its degraded rate: rate)");
 }
 
 }  // namespace

@@ -40,7 +40,8 @@ struct FaultSpec {
   std::string node;               // switch_down: a switch; nic_port_down: a host (NIC)
   int nic_port = -1;              // nic_port_down: only the NIC's link of this index (-1: all of them)
   int gpu = -1;                   // straggler: the GPU's global index
-  double loss_rate = 0;           // gray_link
+  double loss_rate = 0;           // gray_link: silent loss, per packet
+  double corruption_rate = 0;     // gray_link: frames failing their FCS, per packet
   DataRate rate;                  // gray_link: a degraded rate (0: not given)
   Time period, down_for;          // link_flap
   double factor = 1;              // straggler: compute speed, in (0, 1]

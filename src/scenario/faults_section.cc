@@ -81,12 +81,15 @@ void ReadFault(const MapReader& f, FaultSpec& spec) {
       }
       break;
     case FaultKind::kGrayLink:
-      f.AllowOnly({"kind", "at", "until", "link", "index", "loss_rate", "rate", "detection"});
+      f.AllowOnly({"kind", "at", "until", "link", "index", "loss_rate", "corruption_rate", "rate", "detection"});
       ReadLink(f, spec);
       spec.loss_rate = f.Number("loss_rate", 0, InUnitInterval, "a probability in [0, 1]");
+      spec.corruption_rate = f.Number("corruption_rate", 0, InUnitInterval, "a probability in [0, 1]");
       spec.rate = f.Rate("rate", DataRate());
-      if (!f.Has("loss_rate") && !f.Has("rate")) {
-        f.Fail("loss_rate", "missing; a gray link takes loss_rate (e.g. 0.01) or a degraded rate (e.g. 100Gbps)");
+      if (!f.Has("loss_rate") && !f.Has("corruption_rate") && !f.Has("rate")) {
+        f.Fail("loss_rate",
+               "missing; a gray link takes loss_rate (silent loss, e.g. 0.01), corruption_rate (frames failing "
+               "their FCS, e.g. 0.01) or a degraded rate (e.g. 100Gbps)");
       }
       break;
     case FaultKind::kStraggler:

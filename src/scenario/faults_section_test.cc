@@ -36,9 +36,11 @@ TEST(FaultsSection, EveryKindReadsItsFields) {
       "  - {kind: gray_link, link: [host3, leaf0], at: 0, loss_rate: 0.01, detection: bfd}\n"
       "  - {kind: switch_down, node: spine1, at: 3ms, detection: none}\n"
       "  - {kind: nic_port_down, node: host5, at: 1ms}\n"
-      "  - {kind: straggler, gpu: 7, at: 0, factor: 0.5}\n");
+      "  - {kind: straggler, gpu: 7, at: 0, factor: 0.5}\n"
+      "  - {kind: gray_link, link: [host4, leaf0], at: 0, corruption_rate: 0.02}\n"
+      "  - {kind: gray_link, link: [host5, leaf0], at: 0, loss_rate: 0.001, corruption_rate: 0.003, rate: 100Gbps}\n");
   ASSERT_TRUE(s.ok()) << s.error().message;
-  ASSERT_EQ(s->faults.size(), 6u);
+  ASSERT_EQ(s->faults.size(), 8u);
   const FaultSpec& down = s->faults[0];
   EXPECT_EQ(down.kind, FaultKind::kLinkDown);
   EXPECT_EQ(down.a, "leaf0");
@@ -51,7 +53,8 @@ TEST(FaultsSection, EveryKindReadsItsFields) {
   EXPECT_EQ(flap.period, Time::FromUs(200));
   EXPECT_EQ(flap.down_for, Time::FromUs(50));
   EXPECT_EQ(flap.detection, Time::FromUs(10));
-  EXPECT_EQ(s->faults[2].loss_rate, 0.01);
+  EXPECT_EQ(s->faults[2].loss_rate, 0.01);  // silent
+  EXPECT_EQ(s->faults[2].corruption_rate, 0.0);
   EXPECT_EQ(s->faults[2].detection, kBfdDetection);
   EXPECT_EQ(s->faults[2].until, Time::Infinite());
   EXPECT_EQ(s->faults[3].node, "spine1");
@@ -59,6 +62,13 @@ TEST(FaultsSection, EveryKindReadsItsFields) {
   EXPECT_EQ(s->faults[4].kind, FaultKind::kNicPortDown);
   EXPECT_EQ(s->faults[5].gpu, 7);
   EXPECT_EQ(s->faults[5].factor, 0.5);
+  // The three gray knobs apart and together.
+  EXPECT_EQ(s->faults[6].loss_rate, 0.0);
+  EXPECT_EQ(s->faults[6].corruption_rate, 0.02);
+  EXPECT_EQ(s->faults[6].rate.bps(), 0);
+  EXPECT_EQ(s->faults[7].loss_rate, 0.001);
+  EXPECT_EQ(s->faults[7].corruption_rate, 0.003);
+  EXPECT_EQ(s->faults[7].rate, DataRate::Gbps(100));
 }
 
 TEST(FaultsSection, SetReplacesTheListOrAField) {
@@ -89,6 +99,22 @@ TEST(FaultsSection, ErrorsNameTheLineAndField) {
             std::string::npos);
   EXPECT_NE(ErrorOf("faults:\n  - {kind: gray_link, link: [a, b], at: 0, loss_rate: 2}\n")
                 .find("faults.0.loss_rate: expected a probability in [0, 1]"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("faults:\n  - {kind: gray_link, link: [a, b], at: 0, loss_rate: -0.1}\n")
+                .find("faults.0.loss_rate: expected a probability in [0, 1]"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("faults:\n  - {kind: gray_link, link: [a, b], at: 0, corruption_rate: 1.5}\n")
+                .find("faults.0.corruption_rate: expected a probability in [0, 1]"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("faults:\n  - {kind: gray_link, link: [a, b], at: 0, loss_rate: 0.01, corruption_rate: x}\n")
+                .find("faults.0.corruption_rate:"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("faults:\n  - {kind: gray_link, link: [a, b], at: 0}\n")
+                .find("faults.0.loss_rate: missing; a gray link takes loss_rate (silent loss, e.g. 0.01), "
+                      "corruption_rate"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("faults:\n  - {kind: link_down, link: [a, b], at: 0, corruption_rate: 0.1}\n")
+                .find("corruption_rate"),
             std::string::npos);
   EXPECT_NE(ErrorOf("faults:\n  - {kind: link_down, link: [a, b], at: 2ms, until: 1ms}\n")
                 .find("faults.0.until: expected a time after `at`"),
