@@ -39,7 +39,7 @@ void HostNic::MoveFlow(uint32_t flow_index, PortId port) {
   network_.port(port).Kick();
 }
 
-bool HostNic::FindReady(PortFlows& pf, int q, Time now, Time& earliest) {
+inline bool HostNic::FindReady(PortFlows& pf, int q, Time now, Time& earliest) {
   ClassFlows& c = pf.classes[static_cast<size_t>(q)];
   for (size_t tried = 0; tried < c.active.size();) {
     if (c.next >= c.active.size()) c.next = 0;
@@ -63,7 +63,7 @@ uint32_t HostNic::NextWireBytes(const PortFlows& pf, int q) {
   return network_.flow(c.active[c.next]).sender->NextPayloadBytes() + wire_overhead_;
 }
 
-Packet* HostNic::SendNext(PortFlows& pf, int q) {
+inline Packet* HostNic::SendNext(PortFlows& pf, int q) {
   ClassFlows& c = pf.classes[static_cast<size_t>(q)];
   const uint32_t index = c.active[c.next];
   FlowState& flow = network_.flow(index);

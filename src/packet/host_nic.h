@@ -63,13 +63,14 @@ class HostNic final : public EventHandler, public PacketSource {
   // now and returns true, or returns false, having lowered `earliest` to
   // the first time one of them may (pacing). Drops the flows that are done
   // or failed over to another port.
-  bool FindReady(PortFlows& pf, int q, Time now, Time& earliest);
+  [[gnu::always_inline]] inline bool FindReady(PortFlows& pf, int q, Time now, Time& earliest);
   // The wire bytes of the packet class q's ready flow would send.
   // REQUIRES: FindReady(pf, q, ...) returned true.
   uint32_t NextWireBytes(const PortFlows& pf, int q);
-  // Makes and returns the next packet of class q's ready flow.
+  // Makes and returns the next packet of class q's ready flow. (It and
+  // FindReady are Pull's per-packet steps, inlined into it.)
   // REQUIRES: FindReady(pf, q, ...) returned true.
-  Packet* SendNext(PortFlows& pf, int q);
+  [[gnu::always_inline]] inline Packet* SendNext(PortFlows& pf, int q);
 
   // Fixed at construction.
   PacketNetwork& network_;
