@@ -30,6 +30,35 @@ struct NodeSpan {
   int8_t useful;
 };
 
+// Sorts `edges` by time. A GPU's edges come in node order, nearly sorted
+// already (on four_jobs_1024gpu.yaml about 50 descents in 11,000 edges), so
+// it merges the ascending runs (a natural merge sort, n log(runs) moves)
+// instead of sorting from scratch. Only the order by time matters to the
+// sweep; `scratch` and `runs` are buffers kept across calls.
+void SortByTime(std::vector<Edge>& edges, std::vector<Edge>& scratch, std::vector<size_t>& runs) {
+  const auto earlier = [](const Edge& a, const Edge& b) { return a.at_ps < b.at_ps; };
+  runs.assign(1, 0);  // the runs' bounds: [runs[r], runs[r + 1])
+  for (size_t k = 1; k < edges.size(); ++k) {
+    if (edges[k].at_ps < edges[k - 1].at_ps) runs.push_back(k);
+  }
+  runs.push_back(edges.size());
+  while (runs.size() > 2) {
+    // Merge runs pairwise into scratch (an odd last run is copied), then
+    // swap: each round halves the runs.
+    scratch.resize(edges.size());
+    size_t kept = 1;
+    for (size_t r = 0; r + 1 < runs.size(); r += 2) {
+      const size_t a = runs[r], b = runs[r + 1], c = r + 2 < runs.size() ? runs[r + 2] : b;
+      std::merge(edges.begin() + static_cast<std::ptrdiff_t>(a), edges.begin() + static_cast<std::ptrdiff_t>(b),
+                 edges.begin() + static_cast<std::ptrdiff_t>(b), edges.begin() + static_cast<std::ptrdiff_t>(c),
+                 scratch.begin() + static_cast<std::ptrdiff_t>(a), earlier);
+      runs[kept++] = c;  // read above before written: kept <= r / 2 + 1
+    }
+    runs.resize(kept);
+    edges.swap(scratch);
+  }
+}
+
 // Calls visit(gpu) for each GPU node `node` occupies.
 template <typename Visit>
 void ForEachGpu(const JobGraph& graph, const JobNode& node, Visit&& visit) {
@@ -97,7 +126,8 @@ JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& sta
     });
   }
   int32_t used = 0;
-  std::vector<Edge> edges;
+  std::vector<Edge> edges, scratch;
+  std::vector<size_t> runs;
   for (size_t g = 0; g < counted; ++g) {
     edges.clear();
     for (size_t k = begin[g]; k < begin[g + 1]; ++k) {
@@ -108,7 +138,7 @@ JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& sta
     }
     if (edges.empty()) continue;
     ++used;
-    std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.at_ps < b.at_ps; });
+    SortByTime(edges, scratch, runs);
     int computing = 0, useful = 0;
     std::array<int, kCommDimensionCount> in_flight{};
     int64_t previous = first.ps();
