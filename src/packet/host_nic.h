@@ -5,9 +5,11 @@
 // egress port would serve (strict priority, then DWRR by weight: the same
 // QueueScheduler), and within the class the next flow in round robin (one
 // packet per flow per turn, like a NIC arbitrating among queue pairs),
-// asking each flow's PacketSender what to send. Receiving: it counts
-// delivered payload and frees the packet. Owned by PacketNetwork; not
-// thread-safe.
+// asking each flow's PacketSender what to send. One difference from a
+// switch port: a class alone on a port sends without arbitration, so
+// InfiniBand's high-table run (LimitOfHighPriority's count) grows only
+// while classes compete. Receiving: it counts delivered payload and frees
+// the packet. Owned by PacketNetwork; not thread-safe.
 #pragma once
 
 #include <array>
