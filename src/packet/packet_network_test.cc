@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "engine/simulator.h"
@@ -299,6 +300,7 @@ TEST(HostNic, TwoClassesFromOneNicShareItsLinkByDwrrWeight) {
   const double heavy_sent = static_cast<double>(run.net.flow(0).sent_bytes);
   const double light_sent = static_cast<double>(run.net.flow(1).sent_bytes);
   EXPECT_NEAR(heavy_sent / light_sent, 4.0, 4.0 * 0.02) << heavy_sent << " " << light_sent;
+  std::printf("at 428 us: %.0f B heavy, %.0f B light (x%.4f)\n", heavy_sent, light_sent, heavy_sent / light_sent);
   run.sim.Run();
   EXPECT_EQ(run.finishes.at[1].ps(), 857'388'640);
   EXPECT_EQ(run.finishes.at[2].ps(), 1'370'781'280);
