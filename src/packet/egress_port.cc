@@ -26,26 +26,19 @@ EgressPort::EgressPort(Simulator& sim, const PacketConfig& config, const Wiring&
       ecn_enabled_(config.ecn.enabled),
       flow_control_(config.pfc.enabled || credit_fc_),
       fecn_enabled_(wiring.fecn_threshold_bytes != 0 && wiring.vl_credit_bytes != 0),
+      strict_mask_(QueueScheduler::StrictMask(config)),
       ecn_(config.ecn),
       pause_quanta_time_(wiring.rate.TransmitTime(kMaxPauseQuanta * kBitsPerQuantum / 8)),
       watchdog_detection_(config.pfc.watchdog_detection),
       watchdog_restoration_(config.pfc.watchdog_restoration),
       watchdog_drops_(config.pfc.watchdog_action == PfcWatchdogAction::kDrop && wiring.owner_switch != nullptr),
       max_packet_blocks_(CreditBlocks(config.mtu_bytes + config.wire_overhead_bytes)),
-      weighted_high_(config.weighted_high),
-      high_limit_bytes_(config.high_limit_bytes),
+      scheduler_(config),
       fecn_(config.ib.congestion_control),
       queue_events_(std::make_unique<std::array<QueueEvents, kNumPriorities>>()) {
   if (flow_control_) {
     fc_ = std::make_unique<FlowControl>();
     fc_->credits.fill(wiring.vl_credit_bytes / kIbCreditBlockBytes);
-  }
-  const uint32_t max_wire = config.mtu_bytes + config.wire_overhead_bytes;
-  for (int p = 0; p < kNumPriorities; ++p) {
-    if (config.queues[p].strict) strict_mask_ |= static_cast<uint8_t>(1u << p);
-    // A quantum of at least one full packet per weight unit guarantees that
-    // every visit to a backlogged queue sends at least one packet.
-    quantum_[p] = max_wire * (config.queues[p].dwrr_weight == 0 ? 1 : config.queues[p].dwrr_weight);
   }
   const double gbps = wiring.rate.gbps();
   ecn_kmin_ = ecn_.KminAt(gbps);
@@ -166,7 +159,7 @@ void EgressPort::FlushQueue(int priority) {
     wiring_.owner_switch->DropQueued(p, *this);
   }
   nonempty_mask_ &= static_cast<uint8_t>(~(1u << priority));
-  deficit_[priority] = 0;
+  scheduler_.Forfeit(priority);
 }
 
 void EgressPort::FinishPauseAccounting(Time end) {
@@ -300,26 +293,12 @@ Packet* EgressPort::Dequeue(uint8_t allowed) {
   if (ready == 0) return nullptr;
   if ((ready & (ready - 1)) != 0 || (ready & strict_mask_) != 0) return DequeueArbitrated(ready);
   // One backlogged queue, not strict: it gets the link; its deficit is moot.
-  if (strict_mask_ != 0) high_run_bytes_ = 0;  // only VL arbitration reads it
+  if (strict_mask_ != 0) scheduler_.RestartHighRun();  // only VL arbitration reads it
   return PopHead(std::countr_zero(ready));
 }
 
 Packet* EgressPort::DequeueArbitrated(uint8_t ready) {
-  const uint8_t strict_ready = ready & strict_mask_;
-  const uint8_t low_ready = ready & static_cast<uint8_t>(~strict_mask_);
-  int prio;
-  if (strict_ready != 0 && (low_ready == 0 || high_run_bytes_ <= high_limit_bytes_)) {
-    if (weighted_high_ && (strict_ready & (strict_ready - 1)) != 0) {
-      prio = DwrrPick(strict_ready, high_cursor_);
-    } else {
-      prio = 31 - std::countl_zero(static_cast<uint32_t>(strict_ready));
-    }
-    high_run_bytes_ += queues_[prio].head()->wire_bytes;
-  } else {
-    prio = (low_ready & (low_ready - 1)) == 0 ? std::countr_zero(low_ready) : DwrrPick(low_ready, dwrr_cursor_);
-    if (strict_mask_ != 0) high_run_bytes_ = 0;  // only VL arbitration reads it
-  }
-  return PopHead(prio);
+  return PopHead(scheduler_.Arbitrate(ready, deficit_dirty_, [this](int q) { return queues_[q].head()->wire_bytes; }));
 }
 
 void EgressPort::MaybeMarkEcn(Packet* p, uint64_t queue_bytes) {
@@ -364,28 +343,6 @@ void EgressPort::MaybeMarkFecn(Packet* p) {
   counters_.ecn_marks++;
   (*queue_events_)[p->priority].ecn_marks++;
   ++queue_events_version_;
-}
-
-int EgressPort::DwrrPick(uint8_t set, int& cursor) {
-  // Classic DWRR (Shreedhar & Varghese): on arriving at a backlogged queue
-  // add its quantum; send while the deficit covers the head packet; then
-  // move on. Quanta are at least one packet, so this terminates.
-  assert(set != 0);
-  while (true) {
-    const int q = cursor;
-    if (set & (1u << q)) {
-      const Packet* head = queues_[q].head();
-      if (deficit_[q] >= static_cast<int64_t>(head->wire_bytes)) {
-        deficit_[q] -= head->wire_bytes;
-        return q;
-      }
-    }
-    cursor = (cursor + 1) % kNumPriorities;
-    if (set & (1u << cursor)) {
-      deficit_[cursor] += quantum_[cursor];
-      deficit_dirty_ |= static_cast<uint8_t>(1u << cursor);
-    }
-  }
 }
 
 }  // namespace aifabric

@@ -17,6 +17,7 @@
 #include "engine/simulator.h"
 #include "packet/packet.h"
 #include "packet/packet_config.h"
+#include "packet/queue_scheduler.h"
 #include "fabric/port_counters.h"
 
 namespace aifabric {
@@ -153,16 +154,14 @@ class EgressPort final : public EventHandler {
   void OnEvent(uint64_t tag) override;
 
  private:
-  // Picks the next packet by strict priority, then DWRR; nullptr if none.
+  // Picks the next packet by strict priority, then DWRR (scheduler_);
+  // nullptr if none.
   // Only a queue in `allowed` may send. Dequeue and Transmit are the
   // per-packet steps of SendNext, their one caller, and inlined into it.
   [[gnu::always_inline]] inline Packet* Dequeue(uint8_t allowed);
   // Dequeue when several queues are ready or a strict one is (the common
   // case, one lossy queue backlogged, never gets here).
   Packet* DequeueArbitrated(uint8_t ready);
-  // Deficit round robin among the queues in `set` (all backlogged): the
-  // queue whose head goes next, its deficit already charged.
-  int DwrrPick(uint8_t set, int& cursor);
   // Takes the head of queue `prio` and updates the queue bookkeeping.
   Packet* PopHead(int prio) {
     Packet* p = queues_[prio].Pop();
@@ -172,10 +171,10 @@ class EgressPort final : public EventHandler {
       __builtin_prefetch(queues_[prio].head());
     } else {
       nonempty_mask_ &= static_cast<uint8_t>(~(1u << prio));
-      // Only DWRR among several queues leaves a deficit; the cold array is
-      // not touched otherwise.
+      // Only DWRR among several queues leaves a deficit; the cold
+      // scheduler is not touched otherwise.
       if (deficit_dirty_ & (1u << prio)) {
-        deficit_[prio] = 0;
+        scheduler_.Forfeit(prio);
         deficit_dirty_ &= static_cast<uint8_t>(~(1u << prio));
       }
     }
@@ -255,9 +254,9 @@ class EgressPort final : public EventHandler {
   const bool flow_control_;                     // PFC or credits: fc_ is allocated
   const bool fecn_enabled_;
   bool wakeup_pending_ = false;
-  uint8_t deficit_dirty_ = 0;                   // bit p set: deficit_[p] may be non-zero
+  uint8_t deficit_dirty_ = 0;                   // bit p set: scheduler_ may hold a deficit for p
   uint8_t nonempty_mask_ = 0;
-  uint8_t strict_mask_ = 0;                     // bit p set: priority p is strict
+  const uint8_t strict_mask_;                   // bit p set: priority p is strict (scheduler_'s)
   Time busy_until_;          // the transmitter is serializing until then
   Time wakeup_at_;           // when the pending wake-up fires
   Time pause_horizon_;       // no priority is paused from then on (>= every paused_until)
@@ -279,7 +278,7 @@ class EgressPort final : public EventHandler {
   };
   std::array<CountedQueue, kNumPriorities> queues_;
 
-  // Cold: ECN, DWRR among several queues, PFC and credits.
+  // Cold: ECN, arbitration among several queues, PFC and credits.
   const EcnConfig ecn_;
   const Time pause_quanta_time_;
   const Time watchdog_detection_;
@@ -287,13 +286,7 @@ class EgressPort final : public EventHandler {
   const bool watchdog_drops_;                   // a switch port with the drop action
   const uint32_t max_packet_blocks_;
   uint64_t ecn_kmin_ = 0, ecn_kmax_ = 0;        // bytes, resolved for this port's rate
-  std::array<uint32_t, kNumPriorities> quantum_{};  // DWRR bytes per visit
-  std::array<int64_t, kNumPriorities> deficit_{};
-  int dwrr_cursor_ = 0;
-  int high_cursor_ = 0;                         // weighted high table (InfiniBand)
-  const bool weighted_high_;
-  const uint64_t high_limit_bytes_;
-  uint64_t high_run_bytes_ = 0;                 // high-table bytes since the last low packet
+  QueueScheduler scheduler_;                    // among several queues, or a strict one
   const IbCcMarkingConfig fecn_;
   uint32_t fecn_skip_ = 0;                      // eligible packets still to pass unmarked
   uint8_t credit_starved_ = 0;                  // bit v: VL v waited for credits before its next packet

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "engine/simulator.h"
@@ -270,6 +271,74 @@ TEST(PacketNetwork, DwrrSharesTheLinkByWeight) {
   run.sim.Run();
   const double heavy = run.finishes.at[2].seconds(), light = run.finishes.at[1].seconds();
   EXPECT_NEAR(heavy / light, 2.0 / 3.0, 0.01);
+}
+
+// A host NIC schedules its classes as a switch egress port does: host 0
+// sends to hosts 1 and 2 through one switch, 100G everywhere, so its own
+// link is the only one the two flows share.
+TEST(HostNic, TwoClassesFromOneNicShareItsLinkByDwrrWeight) {
+  // 8 MiB in priority 3 (weight 4) to host 1 and 8 MiB in priority 1
+  // (weight 1) to host 2, both backlogged from 0: DWRR visits queue 1
+  // first (one 4178 B packet per visit), then queue 3 (four), so while
+  // both send the NIC's link carries 4 packets of the heavy class per 1 of
+  // the light. The heavy flow's 2,048th packet is the link's 2,560th
+  // (512 light ones went between), out of the NIC at 2,560 x 334,240 ps
+  // and at host 1 a cable, the switch (400 ns), its serialization and a
+  // cable later (500,000 + 400,000 + 334,240 + 500,000 = 1,734,240 ps):
+  // 857,388,640 ps. The light flow then has the link alone and finishes
+  // with the link's 4,096th packet: 1,370,781,280 ps.
+  Topology t = Star(2, 64ull << 20);
+  PacketConfig config;
+  config.queues[3].dwrr_weight = 4;
+  config.queues[1].dwrr_weight = 1;
+  Harness run(t, config);
+  run.Start(1, 0, 1, 8 << 20, 3);
+  run.Start(2, 0, 2, 8 << 20, 1);
+  // Halfway through the heavy flow: 4:1 by bytes, within 2% (at most a
+  // DWRR round, 5 packets, off over the ~1,280 sent).
+  run.sim.Run(Time::FromUs(428));
+  const double heavy_sent = static_cast<double>(run.net.flow(0).sent_bytes);
+  const double light_sent = static_cast<double>(run.net.flow(1).sent_bytes);
+  EXPECT_NEAR(heavy_sent / light_sent, 4.0, 4.0 * 0.02) << heavy_sent << " " << light_sent;
+  std::printf("at 428 us: %.0f B heavy, %.0f B light (x%.4f)\n", heavy_sent, light_sent, heavy_sent / light_sent);
+  run.sim.Run();
+  EXPECT_EQ(run.finishes.at[1].ps(), 857'388'640);
+  EXPECT_EQ(run.finishes.at[2].ps(), 1'370'781'280);
+}
+
+TEST(HostNic, AStrictClassFromOneNicGoesFirstAndTheLowClassGetsWhatItLeaves) {
+  // Host 0 sends eight 64 KiB messages to host 1 in strict priority 5, one
+  // every 20 us from 0, beside 4 MiB to host 2 in priority 1 (DWRR)
+  // started at 0. Each message leaves the NIC ahead of the bulk flow's
+  // packets: it takes its alone FCT, plus at most the one bulk packet
+  // already on the wire when it starts (334,240 ps). The bulk flow gets
+  // the link in the gaps (each message holds it for 16 packets, 5.35 us, of
+  // every 20 us) and never idles it, so it ends with the link's
+  // (1,024 + 8 x 16)th packet: 1,152 x 334,240 + 1,734,240 (the last
+  // packet's way to host 2) = 386,778,720 ps.
+  Topology t = Star(2, 64ull << 20);
+  PacketConfig config;
+  config.queues[5].strict = true;
+  Harness run(t, config);
+  run.Start(100, 0, 1, 64 << 10, 5);  // first, so no bulk packet is on the wire before it
+  run.Start(1, 0, 2, 4 << 20, 1);
+  for (int k = 1; k < 8; ++k) {
+    run.sim.ScheduleCallback(Time::FromUs(20 * k), [&run, k] { run.Start(100 + k, 0, 1, 64 << 10, 5); });
+  }
+  // While the first message sends (16 packets, 5.35 us) the bulk flow
+  // has sent nothing.
+  run.sim.Run(Time::FromUs(5));
+  EXPECT_EQ(run.net.flow(1).sent_bytes, 0u);
+  run.sim.Run();
+  TransferRequest r;
+  r.id = 100; r.src = 0; r.dst = 1; r.bytes = 64 << 10; r.priority = 5;
+  const int64_t alone = run.net.IdealFct(r).ps();
+  for (int k = 0; k < 8; ++k) {
+    const int64_t fct = run.finishes.at[100 + k].ps() - Time::FromUs(20 * k).ps();
+    EXPECT_GE(fct, alone) << k;
+    EXPECT_LE(fct, alone + 334'240) << k;
+  }
+  EXPECT_EQ(run.finishes.at[1].ps(), 386'778'720);
 }
 
 PacketConfig InfiniBand() {

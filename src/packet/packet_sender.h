@@ -23,6 +23,10 @@ class PacketSender {
   // Fills payload_bytes and offset of the next packet.
   // REQUIRES: NextSendTime() <= now.
   virtual void FillNext(Packet& p) = 0;
+  // The payload_bytes FillNext would fill now (a NIC's class scheduler
+  // weighs the next packet before it is made).
+  // REQUIRES: NextSendTime() <= now.
+  virtual uint32_t NextPayloadBytes() const = 0;
   // True once the sender will never send again (all bytes acknowledged or,
   // without a transport, all bytes sent).
   virtual bool Finished() const = 0;
@@ -36,8 +40,9 @@ class LineRateSender final : public PacketSender {
       : remaining_(message_bytes), mtu_(mtu_bytes) {}
 
   Time NextSendTime() const override { return remaining_ > 0 ? Time::Zero() : Time::Infinite(); }
+  uint32_t NextPayloadBytes() const override { return remaining_ < mtu_ ? static_cast<uint32_t>(remaining_) : mtu_; }
   void FillNext(Packet& p) override {
-    const uint32_t n = remaining_ < mtu_ ? static_cast<uint32_t>(remaining_) : mtu_;
+    const uint32_t n = NextPayloadBytes();
     p.payload_bytes = n;
     p.offset = offset_;
     offset_ += n;

@@ -17,6 +17,12 @@ Time RcSender::NextSendTime() const {
   return next_send_at_;
 }
 
+uint32_t RcSender::NextPayloadBytes() const {
+  // FillNext's choice: a packet to send again first, else the next new one.
+  const uint64_t offset = resend_.empty() ? next_ : resend_.back();
+  return static_cast<uint32_t>(std::min<uint64_t>(flow_.mtu_bytes, flow_.bytes - offset));
+}
+
 void RcSender::FillNext(Packet& p) {
   uint64_t offset;
   if (!resend_.empty()) {

@@ -28,6 +28,7 @@ class RcSender final : public PacketSender, public EventHandler {
 
   Time NextSendTime() const override;
   void FillNext(Packet& p) override;
+  uint32_t NextPayloadBytes() const override;
   bool Finished() const override { return acked_ >= flow_.bytes; }
   void OnFeedback(const Packet& feedback) override;
   // The retransmission timer.

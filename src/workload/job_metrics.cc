@@ -17,6 +17,48 @@ struct Edge {
   int8_t useful_delta;
 };
 
+// What a node's two edges carry: its span clipped to the counted window
+// (empty when to_ps < from_ps), its dimension and whether its FLOPs count.
+// Made for every node in one pass in node order, so the per-GPU passes,
+// which visit each GPU's nodes scattered over a graph far larger than the
+// cache, load one small record per visit instead of the node (64 bytes)
+// and both its times.
+struct NodeSpan {
+  int64_t from_ps;
+  int64_t to_ps;
+  int8_t dimension;  // -1: compute
+  int8_t useful;
+};
+
+// Sorts `edges` by time. A GPU's edges come in node order, nearly sorted
+// already (on four_jobs_1024gpu.yaml about 50 descents in 11,000 edges), so
+// it merges the ascending runs (a natural merge sort, n log(runs) moves)
+// instead of sorting from scratch. Only the order by time matters to the
+// sweep; `scratch` and `runs` are buffers kept across calls.
+void SortByTime(std::vector<Edge>& edges, std::vector<Edge>& scratch, std::vector<size_t>& runs) {
+  const auto earlier = [](const Edge& a, const Edge& b) { return a.at_ps < b.at_ps; };
+  runs.assign(1, 0);  // the runs' bounds: [runs[r], runs[r + 1])
+  for (size_t k = 1; k < edges.size(); ++k) {
+    if (edges[k].at_ps < edges[k - 1].at_ps) runs.push_back(k);
+  }
+  runs.push_back(edges.size());
+  while (runs.size() > 2) {
+    // Merge runs pairwise into scratch (an odd last run is copied), then
+    // swap: each round halves the runs.
+    scratch.resize(edges.size());
+    size_t kept = 1;
+    for (size_t r = 0; r + 1 < runs.size(); r += 2) {
+      const size_t a = runs[r], b = runs[r + 1], c = r + 2 < runs.size() ? runs[r + 2] : b;
+      std::merge(edges.begin() + static_cast<std::ptrdiff_t>(a), edges.begin() + static_cast<std::ptrdiff_t>(b),
+                 edges.begin() + static_cast<std::ptrdiff_t>(b), edges.begin() + static_cast<std::ptrdiff_t>(c),
+                 scratch.begin() + static_cast<std::ptrdiff_t>(a), earlier);
+      runs[kept++] = c;  // read above before written: kept <= r / 2 + 1
+    }
+    runs.resize(kept);
+    edges.swap(scratch);
+  }
+}
+
 // Calls visit(gpu) for each GPU node `node` occupies.
 template <typename Visit>
 void ForEachGpu(const JobGraph& graph, const JobNode& node, Visit&& visit) {
@@ -54,10 +96,15 @@ JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& sta
     last = Max(last, finish[i]);
   }
   m.makespan = last - first;
+  std::vector<NodeSpan> spans(n);
   for (JobNodeIndex i = 0; i < n; ++i) {
     assert(!start[i].IsInfinite() && !finish[i].IsInfinite());
     const JobNode& node = graph.node(i);
-    if (node.kind == JobNodeKind::kCompute) m.flops += node.flops;
+    const bool compute = node.kind == JobNodeKind::kCompute;
+    if (compute) m.flops += node.flops;
+    spans[i] = NodeSpan{Max(start[i], first).ps(), Min(finish[i], last).ps(),
+                        compute ? int8_t{-1} : static_cast<int8_t>(node.dimension),
+                        static_cast<int8_t>(compute && node.flops > 0 ? 1 : 0)};
   }
   // The nodes of each counted GPU, in node order (counted, then filled: one
   // buffer), so each GPU's edges are gathered into one small buffer that is
@@ -79,23 +126,19 @@ JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& sta
     });
   }
   int32_t used = 0;
-  std::vector<Edge> edges;
+  std::vector<Edge> edges, scratch;
+  std::vector<size_t> runs;
   for (size_t g = 0; g < counted; ++g) {
     edges.clear();
     for (size_t k = begin[g]; k < begin[g + 1]; ++k) {
-      const JobNodeIndex i = nodes_of[k];
-      const Time from = Max(start[i], first), to = Min(finish[i], last);
-      if (to < from) continue;
-      const JobNode& node = graph.node(i);
-      const bool compute = node.kind == JobNodeKind::kCompute;
-      const int8_t dimension = compute ? int8_t{-1} : static_cast<int8_t>(node.dimension);
-      const int8_t useful = compute && node.flops > 0 ? 1 : 0;
-      edges.push_back({from.ps(), dimension, +1, useful});
-      edges.push_back({to.ps(), dimension, -1, static_cast<int8_t>(-useful)});
+      const NodeSpan& span = spans[nodes_of[k]];
+      if (span.to_ps < span.from_ps) continue;
+      edges.push_back({span.from_ps, span.dimension, +1, span.useful});
+      edges.push_back({span.to_ps, span.dimension, -1, static_cast<int8_t>(-span.useful)});
     }
     if (edges.empty()) continue;
     ++used;
-    std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.at_ps < b.at_ps; });
+    SortByTime(edges, scratch, runs);
     int computing = 0, useful = 0;
     std::array<int, kCommDimensionCount> in_flight{};
     int64_t previous = first.ps();
