@@ -59,9 +59,20 @@ Status GpuNetwork::StartCoflow(const CoflowRequest& request) {
       chain_ps += e.latency_weight * static_cast<double>(layout_.spec().nvlink_latency.ps());
       continue;
     }
-    CoflowEdge nic = e;
-    std::tie(nic.src, nic.dst) = Nics(src, dst, request.id + over_fabric.edges.size());
-    over_fabric.edges.push_back(nic);
+    // One edge stands for every channel's connections between the pair;
+    // NCCL spreads channels over a GPU's NICs, so the edge is cut in equal
+    // parts, one per NIC of the GPU with more of them, each with its
+    // share of the latency weight (the parts' paths are alike).
+    const int parts = std::max(layout_.nic_count(src), layout_.nic_count(dst));
+    const auto n = static_cast<uint64_t>(parts);
+    for (int k = 0; k < parts; ++k) {
+      CoflowEdge nic = e;
+      nic.src = layout_.nic_of(src, k % layout_.nic_count(src));
+      nic.dst = layout_.nic_of(dst, k % layout_.nic_count(dst));
+      nic.bytes = e.bytes / n + (static_cast<uint64_t>(k) < e.bytes % n ? 1 : 0);
+      nic.latency_weight = e.latency_weight / parts;
+      over_fabric.edges.push_back(nic);
+    }
   }
   const Time chain = Time::FromPs(static_cast<int64_t>(std::llround(chain_ps)));
   const FlowId index = coflows_.size();

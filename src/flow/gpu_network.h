@@ -42,7 +42,9 @@ class GpuNetwork final : public NetworkModel, public TransferObserver {
   const char* name() const override { return fabric_.name(); }
   // A coflow over GPU endpoints splits in two coflows that run side by
   // side: its NVLink edges (on the NVLink fluid) and its edges between
-  // servers (NIC to NIC, on the fabric model). The chain is the request's
+  // servers (NIC to NIC, on the fabric model; an edge of a GPU with
+  // several NICs is cut in equal parts, one over each, as NCCL spreads a
+  // GPU's channels over its NICs). The chain is the request's
   // plus each NVLink edge's weight x the NVLink latency (both parts) and,
   // for the fabric part, its paths' latencies. It is done when both are,
   // so each part's rate is its own: a ring whose NVLink edges are slower
@@ -67,7 +69,8 @@ class GpuNetwork final : public NetworkModel, public TransferObserver {
   bool OnNvlink(GpuId a, GpuId b) const { return a >= layout_.gpus() || b >= layout_.gpus() || layout_.same_server(a, b); }
   // The NICs a transfer between servers leaves and enters by: a GPU with
   // several NICs of its own (NCCL uses them all) spreads its transfers
-  // over them by `spread` (a transfer's id; a coflow's id + edge index).
+  // over them by `spread` (a transfer's id). A coflow's edge between
+  // servers is instead cut over all of them (StartCoflow).
   std::pair<NodeId, NodeId> Nics(GpuId src, GpuId dst, uint64_t spread) const;
   int TxPort(GpuId gpu) const { return 2 * gpu; }
   int RxPort(GpuId gpu) const { return 2 * gpu + 1; }
