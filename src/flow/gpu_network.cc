@@ -12,6 +12,7 @@ GpuNetwork::GpuNetwork(Simulator& sim, const ClusterLayout& layout, NetworkModel
     : layout_(layout),
       fabric_(fabric),
       nvlink_(sim, [this](uint64_t id, Time at) { Done(id, at); }),
+      next_nic_(static_cast<size_t>(layout.gpus()), 0),
       next_fabric_id_(first_fabric_id) {
   for (GpuId g = 0; g < layout.gpus(); ++g) {
     nvlink_.AddResource(layout.spec().nvlink_per_dir);  // 2g: out of the GPU
@@ -38,8 +39,11 @@ void GpuNetwork::StartTransfer(const TransferRequest& request) {
   }
   TransferRequest over_fabric = request;
   over_fabric.id = next_fabric_id_++;
-  // Channels and chunks differ in id.
-  std::tie(over_fabric.src, over_fabric.dst) = Nics(src, dst, request.id);
+  // NCCL spreads a GPU's channels over its NICs: its transfers between
+  // servers take them in turn (by id they could all land on one: a step
+  // DAG's ids for one GPU can share a stride).
+  uint32_t& turn = next_nic_[static_cast<size_t>(src)];
+  std::tie(over_fabric.src, over_fabric.dst) = Nics(src, dst, turn++);
   fabric_to_request_.emplace(over_fabric.id, request.id);
   fabric_.StartTransfer(over_fabric);
 }

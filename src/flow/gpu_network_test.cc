@@ -133,6 +133,45 @@ TEST(GpuNetwork, BetweenServersATransferGoesNicToNicOverTheFabric) {
   EXPECT_EQ(c.finishes.at.at(42), Time::FromUs(1002));
 }
 
+TEST(GpuNetwork, AGpusTransfersBetweenServersTakeItsNicsInTurn) {
+  // 2 servers of 8 GPUs with 16 NICs each (GPU i: hosts 2i, 2i + 1 of its
+  // server). GPU 3 sends three transfers to GPU 11 with ids 2, 4 and 6
+  // (one stride, as a step DAG's ids for one GPU can be): they leave by
+  // host 6, 7, 6 and enter by the receiver's NIC of the same index, 22, 23,
+  // 22. By id parity all three would take host 6.
+  Topology topology;
+  for (int s = 0; s < 2; ++s) {
+    for (int r = 0; r < 16; ++r) {
+      std::string name = "h";
+      name += std::to_string(topology.num_nodes());
+      topology.AddHost(std::move(name), s, r);
+    }
+  }
+  const ClusterLayout layout = ClusterLayout::Build(topology, ServerSpec{}).value();
+  Simulator sim{1};
+  FakeFabric fabric{sim};
+  GpuNetwork net(sim, layout, fabric);
+  Finishes finishes;
+  net.SetObserver(&finishes);
+  for (FlowId id : {2, 4, 6}) {
+    TransferRequest r;
+    r.id = id;
+    r.src = 3;
+    r.dst = 11;
+    r.bytes = 1000;
+    net.StartTransfer(r);
+  }
+  sim.Run();
+  ASSERT_EQ(fabric.requests.size(), 3u);
+  EXPECT_EQ(fabric.requests[0].src, 6);
+  EXPECT_EQ(fabric.requests[1].src, 7);
+  EXPECT_EQ(fabric.requests[2].src, 6);
+  EXPECT_EQ(fabric.requests[0].dst, 22);
+  EXPECT_EQ(fabric.requests[1].dst, 23);
+  EXPECT_EQ(fabric.requests[2].dst, 22);
+  EXPECT_EQ(finishes.at.size(), 3u);
+}
+
 TEST(GpuNetwork, ACoflowEdgeBetweenServersIsCutOverEveryNicOfTheGpu) {
   // 2 servers of 8 GPUs with 16 NICs each: GPU i has hosts 2i and 2i + 1
   // of its server (nic_count 2), as Oracle's BM.GPU4.8. One coflow edge
@@ -143,7 +182,11 @@ TEST(GpuNetwork, ACoflowEdgeBetweenServersIsCutOverEveryNicOfTheGpu) {
   // Its NVLink edge (GPU 3 -> 4) stays off the fabric.
   Topology topology;
   for (int s = 0; s < 2; ++s) {
-    for (int r = 0; r < 16; ++r) topology.AddHost("h" + std::to_string(topology.num_nodes()), s, r);
+    for (int r = 0; r < 16; ++r) {
+      std::string name = "h";
+      name += std::to_string(topology.num_nodes());
+      topology.AddHost(std::move(name), s, r);
+    }
   }
   const ClusterLayout layout = ClusterLayout::Build(topology, ServerSpec{}).value();
   ASSERT_EQ(layout.nic_count(3), 2);
