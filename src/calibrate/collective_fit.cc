@@ -75,6 +75,25 @@ class Fitter {
     return s;
   }
 
+  // The largest log(value / start) figure f may take: a protocol's or the
+  // NIC's efficiency is a fraction of a rate (at most 1), NVLink's may
+  // reach the GPU's raw NVLink rate (the catalog's nvlink_per_dir) from
+  // the achievable one the scenario starts from; latencies only the
+  // general limit.
+  double MaxLogChange(const FittedFigure& f) const {
+    switch (f.figure) {
+      case CalibrationFigure::kProtocolEfficiency:
+      case CalibrationFigure::kNicEfficiency: return std::clamp(-std::log(f.start), 0.0, kMaxLogChange);
+      case CalibrationFigure::kNvlinkEfficiency: {
+        const double raw_bps = cluster_.gpu.nvlink_gbps_per_dir * 8e9;
+        const double bps = static_cast<double>(cluster_.server.nvlink_per_dir.bps());
+        if (raw_bps <= 0 || bps <= 0) return kMaxLogChange;
+        return std::clamp(std::log(raw_bps / bps), 0.0, kMaxLogChange);
+      }
+      default: return kMaxLogChange;
+    }
+  }
+
   // Model times (us) of every point of the targets whose log is not
   // `skip_log`; records the algorithm and protocol if `record`.
   Result<std::vector<double>> Evaluate(const std::vector<FittedFigure>& figures, const std::vector<double>& u,
@@ -126,6 +145,8 @@ class Fitter {
                                   int max_iterations, int& iterations) {
     const size_t n = figures.size();
     std::vector<double> u(n, 0.0);
+    std::vector<double> upper(n);
+    for (size_t a = 0; a < n; ++a) upper[a] = MaxLogChange(figures[a]);
     Result<std::vector<double>> t0 = Evaluate(figures, u, false);
     if (!t0.ok()) return t0.error();
     std::vector<double> r = Residuals(*t0, points_, use, u);
@@ -158,7 +179,7 @@ class Fitter {
         for (size_t a = 0; a < n; ++a) A[a][a] += lambda * (JtJ[a][a] + 1e-12);
         std::vector<double> delta = Solve(A, Jtr);
         std::vector<double> trial = u;
-        for (size_t a = 0; a < n; ++a) trial[a] = std::clamp(u[a] - delta[a], -kMaxLogChange, kMaxLogChange);
+        for (size_t a = 0; a < n; ++a) trial[a] = std::clamp(u[a] - delta[a], -kMaxLogChange, upper[a]);
         Result<std::vector<double>> tt = Evaluate(figures, trial, false);
         if (!tt.ok()) return tt.error();
         const std::vector<double> rt = Residuals(*tt, points_, use, trial);

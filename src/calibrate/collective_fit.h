@@ -25,6 +25,10 @@
 // positive), with a weak pull (weight 1e-3) toward the starting figures so
 // that a combination the logs cannot split (a base latency and 2(n-1)
 // per-step latencies on one rank count) keeps its split from the defaults.
+// An efficiency stays physical: a protocol's and the NIC's at most 1 (a
+// fraction of the rate), NVLink's at most the GPU's raw NVLink rate over
+// the achievable one the scenario starts from (the catalog's
+// nvlink_per_dir / nvlink_achievable_per_dir).
 //
 // Cross-validation: each size left out in turn (the fit from the start
 // without it predicts it), and, with several logs, each log left out.

@@ -134,6 +134,33 @@ TEST(CollectiveFit, RecoversTheFiguresALogWasGeneratedFrom) {
   }
 }
 
+TEST(CollectiveFit, EfficienciesStayPhysicalWhenTheLogIsFasterThanTheLinks) {
+  // Logs of the built-in cluster (every efficiency 1) with every time cut
+  // to 70%: the large sizes, bound by the 400G NICs, then move faster than
+  // the NICs allow. A protocol's and the NIC's efficiency are fractions of
+  // a rate, so they stop at 1 (the NIC's, where it starts, stays there);
+  // NVLink's stops at the raw rate over the achievable one it starts from
+  // (H100: 450 / 370.8 GB/s = 1.2136).
+  const Scenario cluster = Cluster();
+  std::vector<NcclTestsLog> logs;
+  for (CollectiveProtocol protocol : {CollectiveProtocol::kLl, CollectiveProtocol::kSimple}) {
+    const std::string text = GeneratedLog(cluster, CollectiveOp::kAllReduce, 16, protocol,
+                                          {1 << 10, 256 << 10, 4 << 20, 64 << 20, 256 << 20});
+    Result<NcclTestsLog> log = ParseNcclTestsLog(text, "generated.log");
+    ASSERT_TRUE(log.ok()) << log.error().message;
+    for (NcclTestsRow& row : log->rows) row.out_of_place.time_us *= 0.7;
+    logs.push_back(*log);
+  }
+  CalibrationFitOptions options;
+  options.cross_validate = false;
+  Result<CalibrationFit> fit = FitCollectiveCalibration(cluster, logs, options);
+  ASSERT_TRUE(fit.ok()) << fit.error().message;
+  EXPECT_LE(FigureValue(*fit, "bus_efficiency.protocol[ll]"), 1.0 + 1e-12);
+  EXPECT_NEAR(FigureValue(*fit, "bus_efficiency.nic"), 1.0, 1e-12);
+  const double raw_over_achievable = 450.0 / 370.8;
+  EXPECT_LE(FigureValue(*fit, "bus_efficiency.nvlink"), raw_over_achievable * (1 + 1e-9));
+}
+
 TEST(CollectiveFit, CrossValidationPredictsEachLeftOutSize) {
   // One log, one protocol: the left-out size is predicted by the fit of the others.
   Truth truth;

@@ -195,11 +195,26 @@ const FlowNetwork::RoutedCoflow& FlowNetwork::Route(const CoflowRequest& request
   std::vector<std::pair<int, double>> merged;
   for (const CoflowEdge& e : request.edges) {
     assert(e.src != e.dst && routes_.Distance(e.src, e.dst) > 0);
-    const std::vector<PortId> ports = RoutePath(EdgeAsTransfer(e, request.priority));
-    r.path_chain_ps += e.latency_weight * static_cast<double>(PathLatency(ports, std::max<uint64_t>(e.bytes, 1)).ps());
-    if (e.bytes == 0) continue;
-    const double coefficient = static_cast<double>(e.bytes) / static_cast<double>(r.reference);
-    for (PortId p : ports) merged.emplace_back(p, coefficient);
+    const TransferRequest whole = EdgeAsTransfer(e, request.priority);
+    if (config_.qps_per_transfer == 1 || e.bytes == 0) {
+      const std::vector<PortId> ports = RoutePath(whole);
+      r.path_chain_ps += e.latency_weight * static_cast<double>(PathLatency(ports, std::max<uint64_t>(e.bytes, 1)).ps());
+      if (e.bytes == 0) continue;
+      const double coefficient = static_cast<double>(e.bytes) / static_cast<double>(r.reference);
+      for (PortId p : ports) merged.emplace_back(p, coefficient);
+      continue;
+    }
+    // An edge is a connection: over several queue pairs (NCCL's
+    // NCCL_IB_QPS_PER_CONNECTION) it is split as a transfer is, each part
+    // on its own 5-tuple's path, the path latency counted once in all.
+    const std::vector<TransferRequest> parts = SplitIntoQueuePairs(whole, config_.mtu_bytes, config_.qps_per_transfer);
+    const double part_weight = e.latency_weight / static_cast<double>(parts.size());
+    for (const TransferRequest& part : parts) {
+      const std::vector<PortId> ports = RoutePath(part);
+      r.path_chain_ps += part_weight * static_cast<double>(PathLatency(ports, part.bytes).ps());
+      const double coefficient = static_cast<double>(part.bytes) / static_cast<double>(r.reference);
+      for (PortId p : ports) merged.emplace_back(p, coefficient);
+    }
   }
   // Sorted by port, repeats summed: the solver's form, once.
   std::sort(merged.begin(), merged.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -74,7 +74,10 @@ class FlowNetwork final : public FabricNetwork {
   // A coflow is one fluid over the union of its edges' ECMP paths, each
   // port at coefficient (bytes of the edges crossing it) / (the largest
   // edge's bytes); it is one flow of its priority's class. Its chain adds each
-  // edge's weight x its path latency (PathLatency). Edges of zero bytes
+  // edge's weight x its path latency (PathLatency). An edge is a
+  // connection: with qps_per_transfer > 1 it is split over that many queue
+  // pairs as a transfer is (SplitIntoQueuePairs), each on its own path,
+  // its weight shared among them. Edges of zero bytes
   // only add latency. The routed form of the last coflows is kept, so a
   // coflow equal to one of them (a communicator's next bucket) is not
   // routed again.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -320,6 +321,39 @@ TEST(FlowNetwork, QueuePairsSplitATransferAndItEndsWithTheLast) {
   h.sim.Run();
   ASSERT_EQ(h.net.flows().size(), 3u);
   EXPECT_EQ(h.finishes.at[1], Time::FromPs(7'043'760));
+}
+
+TEST(FlowNetwork, ACoflowEdgeOverQueuePairsTakesTheirPaths) {
+  // With qps_per_transfer 3 an edge of a coflow is a connection over three
+  // queue pairs, as a transfer is (NCCL_IB_QPS_PER_CONNECTION): host 0 ->
+  // host 15 of a k=4 fat-tree, 1 MB with source port 1234, carries on
+  // every port exactly the bytes the same transfer's three queue pairs
+  // carry (whole packets, 82/82/81 of 245: 335,872 / 335,872 / 328,256 B),
+  // which here take three different core switches.
+  const Topology t = FatTreeK4();
+  FlowConfig config;
+  config.qps_per_transfer = 3;
+  Harness as_transfer(t, config), as_coflow(t, config);
+  TransferRequest r = Harness::Request(1, t.hosts()[0], t.hosts()[15], 1'000'000);
+  r.sport = 1234;
+  as_transfer.net.StartTransfer(r);
+  as_transfer.sim.Run();
+  CoflowRequest c;
+  c.id = 2;
+  c.edges.push_back(CoflowEdge{t.hosts()[0], t.hosts()[15], 1'000'000, 1234, 1.0});
+  ASSERT_TRUE(as_coflow.net.StartCoflow(c).ok());
+  as_coflow.sim.Run();
+  ASSERT_EQ(as_coflow.finishes.at.count(2), 1u);
+  for (const Port& p : t.ports()) {
+    EXPECT_NEAR(as_coflow.net.bytes_carried(p.id), as_transfer.net.bytes_carried(p.id), 1e-3) << p.id;
+  }
+  std::set<NodeId> cores;
+  for (uint32_t f = 0; f < 3; ++f) {
+    for (PortId p : as_transfer.net.path(f)) {
+      if (t.node(t.port(p).node).tier == 3) cores.insert(t.port(p).node);
+    }
+  }
+  EXPECT_EQ(cores.size(), 3u);
 }
 
 TEST(FlowNetwork, ClassWeightsShareABottleneckInProportion) {

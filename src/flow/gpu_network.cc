@@ -12,6 +12,7 @@ GpuNetwork::GpuNetwork(Simulator& sim, const ClusterLayout& layout, NetworkModel
     : layout_(layout),
       fabric_(fabric),
       nvlink_(sim, [this](uint64_t id, Time at) { Done(id, at); }),
+      next_nic_(static_cast<size_t>(layout.gpus()), 0),
       next_fabric_id_(first_fabric_id) {
   for (GpuId g = 0; g < layout.gpus(); ++g) {
     nvlink_.AddResource(layout.spec().nvlink_per_dir);  // 2g: out of the GPU
@@ -38,8 +39,11 @@ void GpuNetwork::StartTransfer(const TransferRequest& request) {
   }
   TransferRequest over_fabric = request;
   over_fabric.id = next_fabric_id_++;
-  // Channels and chunks differ in id.
-  std::tie(over_fabric.src, over_fabric.dst) = Nics(src, dst, request.id);
+  // NCCL spreads a GPU's channels over its NICs: its transfers between
+  // servers take them in turn (by id they could all land on one: a step
+  // DAG's ids for one GPU can share a stride).
+  uint32_t& turn = next_nic_[static_cast<size_t>(src)];
+  std::tie(over_fabric.src, over_fabric.dst) = Nics(src, dst, turn++);
   fabric_to_request_.emplace(over_fabric.id, request.id);
   fabric_.StartTransfer(over_fabric);
 }
@@ -59,9 +63,20 @@ Status GpuNetwork::StartCoflow(const CoflowRequest& request) {
       chain_ps += e.latency_weight * static_cast<double>(layout_.spec().nvlink_latency.ps());
       continue;
     }
-    CoflowEdge nic = e;
-    std::tie(nic.src, nic.dst) = Nics(src, dst, request.id + over_fabric.edges.size());
-    over_fabric.edges.push_back(nic);
+    // One edge stands for every channel's connections between the pair;
+    // NCCL spreads channels over a GPU's NICs, so the edge is cut in equal
+    // parts, one per NIC of the GPU with more of them, each with its
+    // share of the latency weight (the parts' paths are alike).
+    const int parts = std::max(layout_.nic_count(src), layout_.nic_count(dst));
+    const auto n = static_cast<uint64_t>(parts);
+    for (int k = 0; k < parts; ++k) {
+      CoflowEdge nic = e;
+      nic.src = layout_.nic_of(src, k % layout_.nic_count(src));
+      nic.dst = layout_.nic_of(dst, k % layout_.nic_count(dst));
+      nic.bytes = e.bytes / n + (static_cast<uint64_t>(k) < e.bytes % n ? 1 : 0);
+      nic.latency_weight = e.latency_weight / parts;
+      over_fabric.edges.push_back(nic);
+    }
   }
   const Time chain = Time::FromPs(static_cast<int64_t>(std::llround(chain_ps)));
   const FlowId index = coflows_.size();

@@ -8,14 +8,15 @@
 // NVLink transfers (the NVSwitch itself does not block), plus the NVLink
 // latency. Between servers it goes NIC to NIC (each GPU's NIC is its rail)
 // over the fabric model it wraps — packet, flow or analytic alike. GPUs
-// that share a NIC share its link there; a GPU with several NICs spreads
-// its transfers over them by transfer id. Lives in one Simulator; not
+// that share a NIC share its link there; a GPU with several NICs takes
+// them in turn, transfer after transfer. Lives in one Simulator; not
 // thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "engine/simulator.h"
 #include "fabric/cluster_layout.h"
@@ -42,7 +43,9 @@ class GpuNetwork final : public NetworkModel, public TransferObserver {
   const char* name() const override { return fabric_.name(); }
   // A coflow over GPU endpoints splits in two coflows that run side by
   // side: its NVLink edges (on the NVLink fluid) and its edges between
-  // servers (NIC to NIC, on the fabric model). The chain is the request's
+  // servers (NIC to NIC, on the fabric model; an edge of a GPU with
+  // several NICs is cut in equal parts, one over each, as NCCL spreads a
+  // GPU's channels over its NICs). The chain is the request's
   // plus each NVLink edge's weight x the NVLink latency (both parts) and,
   // for the fabric part, its paths' latencies. It is done when both are,
   // so each part's rate is its own: a ring whose NVLink edges are slower
@@ -66,8 +69,10 @@ class GpuNetwork final : public NetworkModel, public TransferObserver {
   // NVSwitch's, or two GPUs of one server.
   bool OnNvlink(GpuId a, GpuId b) const { return a >= layout_.gpus() || b >= layout_.gpus() || layout_.same_server(a, b); }
   // The NICs a transfer between servers leaves and enters by: a GPU with
-  // several NICs of its own (NCCL uses them all) spreads its transfers
-  // over them by `spread` (a transfer's id; a coflow's id + edge index).
+  // several NICs of its own (NCCL uses them all) takes them in turn,
+  // `spread` counting its transfers, and the receiver's of the same index
+  // (its rail). A coflow's edge between servers is instead cut over all of
+  // them (StartCoflow).
   std::pair<NodeId, NodeId> Nics(GpuId src, GpuId dst, uint64_t spread) const;
   int TxPort(GpuId gpu) const { return 2 * gpu; }
   int RxPort(GpuId gpu) const { return 2 * gpu + 1; }
@@ -87,6 +92,7 @@ class GpuNetwork final : public NetworkModel, public TransferObserver {
   NetworkModel& fabric_;
   TransferObserver* observer_ = nullptr;
   FluidNetwork nvlink_;
+  std::vector<uint32_t> next_nic_;  // per GPU: its transfers between servers so far
   // Fabric transfers get ids of their own; this maps them back.
   std::unordered_map<FlowId, FlowId> fabric_to_request_;
   FlowId next_fabric_id_ = 0;

@@ -160,6 +160,49 @@ TEST(CollectiveRun, ACoflowAgreesWithItsStepsOnALargeRing) {
   EXPECT_LT(c->events, s->events / 100);  // one fluid instead of a transfer per step
 }
 
+TEST(CollectiveRun, ACoflowSpreadsAGpusInterServerBytesOverAllItsNics) {
+  // The flow level, a 256 MiB tree all-reduce (Simple, 2 channels) as one
+  // coflow over 2 servers x 2 GPUs with two 100G NICs per GPU, all 8 NICs
+  // under one switch (no ECMP choice to make). Channel c's trees join the
+  // servers at GPU c of each (server chains rotated by c), and each of its
+  // two trees moves S/4 up and S/4 down between them: every GPU sends
+  // S/2 = 128 MiB to the other server. NCCL spreads a GPU's channels over
+  // its NICs, so each NIC carries 64 MiB, at the payload rate of 100G with
+  // 4 KiB packets and 82 bytes of RoCEv2 overhead (98.04 Gbit/s):
+  //   D = 67,108,864 x 8 / (100e9 x 4096 / 4178) = 5,476 us.
+  // NVLink is far from the bottleneck (each GPU sends S over it at 370.8
+  // GB/s, 724 us), so the coflow's fabric part sets the time: base 8.4 us
+  // + (1 + F) x D + the fill's longest step (a 14 us network step), where
+  // F is the chain's transmission beyond the connection's own step: the
+  // chain (tree 0 of channel 0) crosses the deeper server's two NVLink
+  // edges (S = 256 MiB merged each) and the two edges between servers
+  // (128 MiB each) with a 512 KiB chunk each, K = 2 x 0.5/256 + 2 x
+  // 0.5/128 = 3/256, less the largest single step, 1/256: F = 1/128. That
+  // is 5,541.4 us; on one NIC per GPU (as before the spread) D doubles.
+  std::string text = "name: two_nics\n";
+  text += "cluster: {servers: 2, gpus_per_server: 2, gpu: H100, nic: {rate: 100Gbps, per_gpu: 2}}\n";
+  text += "fabric: {topology: {type: leaf_spine, hosts_per_leaf: 64}, link: {latency: 500ns},"
+          " switch: {name: test, radix: 128, port_rate: 100Gbps, latency: 400ns, buffer: 64MiB},"
+          " mtu: 4096, roce: {cc: none}}\n";
+  Result<Scenario> loaded = LoadScenarioText(text, "two_nics.yaml", ".", {});
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  Scenario coflow = *loaded;
+  coflow.model = ModelKind::kFlow;
+  coflow.collectives = Scenario::Collectives::kCoflow;
+  CollectiveRequest r;
+  r.algorithm = CollectiveAlgorithm::kTree;
+  r.protocol = CollectiveProtocol::kSimple;
+  r.channels = 2;
+  r.sweep.min_bytes = r.sweep.max_bytes = 256 << 20;
+  Result<CollectiveSweepResult> c = RunCollectiveSweep(coflow, r);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  const double drain_us = 67108864.0 * 8 / (100e3 * 4096 / 4178);
+  const double cu = c->times[0].us_f();
+  std::printf("tree all_reduce 256 MiB, 2 x 2 GPUs, two NICs each, coflow: %.2f us (D = %.2f us)\n", cu, drain_us);
+  const double expected_us = 8.4 + (1 + 1.0 / 128) * drain_us + 14;
+  EXPECT_NEAR(cu, expected_us, 0.001 * expected_us);
+}
+
 TEST(CollectiveRun, TheSweepReportsEverySizeAndBadRequestsNameTheFlag) {
   const Scenario s = Cluster(2, 2);
   CollectiveRequest r;
