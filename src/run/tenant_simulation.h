@@ -44,6 +44,10 @@ struct PreparedTenant {
   JobGraph placed;
   int32_t metric_gpus = 0;   // ComputeJobMetrics' `gpus`
   size_t timed_nodes = 0;    // ComputeJobMetrics' `timed_nodes`
+  // Training with a checkpoint (the graph's nodes past timed_nodes): step
+  // n (from 1) runs them when n % checkpoint_every == 0, else only the
+  // step's own nodes (JobExecutorOptions::node_limit), on the same graph.
+  int checkpoint_every = 1;
   std::optional<PreparedTraining> training;
   // Inference: the service, its first_gpu set to its placement.
   std::optional<InferenceSpec> inference;
@@ -71,6 +75,11 @@ struct TenantFigures {
   // Jobs: when each step began and ended (its executor's start and last
   // node), on the run's clock.
   std::vector<std::pair<Time, Time>> step_spans;
+  // Training with a checkpoint: per step, whether it wrote one, and how
+  // long the write took (from the step's start to the last GPU's write
+  // done; zero in a step without one).
+  std::vector<uint8_t> checkpointed;
+  std::vector<Time> checkpoint_write;
 };
 
 struct TenantSimulation {
