@@ -3,7 +3,10 @@
 // and Chakra trace as JobExecutors on one GpuNetwork, every inference
 // service as an InferenceServer on it, every flow workload
 // through one TrafficInjector on the same fabric model, each job at its
-// placement from its start, its steps back to back. The same prepared
+// placement from its start, its steps back to back (a training job's
+// checkpoint only in the steps checkpoint.every picks: the others run the
+// same graph without its checkpoint nodes, so no second graph is held per
+// job; JobDriver in the .cc says why). The same prepared
 // tenants run in any subset (the shared run holds them all, a tenant's
 // alone run only it), and each keeps its own flow ids and ECMP entropy in
 // every subset, so a tenant crosses the same links in each. Returns data;
