@@ -33,6 +33,35 @@ Time Quantile(std::vector<Time> fct, double q) {
   return fct[std::min(rank, fct.size()) - 1];
 }
 
+// A training job's steps with checkpoint.every > 1: the mean step time of
+// those that wrote a checkpoint and of the others, and the mean write.
+struct CheckpointSplit {
+  size_t steps = 0;  // that wrote one
+  Time step;         // their mean step time
+  Time other;        // the others' mean step time
+  Time write;        // the mean write, over the steps that wrote one
+};
+CheckpointSplit SplitByCheckpoint(const TenantFigures& f) {
+  CheckpointSplit c;
+  int64_t with = 0, without = 0, write = 0;
+  size_t others = 0;
+  for (size_t k = 0; k < f.steps.size() && k < f.checkpointed.size(); ++k) {
+    if (f.checkpointed[k]) {
+      ++c.steps;
+      with += f.steps[k].makespan.ps();
+      write += f.checkpoint_write[k].ps();
+    } else {
+      ++others;
+      without += f.steps[k].makespan.ps();
+    }
+  }
+  const auto mean = [](int64_t sum, size_t n) { return n == 0 ? Time::Zero() : Time::FromPs(sum / static_cast<int64_t>(n)); };
+  c.step = mean(with, c.steps);
+  c.other = mean(without, others);
+  c.write = mean(write, c.steps);
+  return c;
+}
+
 nlohmann::ordered_json Figures(const TenantResult& t, const TenantFigures& f) {
   nlohmann::ordered_json j;
   j["complete"] = f.complete;
@@ -51,6 +80,16 @@ nlohmann::ordered_json Figures(const TenantResult& t, const TenantFigures& f) {
     nlohmann::ordered_json steps = nlohmann::ordered_json::array();
     for (const JobMetrics& m : f.steps) steps.push_back(m.makespan.seconds());
     j["step_times_s"] = std::move(steps);
+    if (t.checkpoint_every > 1) {
+      // Only then: with a checkpoint during every step each step is one
+      // with it, and the outputs stay as they were before `every`.
+      const CheckpointSplit c = SplitByCheckpoint(f);
+      j["checkpoint"] = {{"every", t.checkpoint_every},
+                         {"steps", c.steps},
+                         {"step_time_s", c.step.seconds()},
+                         {"other_step_time_s", c.other.seconds()},
+                         {"write_s", c.write.seconds()}};
+    }
     if (t.model_flops_per_step > 0) {
       j["mfu"] = TenantMfu(t, f);
       j["tokens_per_s"] = f.headline > Time::Zero() ? static_cast<double>(t.tokens_per_step) / f.headline.seconds() : 0;
@@ -105,8 +144,9 @@ Status WriteSharedRunTelemetry(const TenantRuns& runs, OutputFolder& out) {
     const int track = trace.Track(trace.Process("tenant " + t.name), "steps");
     for (size_t k = 0; k < t.shared.step_spans.size(); ++k) {
       const auto& [begin, end] = t.shared.step_spans[k];
-      trace.Slice(track, "step " + std::to_string(k), t.kind, begin, end,
-                  nlohmann::ordered_json{{"step_time_ms", Ms(t.shared.steps[k].makespan)}});
+      nlohmann::ordered_json args{{"step_time_ms", Ms(t.shared.steps[k].makespan)}};
+      if (t.checkpoint_every > 1 && k < t.shared.checkpointed.size()) args["checkpoint"] = t.shared.checkpointed[k] != 0;
+      trace.Slice(track, "step " + std::to_string(k), t.kind, begin, end, std::move(args));
     }
   }
   AddFabricTrace(topology, shared.observation, store, trace);
@@ -201,6 +241,13 @@ std::string FormatTenantsSummary(const Scenario& scenario, const Topology& topol
       out += fmt::format("  {:<20} MFU {:.1f}% shared, {:.1f}% alone; exposed communication {:.3f} ms shared, {:.3f} ms alone\n",
                          "", 100 * TenantMfu(t, t.shared), 100 * TenantMfu(t, t.alone), t.shared.mean_exposed_comm_s * 1e3,
                          t.alone.mean_exposed_comm_s * 1e3);
+    }
+    if (t.checkpoint_every > 1) {
+      const CheckpointSplit shared = SplitByCheckpoint(t.shared), alone = SplitByCheckpoint(t.alone);
+      out += fmt::format("  {:<20} checkpoint every {} steps ({} written): step {:.3f} ms with it, {:.3f} ms without; "
+                         "write {:.3f} ms (alone {:.3f}, {:.3f}; {:.3f})\n",
+                         "", t.checkpoint_every, shared.steps, Ms(shared.step), Ms(shared.other), Ms(shared.write),
+                         Ms(alone.step), Ms(alone.other), Ms(alone.write));
     }
     if (t.shared.inference && t.alone.inference) {
       out += fmt::format("  {:<20} TTFT p99 {:.3f} ms shared, {:.3f} ms alone; TPOT mean {:.3f} ms shared, {:.3f} ms alone\n",

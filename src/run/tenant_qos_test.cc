@@ -23,10 +23,11 @@ namespace {
 // tenant_run_test.cc, gradients all-reduced in 8 MiB buckets after
 // backward) on servers 0 and 2, in class `train` (priority 3); with
 // `checkpoint_priority` >= 0 each GPU writes 1 GiB of checkpoint to server
-// 3 during the step, in that priority. Class `ckpt` is priority 1.
+// 3 during the step, in that priority. Class `ckpt` is priority 1. The
+// job runs `steps` steps; `every` > 0 is its checkpoint.every.
 Scenario CheckpointBeside(const std::string& train_scheduler, int checkpoint_priority,
                           const std::string& model = "flow", const std::string& checkpoint_bytes = "1GiB",
-                          const std::string& bucket = "8MiB") {
+                          const std::string& bucket = "8MiB", int steps = 1, int every = 0) {
   std::string text = "name: ckpt\n";
   text += "cluster: {servers: 4, gpus_per_server: 1, gpu: H100, nic: {rate: 100Gbps}}\n";
   text += "fabric: {topology: {type: leaf_spine, hosts_per_leaf: 2, spines: 1, oversubscription: 2},"
@@ -38,9 +39,10 @@ Scenario CheckpointBeside(const std::string& train_scheduler, int checkpoint_pri
   std::string checkpoint;
   if (checkpoint_priority >= 0) {
     checkpoint = ", checkpoint: {storage_servers: 1, bytes: " + checkpoint_bytes +
-                 ", priority: " + std::to_string(checkpoint_priority) + "}";
+                 ", priority: " + std::to_string(checkpoint_priority) +
+                 (every > 0 ? ", every: " + std::to_string(every) : std::string()) + "}";
   }
-  text += "workload:\n  - {name: a, placement: {servers: [0, 2]}, class: train, steps: 1,"
+  text += "workload:\n  - {name: a, placement: {servers: [0, 2]}, class: train, steps: " + std::to_string(steps) + ","
           " training: {model: {name: tiny, layers: 2, hidden: 1024, heads: 8, kv_heads: 8, ffn_hidden: 4096,"
           " mlp: gelu, vocab: 1000, seq_len: 512}, dp: 2, global_batch: 2, bucket: " + bucket + ", overlap: false" +
           checkpoint + "}}\n";
@@ -84,6 +86,74 @@ TEST(TenantQos, CheckpointInTheTrainingClassStretchesTheStepMoreThanInALowerOne)
   EXPECT_NEAR(same, g / b, 1e-6 * g / b);
   EXPECT_NEAR(lower, g / (4 * b), 1e-6 * g / b);
   EXPECT_NEAR(under_strict, 0, 1e-6 * g / b);
+}
+
+TEST(TenantQos, ACheckpointEveryOtherStepStretchesOnlyTheStepsThatWriteIt) {
+  // Four steps, `every: 2`: steps 2 and 4 (n % 2 == 0, n from 1) write the
+  // checkpoint, 1 and 3 do not. A step begins on an idle fabric (the one
+  // before has finished, its checkpoint too), its transfers on the same
+  // paths (a connection's entropy is its GPU pair's), so each lasts what
+  // the one step of the same kind lasts alone: to the picosecond.
+  // One step with the checkpoint: W (the test above, same class, W - O =
+  // G / B); one without: O. The mean step is (2W + 2O) / 4.
+  const Scenario four = CheckpointBeside("dwrr", 3, "flow", "1GiB", "8MiB", 4, 2);
+  Result<TenantRuns> r = RunTenants(four);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  Result<TenantRuns> with = RunTenants(CheckpointBeside("dwrr", 3));
+  Result<TenantRuns> without = RunTenants(CheckpointBeside("dwrr", -1));
+  ASSERT_TRUE(with.ok() && without.ok());
+  const Time w = with->tenants[0].shared.headline, o = without->tenants[0].shared.headline;
+  const TenantFigures& f = r->tenants[0].shared;
+  ASSERT_TRUE(f.complete);
+  ASSERT_EQ(f.steps.size(), 4u);
+  EXPECT_EQ(r->tenants[0].checkpoint_every, 2);
+  EXPECT_EQ(f.checkpointed, (std::vector<uint8_t>{0, 1, 0, 1}));
+  for (size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(f.steps[k].makespan, k % 2 == 1 ? w : o) << "step " << k + 1;
+  }
+  EXPECT_EQ(f.headline, Time::FromPs((2 * w.ps() + 2 * o.ps()) / 4));
+  EXPECT_GT(w - o, Time::FromMs(1));  // the checkpoint does stretch it (by G / B, the test above)
+  // The write: 1 GiB per GPU, both GPUs to server 3's one 100G link, which
+  // stays full throughout (during the all-reduce each checkpoint flow gets
+  // B/2 on its sender's link, after it too: each B/2 at server 3), so
+  // 2 GiB / B = 175.24 ms, plus the path's latency (0.1% allowed); it
+  // outlasts the step. Zero in the steps without one.
+  const double b = 100e9 / 8 * 4096 / 4178;
+  EXPECT_EQ(f.checkpoint_write[0], Time::Zero());
+  EXPECT_EQ(f.checkpoint_write[2], Time::Zero());
+  EXPECT_GE(f.checkpoint_write[1].seconds(), 2.0 * (1 << 30) / b);
+  EXPECT_NEAR(f.checkpoint_write[1].seconds(), 2.0 * (1 << 30) / b, 1e-3 * 2.0 * (1 << 30) / b);
+  EXPECT_EQ(f.checkpoint_write[1], f.checkpoint_write[3]);
+  EXPECT_GT(f.checkpoint_write[1], w);
+  // The storage server's downlink (leaf 1 -> server 3) carries nothing but
+  // checkpoints: in the four steps, exactly twice what one step with a
+  // checkpoint puts there, and no byte in the shared run is not a
+  // tenant's (the job is the only tenant: links.csv is its bytes).
+  const Topology& topology = r->topology;
+  size_t storage_link = topology.ports().size();
+  for (const Port& port : topology.ports()) {
+    if (topology.node(port.peer).name == "h3") storage_link = port.id;
+  }
+  ASSERT_LT(storage_link, topology.ports().size());
+  // One checkpoint there: 2 GPUs x 1 GiB in 4 KiB packets of 4178 bytes on
+  // the wire, 2^31 / 4096 x 4178 = 2,190,475,264 bytes.
+  const uint64_t one = with->shared.port_tx_bytes[storage_link];
+  EXPECT_EQ(one, (uint64_t{1} << 31) / 4096 * 4178);
+  EXPECT_EQ(r->shared.port_tx_bytes[storage_link], 2 * one);
+  EXPECT_EQ(r->tenants[0].port_tx_bytes, r->shared.port_tx_bytes);
+  // Every other port carries the four steps' own traffic: twice one step
+  // with its checkpoint plus twice one without.
+  for (size_t p = 0; p < topology.ports().size(); ++p) {
+    EXPECT_EQ(r->shared.port_tx_bytes[p], 2 * with->shared.port_tx_bytes[p] + 2 * without->shared.port_tx_bytes[p])
+        << "port " << p;
+  }
+  std::printf("every 2: steps %.4f / %.4f / %.4f / %.4f ms (with a checkpoint %.4f, without %.4f), mean %.4f; "
+              "write %.4f ms; storage link %llu bytes (one checkpoint %llu)\n",
+              f.steps[0].makespan.seconds() * 1e3, f.steps[1].makespan.seconds() * 1e3,
+              f.steps[2].makespan.seconds() * 1e3, f.steps[3].makespan.seconds() * 1e3, w.seconds() * 1e3,
+              o.seconds() * 1e3, f.headline.seconds() * 1e3, f.checkpoint_write[1].seconds() * 1e3,
+              static_cast<unsigned long long>(r->shared.port_tx_bytes[storage_link]),
+              static_cast<unsigned long long>(one));
 }
 
 TEST(TenantQos, AtPacketLevelTooTheCheckpointStretchesTheStepMoreInTheTrainingClassThanInALowerOne) {

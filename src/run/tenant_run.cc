@@ -33,6 +33,7 @@ Status PrepareAll(const Scenario& scenario, const BuiltFabric& fabric, std::vect
         t.metric_gpus = p->gpus;
         t.timed_nodes = p->step.graph.size();
         storage_servers = std::max(storage_servers, training.storage_servers);
+        t.checkpoint_every = training.checkpoint_every;
         // The graph (with its checkpoint) moves to the tenant; the step's
         // own copy is not read again (its figures are), so it goes: a
         // graph of a large job is tens of MB.
@@ -179,6 +180,7 @@ Result<TenantRuns> RunTenants(const Scenario& scenario, const RunHooks& hooks) {
       r.model_flops_per_step = tenants[i].training->step.model_flops_per_step;
       r.tokens_per_step = tenants[i].training->step.tokens_per_step;
       r.peak_flops_per_gpu = tenants[i].training->step.peak_flops_per_gpu;
+      if (tenants[i].timed_nodes < tenants[i].graph.size()) r.checkpoint_every = tenants[i].checkpoint_every;
     }
     runs.tenants.push_back(std::move(r));
   }

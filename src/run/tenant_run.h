@@ -34,6 +34,7 @@ struct TenantResult {
   double model_flops_per_step = 0;
   uint64_t tokens_per_step = 0;
   double peak_flops_per_gpu = 0;
+  int checkpoint_every = 0;          // training with a checkpoint: its checkpoint.every (0: none)
   std::vector<uint64_t> port_tx_bytes;  // its own bytes per port (its alone run)
   std::vector<size_t> bottleneck_ports;  // its links where the others' bytes take longest
 };

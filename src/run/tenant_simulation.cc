@@ -62,7 +62,14 @@ class FabricSplit final : public TransferObserver {
 
 // One job tenant: from its start, `steps` runs of its placed graph back to
 // back (or, with a duration, as many as start before start + duration),
-// each on a fresh JobExecutor with a block of the tenant's region.
+// each on a fresh JobExecutor with a block of the tenant's region. A step
+// ends when all it ran has finished, its checkpoint too. A training
+// job's checkpoint (the nodes past timed_nodes) runs only in the steps
+// that write one (checkpoint_every); the others run the same graph with
+// the executor's node_limit at timed_nodes, so no second graph is held (a
+// large job's is tens of MB, and the four-job benchmark holds one per
+// tenant), and the checkpoint nodes, which have no edges, are simply left
+// out.
 class JobDriver {
  public:
   JobDriver(Simulator& sim, GpuNetwork& gpus, const ClusterLayout& layout, const PreparedTenant& tenant,
@@ -80,6 +87,8 @@ class JobDriver {
   bool finished() const { return finished_; }
   std::vector<JobMetrics>& steps() { return steps_; }
   std::vector<std::pair<Time, Time>>& spans() { return spans_; }
+  std::vector<uint8_t>& checkpointed() { return checkpointed_; }
+  std::vector<Time>& checkpoint_write() { return checkpoint_write_; }
 
  private:
   void BeginStep() {
@@ -87,6 +96,9 @@ class JobDriver {
     o.first_flow_id = dispatcher_.Reserve(kIdsPerStep);
     block_ = o.first_flow_id;
     step_began_ = sim_.Now();
+    const size_t step = steps_.size() + 1;  // counted from 1
+    checkpoint_ = has_checkpoint() && step % static_cast<size_t>(tenant_.checkpoint_every) == 0;
+    if (has_checkpoint() && !checkpoint_) o.node_limit = tenant_.timed_nodes;
     o.on_done = [this] { sim_.ScheduleCallback(sim_.Now(), [this] { StepDone(); }); };
     executor_ = std::make_unique<JobExecutor>(sim_, gpus_, layout_, tenant_.placed, std::move(o));
     dispatcher_.SetOwner(block_, executor_.get());
@@ -104,6 +116,15 @@ class JobDriver {
     spans_.emplace_back(step_began_, sim_.Now());
     steps_.push_back(ComputeJobMetrics(tenant_.graph, executor_->node_start(), executor_->node_finish(),
                                        tenant_.metric_gpus, tenant_.timed_nodes));
+    if (has_checkpoint()) {
+      Time written = step_began_;
+      if (checkpoint_) {
+        const std::vector<Time>& finish = executor_->node_finish();
+        for (size_t i = tenant_.timed_nodes; i < finish.size(); ++i) written = Max(written, finish[i]);
+      }
+      checkpointed_.push_back(checkpoint_ ? 1 : 0);
+      checkpoint_write_.push_back(written - step_began_);
+    }
     dispatcher_.Release(block_);
     executor_.reset();
     const TenantSpec& spec = *tenant_.spec;
@@ -117,6 +138,8 @@ class JobDriver {
     on_finished_();
   }
 
+  bool has_checkpoint() const { return tenant_.timed_nodes > 0 && tenant_.timed_nodes < tenant_.graph.size(); }
+
   Simulator& sim_;
   GpuNetwork& gpus_;
   const ClusterLayout& layout_;
@@ -128,7 +151,10 @@ class JobDriver {
   FlowId block_ = 0;
   std::vector<JobMetrics> steps_;
   std::vector<std::pair<Time, Time>> spans_;  // each step's begin and end
+  std::vector<uint8_t> checkpointed_;         // with a checkpoint: per step, whether it wrote one
+  std::vector<Time> checkpoint_write_;        // and how long the write took
   Time step_began_;
+  bool checkpoint_ = false;  // the running step writes its checkpoint
   bool finished_ = false;
   std::optional<Error> error_;
 };
@@ -292,6 +318,8 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
       if (drivers[w]->error()) return *drivers[w]->error();
       f.steps = std::move(drivers[w]->steps());
       f.step_spans = std::move(drivers[w]->spans());
+      f.checkpointed = std::move(drivers[w]->checkpointed());
+      f.checkpoint_write = std::move(drivers[w]->checkpoint_write());
       f.complete = drivers[w]->finished();
       std::vector<Time> step_times;
       for (const JobMetrics& m : f.steps) {

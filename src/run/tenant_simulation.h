@@ -3,7 +3,10 @@
 // and Chakra trace as JobExecutors on one GpuNetwork, every inference
 // service as an InferenceServer on it, every flow workload
 // through one TrafficInjector on the same fabric model, each job at its
-// placement from its start, its steps back to back. The same prepared
+// placement from its start, its steps back to back (a training job's
+// checkpoint only in the steps checkpoint.every picks: the others run the
+// same graph without its checkpoint nodes, so no second graph is held per
+// job; JobDriver in the .cc says why). The same prepared
 // tenants run in any subset (the shared run holds them all, a tenant's
 // alone run only it), and each keeps its own flow ids and ECMP entropy in
 // every subset, so a tenant crosses the same links in each. Returns data;
@@ -44,6 +47,10 @@ struct PreparedTenant {
   JobGraph placed;
   int32_t metric_gpus = 0;   // ComputeJobMetrics' `gpus`
   size_t timed_nodes = 0;    // ComputeJobMetrics' `timed_nodes`
+  // Training with a checkpoint (the graph's nodes past timed_nodes): step
+  // n (from 1) runs them when n % checkpoint_every == 0, else only the
+  // step's own nodes (JobExecutorOptions::node_limit), on the same graph.
+  int checkpoint_every = 1;
   std::optional<PreparedTraining> training;
   // Inference: the service, its first_gpu set to its placement.
   std::optional<InferenceSpec> inference;
@@ -71,6 +78,11 @@ struct TenantFigures {
   // Jobs: when each step began and ended (its executor's start and last
   // node), on the run's clock.
   std::vector<std::pair<Time, Time>> step_spans;
+  // Training with a checkpoint: per step, whether it wrote one, and how
+  // long the write took (from the step's start to the last GPU's write
+  // done; zero in a step without one).
+  std::vector<uint8_t> checkpointed;
+  std::vector<Time> checkpoint_write;
 };
 
 struct TenantSimulation {

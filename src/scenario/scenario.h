@@ -87,10 +87,14 @@ struct Scenario {
     // one (storage traffic sharing the fabric with training): every GPU
     // sends `checkpoint_bytes` to one of the last `storage_servers` servers
     // of the cluster (its NIC on the same rail), on traffic class
-    // `checkpoint_priority`. 0 servers: no checkpoint.
+    // `checkpoint_priority`. 0 servers: no checkpoint. With the step
+    // repeated (the item's `steps` or `duration`), only steps n (counted
+    // from 1) with n % checkpoint_every == 0 write one; the others run
+    // without checkpoint traffic.
     int storage_servers = 0;
     uint64_t checkpoint_bytes = 0;  // per GPU; 0 = its share of 16 bytes per parameter
     uint8_t checkpoint_priority = 1;
+    int checkpoint_every = 1;       // >= 1; 1 = during every step
     std::string path;  // "workload.N.training", for messages
   };
   std::vector<Training> trainings;

@@ -78,5 +78,50 @@ TEST(TenantSection, BadKeysNameTheirField) {
             std::string::npos);
 }
 
+// A training job's checkpoint.every, with the steps it repeats.
+std::string Every(const std::string& repeat, const std::string& every) {
+  return "  - {" + repeat + "training: {model: llama3-8b, tp: 8, dp: 2, global_batch: 16, checkpoint: "
+         "{storage_servers: 1" + every + "}}}\n";
+}
+
+TEST(TenantSection, CheckpointEveryCountsSteps) {
+  Result<Scenario> s = Load(Every("steps: 4, ", ", every: 2"));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->trainings[0].checkpoint_every, 2);
+  EXPECT_EQ(s->tenants[0].steps, 4);
+  Result<Scenario> plain = Load(Every("steps: 4, ", ""));
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  EXPECT_EQ(plain->trainings[0].checkpoint_every, 1);  // during every step, as before
+  // A duration runs as many steps as fit: any `every` may be reached.
+  Result<Scenario> timed = Load(Every("duration: 10ms, ", ", every: 50"));
+  ASSERT_TRUE(timed.ok()) << timed.error().message;
+  EXPECT_EQ(timed->trainings[0].checkpoint_every, 50);
+  // As many steps as `every`: the last one writes it.
+  EXPECT_TRUE(Load(Every("steps: 3, ", ", every: 3")).ok());
+}
+
+TEST(TenantSection, BadCheckpointEveryNamesItsField) {
+  EXPECT_NE(ErrorOf(Every("steps: 4, ", ", every: 0"))
+                .find("workload.0.training.checkpoint.every: expected an integer >= 1, got '0'"),
+            std::string::npos)
+      << ErrorOf(Every("steps: 4, ", ", every: 0"));
+  EXPECT_NE(ErrorOf(Every("steps: 4, ", ", every: 1.5"))
+                .find("workload.0.training.checkpoint.every: expected an integer >= 1, got '1.5'"),
+            std::string::npos)
+      << ErrorOf(Every("steps: 4, ", ", every: 1.5"));
+  // No step would write one: more than its steps, or one step alone (a
+  // plain item, or steps: 1).
+  const std::string past = ErrorOf(Every("steps: 2, ", ", every: 3"));
+  EXPECT_NE(past.find("workload.0.training.checkpoint.every: 3 writes a checkpoint during steps 3, 6, ... but the "
+                      "item runs 2 steps, so none would; give workload.0.steps >= 3 or a duration"),
+            std::string::npos)
+      << past;
+  const std::string once = ErrorOf(Every("", ", every: 2"));
+  EXPECT_NE(once.find("workload.0.training.checkpoint.every: 2 writes a checkpoint during steps 2, 4, ... but the "
+                      "item runs 1 step, so none would"),
+            std::string::npos)
+      << once;
+}
+
 }  // namespace
 }  // namespace aifabric

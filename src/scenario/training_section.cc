@@ -83,11 +83,12 @@ void ReadTraining(const SectionContext& c, const YAML::Node& value, const std::s
   tr.compute_efficiency =
       m.Number("compute_efficiency", 0, [](double x) { return x >= 0 && x <= 1; }, "a number in [0, 1] (0: the calibration file's)");
   MapReader ck = m.Map("checkpoint");
-  ck.AllowOnly({"storage_servers", "bytes", "priority"});
+  ck.AllowOnly({"storage_servers", "bytes", "priority", "every"});
   if (m.Has("checkpoint")) RequireKeys(ck, {"storage_servers"});
   t.storage_servers = static_cast<int>(ck.Int("storage_servers", 0, 0, 1 << 20));
   t.checkpoint_bytes = ck.Size("bytes", 0, 0, kMaxBytes);
   t.checkpoint_priority = static_cast<uint8_t>(ck.Int("priority", 1, 0, kNumPriorities - 1));
+  t.checkpoint_every = static_cast<int>(ck.Int("every", 1, 1, kMaxInt));
   tr.gpu_peak_tflops = s.gpu.bf16_dense_tflops;
   tr.hbm_bytes_per_s = s.gpu.hbm_tbps * 1e12;
   if (c.d.ok()) s.trainings.push_back(std::move(t));

@@ -100,6 +100,18 @@ std::string DescribeKeys(const YAML::Node& node) {
   return std::to_string(node.size()) + " keys" + (keys.empty() ? "" : " (" + keys + ")");
 }
 
+// checkpoint.every past the item's steps: no step would write one (a
+// duration may run any number of steps, so it passes).
+void CheckCheckpointEvery(const MapReader& training, const Scenario::Training& t, const TenantSpec& tenant) {
+  if (t.storage_servers == 0 || t.checkpoint_every <= tenant.steps || tenant.duration > Time::Zero()) return;
+  training.Map("checkpoint")
+      .FailAt("every", std::to_string(t.checkpoint_every) + " writes a checkpoint during steps " +
+                           std::to_string(t.checkpoint_every) + ", " + std::to_string(2 * t.checkpoint_every) +
+                           ", ... but the item runs " + std::to_string(tenant.steps) + " step" +
+                           (tenant.steps == 1 ? "" : "s") + ", so none would; give " + tenant.path +
+                           ".steps >= " + std::to_string(t.checkpoint_every) + " or a duration");
+}
+
 std::optional<TrafficSpec> ReadWorkloadItem(const SectionContext& c, const MapReader& item, Scenario& s,
                                             TenantSpec& tenant) {
   item.AllowOnly({"flows", "permutation", "incast", "all_to_all", "poisson", "training", "chakra", "inference", "name",
@@ -136,6 +148,7 @@ std::optional<TrafficSpec> ReadWorkloadItem(const SectionContext& c, const MapRe
   if (kind == "flows") return ReadFlows(c, value, path);
   if (kind == "training") {
     ReadTraining(c, value, path, s);
+    if (c.d.ok()) CheckCheckpointEvery(MapReader(c.d, value, path), s.trainings.back(), tenant);
     return std::nullopt;
   }
   if (kind == "chakra") {

@@ -35,6 +35,7 @@ JobExecutor::JobExecutor(Simulator& sim, NetworkModel& network, const ClusterLay
       layout_(layout),
       graph_(graph),
       options_(options),
+      run_nodes_(options.node_limit > 0 ? options.node_limit : graph.size()),
       unused_local_(sim, DataRate::Gbps(1), Time::Zero()),
       next_flow_id_(options.first_flow_id) {}
 
@@ -74,7 +75,17 @@ Status JobExecutor::CheckGpus() const {
 Status JobExecutor::Start() {
   assert(!started_);
   started_ = true;
+  assert(run_nodes_ <= graph_.size());
   if (Status s = CheckGpus(); !s.ok()) return s;
+  // A node it runs waiting on one it leaves out would never start.
+  for (JobNodeIndex i = static_cast<JobNodeIndex>(run_nodes_); i < graph_.size(); ++i) {
+    for (JobNodeIndex s : graph_.successors(i)) {
+      if (s < run_nodes_) {
+        return Error{NodeError(graph_, s, "depends on node " + std::to_string(i) + ", past the executor's " +
+                                              std::to_string(run_nodes_) + " nodes")};
+      }
+    }
+  }
   start_time_ = finish_time_ = sim_.Now();
   const size_t n = graph_.size();
   waiting_.resize(n);
@@ -83,12 +94,12 @@ Status JobExecutor::Start() {
   compute_queue_.assign(static_cast<size_t>(layout_.gpus()), {});
   gpu_busy_.assign(static_cast<size_t>(layout_.gpus()), 0);
   std::vector<JobNodeIndex> roots;
-  for (JobNodeIndex i = 0; i < n; ++i) {
+  for (JobNodeIndex i = 0; i < run_nodes_; ++i) {
     waiting_[i] = graph_.in_degree(i);
     if (waiting_[i] == 0) roots.push_back(i);
   }
   for (JobNodeIndex i : roots) Ready(i);
-  if (n == 0 && options_.on_done) {
+  if (run_nodes_ == 0 && options_.on_done) {
     reported_done_ = true;
     options_.on_done();
   }
@@ -325,7 +336,7 @@ void JobExecutor::Finish(JobNodeIndex i) {
     finish_time_ = Max(finish_time_, finish_[f]);
     ++finished_;
     for (JobNodeIndex s : graph_.successors(f)) {
-      if (--waiting_[s] == 0) Ready(s);
+      if (s < run_nodes_ && --waiting_[s] == 0) Ready(s);
     }
   }
   draining_ = false;

@@ -52,6 +52,13 @@ struct JobExecutorOptions {
   // Straggler GPUs: their kernels stretched inside the windows
   // (compute_slowdown.h); empty: every GPU at its nominal speed.
   ComputeSlowdowns slowdowns;
+  // Run only nodes 0..node_limit-1 (0: all); the later ones never start
+  // (their start and finish stay infinite) and are not waited for. For
+  // background work appended to a graph that a run may leave out, e.g. a
+  // training step's checkpoint in the steps that write none. REQUIRES:
+  // node_limit <= the graph's size; no node below it depends on one at or
+  // past it (Start refuses such a graph).
+  size_t node_limit = 0;
   // Called once, when the last node has finished (at Start for an empty
   // graph); may be empty. It runs inside the executor's own event, so it
   // must not destroy the executor (defer that, e.g. to a callback at Now()).
@@ -67,12 +74,14 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   JobExecutor(const JobExecutor&) = delete;
   JobExecutor& operator=(const JobExecutor&) = delete;
 
-  // Checks every GPU exists in the layout, then starts the nodes without
+  // Checks every GPU exists in the layout (and that the nodes it runs
+  // depend on none it leaves out), then starts the nodes without
   // dependencies at Now(). Errors name the node. Call once.
   Status Start();
 
-  bool done() const { return finished_ == graph_.size(); }
+  bool done() const { return finished_ == run_nodes_; }
   size_t finished() const { return finished_; }  // nodes finished so far
+  size_t run_nodes() const { return run_nodes_; }  // the nodes it runs: 0..run_nodes()-1
   // Set when a collective could not be built (the simulation was stopped).
   const std::optional<Error>& error() const { return error_; }
   Time start_time() const { return start_time_; }
@@ -113,6 +122,7 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   const ClusterLayout& layout_;
   const JobGraph& graph_;
   const JobExecutorOptions options_;
+  const size_t run_nodes_;  // options_.node_limit, or the graph's size
   FixedRateLocalTransfers unused_local_;  // collectives here never stay inside one endpoint
 
   struct Collective {

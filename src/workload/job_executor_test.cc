@@ -178,6 +178,61 @@ TEST(JobExecutor, EmptyCollectivesAndZeroByteTransfersFinishAtOnce) {
   EXPECT_EQ(run.executor->finish_time(), Time::Zero());
 }
 
+TEST(JobExecutor, ANodeLimitLeavesTheBackgroundNodesOut) {
+  // A 100 us kernel on GPU 0, then a 1 MB send 0 -> 4 (81 us); a
+  // background write 1 -> 5 of 2 MB (161 us) after them, with no edges.
+  // All of it: done at 161 us. With node_limit 2: the write never starts,
+  // the run is done when the send is (181 us), and the metrics, timed on
+  // the first two nodes, count nothing of it.
+  const auto graph = [] {
+    JobGraphBuilder b;
+    const JobNodeIndex k = b.AddCompute(0, Time::FromUs(100), 1e9, 0);
+    const JobNodeIndex send = b.AddTransfer(0, 4, 1'000'000, CommDimension::kPipeline, 0);
+    b.AddEdge(k, send);
+    b.AddTransfer(1, 5, 2'000'000, CommDimension::kStorage, 0);
+    return std::move(b).Build().value();
+  };
+  JobRun all(graph());
+  ASSERT_TRUE(all.status.ok());
+  EXPECT_EQ(all.finish(2), Time::FromUs(161));
+  EXPECT_EQ(all.executor->finish_time(), Time::FromUs(181));
+  JobExecutorOptions o;
+  o.node_limit = 2;
+  JobRun step(graph(), o);
+  ASSERT_TRUE(step.status.ok());
+  EXPECT_TRUE(step.executor->done());
+  EXPECT_EQ(step.executor->run_nodes(), 2u);
+  EXPECT_EQ(step.executor->finished(), 2u);
+  EXPECT_EQ(step.finish(1), Time::FromUs(181));
+  EXPECT_TRUE(step.begin(2).IsInfinite());
+  EXPECT_EQ(step.executor->flow_ids_used(), 1u);  // the send's only
+  const JobMetrics m = ComputeJobMetrics(step.graph, step.executor->node_start(), step.executor->node_finish(), 0, 2);
+  EXPECT_EQ(m.makespan, Time::FromUs(181));
+  EXPECT_EQ(m.gpus, 2);  // GPUs 0 and 4
+  EXPECT_EQ(m.comm_s[static_cast<size_t>(CommDimension::kStorage)], 0);
+  // With the write (timed on the same two nodes), GPUs 1 and 5 count its
+  // 161 us of storage traffic within the 181: 2 x 161 / 4 GPUs per GPU.
+  const JobMetrics with = ComputeJobMetrics(all.graph, all.executor->node_start(), all.executor->node_finish(), 0, 2);
+  EXPECT_EQ(with.makespan, Time::FromUs(181));
+  EXPECT_EQ(with.gpus, 4);
+  EXPECT_NEAR(with.comm_s[static_cast<size_t>(CommDimension::kStorage)] * 1e6, 2 * 161.0 / 4, 1e-6);
+}
+
+TEST(JobExecutor, ANodeLimitRefusesANodeThatWaitsOnOneLeftOut) {
+  // Node 0 depends on node 1, past a limit of 1: it could never start.
+  JobGraphBuilder b;
+  const JobNodeIndex k = b.AddCompute(0, Time::FromUs(10), 0, b.AddLabel("kernel"));
+  const JobNodeIndex late = b.AddTransfer(1, 5, 1000, CommDimension::kStorage, 0);
+  b.AddEdge(late, k);
+  JobExecutorOptions o;
+  o.node_limit = 1;
+  JobRun run(std::move(b).Build().value(), o);
+  ASSERT_FALSE(run.status.ok());
+  EXPECT_NE(run.status.error().message.find("job node 0 (kernel): depends on node 1, past the executor's 1 nodes"),
+            std::string::npos)
+      << run.status.error().message;
+}
+
 TEST(JobExecutor, GroupsMustFitTheCluster) {
   JobGraphBuilder b;
   b.AddCollective(CollectiveOp::kAllReduce, b.AddGroup({0, 1, 4}), 1024, CommDimension::kData, 0);

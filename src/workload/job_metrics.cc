@@ -98,9 +98,13 @@ JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& sta
   m.makespan = last - first;
   std::vector<NodeSpan> spans(n);
   for (JobNodeIndex i = 0; i < n; ++i) {
-    assert(!start[i].IsInfinite() && !finish[i].IsInfinite());
     const JobNode& node = graph.node(i);
     const bool compute = node.kind == JobNodeKind::kCompute;
+    if (i >= timed && start[i].IsInfinite()) {
+      spans[i] = NodeSpan{0, -1, compute ? int8_t{-1} : static_cast<int8_t>(node.dimension), 0};  // never ran
+      continue;
+    }
+    assert(!start[i].IsInfinite() && !finish[i].IsInfinite());
     if (compute) m.flops += node.flops;
     spans[i] = NodeSpan{Max(start[i], first).ps(), Min(finish[i], last).ps(),
                         compute ? int8_t{-1} : static_cast<int8_t>(node.dimension),

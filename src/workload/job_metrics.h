@@ -33,7 +33,9 @@ struct JobMetrics {
 // leaves them when done(). With `gpus` > 0, only GPUs 0..gpus-1 are counted
 // (others are endpoints such as storage servers, not the job's GPUs). With
 // `timed_nodes` > 0, the makespan is that of nodes 0..timed_nodes-1 and
-// later nodes (background work, e.g. a checkpoint) count only within it.
+// later nodes (background work, e.g. a checkpoint) count only within it;
+// those may also not have run at all (start and finish infinite: an
+// executor's node_limit left them out), and then count nothing.
 JobMetrics ComputeJobMetrics(const JobGraph& graph, const std::vector<Time>& start, const std::vector<Time>& finish,
                              int32_t gpus = 0, size_t timed_nodes = 0);
 
