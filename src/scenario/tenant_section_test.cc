@@ -16,17 +16,17 @@ constexpr const char* kCluster =
     "fabric:\n  qos:\n    classes:\n      - {name: bulk, priority: 1, dscp: 10}\n";
 constexpr const char* kJob = "training: {model: llama3-8b, tp: 8, dp: 2, global_batch: 16}";
 
-Result<Scenario> Load(const std::string& workload) {
+Result<Scenario> LoadWorkload(const std::string& workload) {
   return LoadScenarioText(std::string(kCluster) + "workload:\n" + workload, "t.yaml", ".", {});
 }
 
-std::string ErrorOf(const std::string& workload) {
-  Result<Scenario> s = Load(workload);
+std::string WorkloadError(const std::string& workload) {
+  Result<Scenario> s = LoadWorkload(workload);
   return s.ok() ? "" : s.error().message;
 }
 
 TEST(TenantSection, KeysBesideAnItemsKindMakeItATenant) {
-  Result<Scenario> s = Load(std::string("  - {name: a, placement: {servers: [2, 3]}, start: 2ms, steps: 3, class: bulk, ") +
+  Result<Scenario> s = LoadWorkload(std::string("  - {name: a, placement: {servers: [2, 3]}, start: 2ms, steps: 3, class: bulk, ") +
                             kJob + "}\n  - {placement: topology, " + kJob + "}\n  - permutation: {size: 1MiB}\n");
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_TRUE(s->shared_fabric);
@@ -48,33 +48,33 @@ TEST(TenantSection, KeysBesideAnItemsKindMakeItATenant) {
 }
 
 TEST(TenantSection, PlainJobItemsStillRunApartAndJobsBesideFlowsShare) {
-  Result<Scenario> apart = Load(std::string("  - ") + kJob + "\n  - " + kJob + "\n");
+  Result<Scenario> apart = LoadWorkload(std::string("  - ") + kJob + "\n  - " + kJob + "\n");
   ASSERT_TRUE(apart.ok()) << apart.error().message;
   EXPECT_FALSE(apart->shared_fabric);
-  Result<Scenario> mixed = Load(std::string("  - ") + kJob + "\n  - permutation: {size: 1MiB}\n");
+  Result<Scenario> mixed = LoadWorkload(std::string("  - ") + kJob + "\n  - permutation: {size: 1MiB}\n");
   ASSERT_TRUE(mixed.ok()) << mixed.error().message;
   EXPECT_TRUE(mixed->shared_fabric);
 }
 
 TEST(TenantSection, BadKeysNameTheirField) {
-  EXPECT_NE(ErrorOf("  - {placement: {servers: [0]}, permutation: {size: 1MiB}}\n").find("workload.0.placement: only for jobs"),
+  EXPECT_NE(WorkloadError("  - {placement: {servers: [0]}, permutation: {size: 1MiB}}\n").find("workload.0.placement: only for jobs"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(std::string("  - {placement: best, ") + kJob + "}\n").find("unknown placement policy 'best'"),
+  EXPECT_NE(WorkloadError(std::string("  - {placement: best, ") + kJob + "}\n").find("unknown placement policy 'best'"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(std::string("  - {placement: {servers: [0, 1], gpus: [3]}, ") + kJob + "}\n")
+  EXPECT_NE(WorkloadError(std::string("  - {placement: {servers: [0, 1], gpus: [3]}, ") + kJob + "}\n")
                 .find("expected exactly one of servers, gpus or policy"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(std::string("  - {name: x, ") + kJob + "}\n  - {name: x, " + kJob + "}\n")
+  EXPECT_NE(WorkloadError(std::string("  - {name: x, ") + kJob + "}\n  - {name: x, " + kJob + "}\n")
                 .find("workload.1.name: 'x' names two workload items"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(std::string("  - {placement: {servers: [0, 1]}, ") + kJob + "}\n  - {placement: {gpus: [8]}, " +
+  EXPECT_NE(WorkloadError(std::string("  - {placement: {servers: [0, 1]}, ") + kJob + "}\n  - {placement: {gpus: [8]}, " +
                     kJob + "}\n")
                 .find("workload.1.placement: GPU 8 is already another item's"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(std::string("  - {placement: {servers: [4]}, ") + kJob + "}\n").find("server 4 is not in the cluster"),
+  EXPECT_NE(WorkloadError(std::string("  - {placement: {servers: [4]}, ") + kJob + "}\n").find("server 4 is not in the cluster"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(std::string("  - {class: gold, ") + kJob + "}\n").find("unknown class 'gold'"), std::string::npos);
-  EXPECT_NE(ErrorOf("  - {name: a, permutation: {size: 1MiB}, incast: {senders: 2}}\n").find("exactly one of"),
+  EXPECT_NE(WorkloadError(std::string("  - {class: gold, ") + kJob + "}\n").find("unknown class 'gold'"), std::string::npos);
+  EXPECT_NE(WorkloadError("  - {name: a, permutation: {size: 1MiB}, incast: {senders: 2}}\n").find("exactly one of"),
             std::string::npos);
 }
 
