@@ -20,8 +20,6 @@ std::vector<std::string> Tokens(std::string_view line) {
   return out;
 }
 
-bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
 bool AllDigits(std::string_view s) {
   if (s.empty()) return false;
   for (char c : s) {
@@ -52,9 +50,9 @@ std::string_view StripTag(std::string_view line) {
   if (i == 1 || i >= line.size() || line[i] != ']') return line;
   std::string_view rest = line.substr(i + 1);
   for (std::string_view stream : {"<stdout>:", "<stderr>:"}) {
-    if (StartsWith(rest, stream)) return rest.substr(stream.size());
+    if (rest.starts_with(stream)) return rest.substr(stream.size());
   }
-  if (StartsWith(rest, " ")) return rest.substr(1);
+  if (rest.starts_with(" ")) return rest.substr(1);
   return line;
 }
 
@@ -115,7 +113,7 @@ std::optional<NcclTestsRank> ReadRankLine(const std::vector<std::string>& t) {
   r.host = t[i + 3];
   r.device = static_cast<int32_t>(*device);
   size_t name = i + 6;
-  if (name < t.size() && StartsWith(t[name], "[")) ++name;
+  if (name < t.size() && t[name].starts_with("[")) ++name;
   for (; name < t.size(); ++name) r.gpu += (r.gpu.empty() ? "" : " ") + t[name];
   return r;
 }
@@ -314,7 +312,7 @@ Result<NcclTestsLog> ParseNcclTestsLog(std::string_view text, const std::string&
       if (end == text.size()) break;
       continue;
     }
-    if (t[0] == "#" || StartsWith(t[0], "#")) {
+    if (t[0] == "#" || t[0].starts_with("#")) {
       if (IsColumnHeader(t)) {
         columns = ReadColumns(t);
         if (!columns) return Error{Where(origin, line_no) + "a result table header with columns this reader does not know"};

@@ -115,7 +115,8 @@ Result<Time> ParseTime(std::string_view text) {
 }
 
 namespace {
-std::string Trim(double v) {
+// `v` to 6 significant digits, trailing zeros dropped: "400", "1.5".
+std::string SixDigits(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
@@ -127,7 +128,7 @@ std::string FormatBytes(uint64_t bytes) {
   double v = static_cast<double>(bytes);
   int u = 0;
   while (v >= 1024 && u < 4) { v /= 1024; ++u; }
-  return Trim(v) + kUnits[u];
+  return SixDigits(v) + kUnits[u];
 }
 
 std::string FormatRate(DataRate rate) {
@@ -135,7 +136,7 @@ std::string FormatRate(DataRate rate) {
   double v = static_cast<double>(rate.bps());
   int u = 0;
   while (v >= 1000 && u < 4) { v /= 1000; ++u; }
-  return Trim(v) + kUnits[u];
+  return SixDigits(v) + kUnits[u];
 }
 
 std::string FormatTime(Time t) {
@@ -143,7 +144,7 @@ std::string FormatTime(Time t) {
   double v = static_cast<double>(t.ps());
   int u = 0;
   while (std::fabs(v) >= 1000 && u < 4) { v /= 1000; ++u; }
-  return Trim(v) + kUnits[u];
+  return SixDigits(v) + kUnits[u];
 }
 
 }  // namespace aifabric

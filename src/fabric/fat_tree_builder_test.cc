@@ -233,37 +233,37 @@ TEST(FatTree, PartialTreeSharesCores) {
   EXPECT_EQ(t->num_links(), 49152u);
 }
 
-std::string Err(const TopologySpec& spec) {
+std::string FatTreeError(const TopologySpec& spec) {
   Result<Topology> t = BuildFatTree(spec);
   return t.ok() ? "(built)" : t.error().message;
 }
 
 TEST(FatTree, Errors) {
-  EXPECT_THAT(Err(KAry(5, 4)), HasSubstr("fabric.topology.k: must be an even number"));
-  EXPECT_THAT(Err(KAry(4, 17)), HasSubstr("fabric.topology.k: a k = 4 fat-tree holds at most k^3/4 = 16 hosts"));
-  EXPECT_THAT(Err(KAry(34, 16)), HasSubstr("exceeds the 32-port switch"));
+  EXPECT_THAT(FatTreeError(KAry(5, 4)), HasSubstr("fabric.topology.k: must be an even number"));
+  EXPECT_THAT(FatTreeError(KAry(4, 17)), HasSubstr("fabric.topology.k: a k = 4 fat-tree holds at most k^3/4 = 16 hosts"));
+  EXPECT_THAT(FatTreeError(KAry(34, 16)), HasSubstr("exceeds the 32-port switch"));
   TopologySpec spec = KAry(4, 16);
   spec.hosts_per_leaf = 2;
-  EXPECT_THAT(Err(spec), HasSubstr("fabric.topology.hosts_per_leaf: not used with k"));
+  EXPECT_THAT(FatTreeError(spec), HasSubstr("fabric.topology.hosts_per_leaf: not used with k"));
   spec = KAry(4, 16);
   spec.oversubscription = 2;
-  EXPECT_THAT(Err(spec), HasSubstr("fabric.topology.oversubscription: a k-ary fat-tree is non-blocking"));
+  EXPECT_THAT(FatTreeError(spec), HasSubstr("fabric.topology.oversubscription: a k-ary fat-tree is non-blocking"));
 
   TopologySpec general = MakeSpec(TopologyType::kFatTree, "32x100G", 64, 8, DataRate::Gbps(100));
   general.cores = 20;
-  EXPECT_THAT(Err(general), HasSubstr("fabric.topology.cores: must be a multiple of aggs_per_pod (16"));
+  EXPECT_THAT(FatTreeError(general), HasSubstr("fabric.topology.cores: must be a multiple of aggs_per_pod (16"));
   general.cores = 0;
   general.agg_oversubscription = 0.5;
-  EXPECT_THAT(Err(general), HasSubstr("fabric.topology.agg_oversubscription: must be >= 1"));
+  EXPECT_THAT(FatTreeError(general), HasSubstr("fabric.topology.agg_oversubscription: must be >= 1"));
   // 32 pods of 256 hosts fill 32-port cores; one more host needs a 33rd pod.
   TopologySpec big = MakeSpec(TopologyType::kFatTree, "32x100G", 8193, 1, DataRate::Gbps(100));
-  EXPECT_THAT(Err(big), HasSubstr("fabric.topology: 8193 hosts need 513 leaves in 33 pods"));
+  EXPECT_THAT(FatTreeError(big), HasSubstr("fabric.topology: 8193 hosts need 513 leaves in 33 pods"));
   big.servers = 8192;
   EXPECT_TRUE(SizeFatTree(big).ok());
   TopologySpec neg = general;
   neg.agg_oversubscription = 1;
   neg.leaves_per_pod = -1;
-  EXPECT_THAT(Err(neg), HasSubstr("fabric.topology.leaves_per_pod: must be >= 0"));
+  EXPECT_THAT(FatTreeError(neg), HasSubstr("fabric.topology.leaves_per_pod: must be >= 0"));
 }
 
 }  // namespace

@@ -292,8 +292,6 @@ ForwardingTables ComputeFtree(const Topology& topology, const IbLidMap& map, std
 
 namespace {
 
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
 std::string_view TrimLeft(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   return s;
@@ -312,8 +310,8 @@ Result<ForwardingTables> ReadLftText(std::string_view text, const std::string& o
   auto err = [&origin](int line, const std::string& msg) { return Error{FileLine(origin, line) + msg}; };
   for (const TextLine& line : SplitLines(text)) {
     const std::string_view s = TrimLeft(line.text);
-    if (s.empty() || EndsWith(s, "lids dumped") || StartsWith(s, "Lid ") || StartsWith(s, "Port ")) continue;
-    if (StartsWith(s, "Unicast lids")) {
+    if (s.empty() || EndsWith(s, "lids dumped") || s.starts_with("Lid ") || s.starts_with("Port ")) continue;
+    if (s.starts_with("Unicast lids")) {
       // "... of switch Lid <dec> guid 0x<hex> (...):"
       const size_t at = s.find("of switch Lid ");
       const size_t g = s.find(" guid ");
@@ -343,7 +341,7 @@ Result<ForwardingTables> ReadLftText(std::string_view text, const std::string& o
     const std::vector<std::string_view> f = SplitWhitespace(s);
     uint64_t lid = 0;
     int64_t out = 0;
-    if (!StartsWith(s, "0x") || f.size() < 2 || !ParseIbHex(f[0], lid) || !ParseInt64(f[1], out)) {
+    if (!s.starts_with("0x") || f.size() < 2 || !ParseIbHex(f[0], lid) || !ParseInt64(f[1], out)) {
       return err(line.number, std::string("expected a '") + what +
                                   "' line: 'Unicast lids [...] of switch ...' or '0x<lid> <port> ...', got " +
                                   Quote(line.text));

@@ -5,8 +5,6 @@
 namespace aifabric {
 namespace {
 
-bool IsSwitch(const Topology& t, NodeId n) { return t.node(n).kind == NodeKind::kSwitch; }
-
 // One subnet as a topology of its own: every host, the subnet's switches
 // and the links among them, in the whole fabric's order.
 struct Subnet {
@@ -30,7 +28,8 @@ Subnet CutSubnet(const Topology& t, const std::vector<int>& subnet, int s, std::
   for (LinkId l = 0; static_cast<size_t>(l) < t.num_links(); ++l) {
     const Port& p = t.port(2 * l);
     const NodeId a = in_subnet[p.node], b = in_subnet[p.peer];
-    if (a == kNoNode || b == kNoNode || (!IsSwitch(t, p.node) && !IsSwitch(t, p.peer))) continue;
+    const bool host_to_host = t.node(p.node).kind == NodeKind::kHost && t.node(p.peer).kind == NodeKind::kHost;
+    if (a == kNoNode || b == kNoNode || host_to_host) continue;
     out.topology.AddLink(a, b, p.rate, p.latency);
     out.link_of.push_back(l);
     out.down.push_back(link_down.empty() ? 0 : link_down[static_cast<size_t>(l)]);
@@ -53,7 +52,7 @@ std::vector<int> SwitchSubnets(const Topology& topology) {
       stack.pop_back();
       for (PortId p : topology.node(at).ports) {
         const NodeId m = topology.port(p).peer;
-        if (IsSwitch(topology, m) && subnet[m] < 0) {
+        if (topology.node(m).kind == NodeKind::kSwitch && subnet[m] < 0) {
           subnet[m] = next;
           stack.push_back(m);
         }

@@ -79,8 +79,6 @@ class Cursor {
   std::string_view s_;
 };
 
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
 // "S-0002c903004ae1c0" / "H-..." / "R-...": the GUID in an ibnetdiscover id.
 bool GuidFromId(std::string_view id, uint64_t& guid) {
   if (id.size() < 3 || id[1] != '-' || (id[0] != 'S' && id[0] != 'H' && id[0] != 'R')) return false;
@@ -120,13 +118,13 @@ class Parser {
     trimmed.SkipSpace();
     text = trimmed.rest();
     if (text.empty() || text.front() == '#') return std::nullopt;
-    if (StartsWith(text, "switchguid") || StartsWith(text, "caguid") || StartsWith(text, "hcaguids")) {
+    if (text.starts_with("switchguid") || text.starts_with("caguid") || text.starts_with("hcaguids")) {
       return GuidLine(line, text);
     }
-    if (StartsWith(text, "Switch")) return Header(line, text.substr(6), true);
-    if (StartsWith(text, "Hca")) return Header(line, text.substr(3), false);
-    if (StartsWith(text, "Ca")) return Header(line, text.substr(2), false);
-    if (StartsWith(text, "Rt")) return Err(line, "IB routers ('Rt' blocks) are not supported");
+    if (text.starts_with("Switch")) return Header(line, text.substr(6), true);
+    if (text.starts_with("Hca")) return Header(line, text.substr(3), false);
+    if (text.starts_with("Ca")) return Header(line, text.substr(2), false);
+    if (text.starts_with("Rt")) return Err(line, "IB routers ('Rt' blocks) are not supported");
     if (text.front() == '[') return PortLine(line, text);
     const size_t eq = text.find('=');
     if (eq != std::string_view::npos && eq > 0 && text.substr(0, eq).find_first_of(" \t\"") == std::string_view::npos) {

@@ -16,7 +16,7 @@ using fabric_testing::CountTier;
 using fabric_testing::MakeSpec;
 using fabric_testing::PeerNames;
 
-TopologySpec Spec(int servers, double oversubscription) {
+TopologySpec LeafSpineSpec(int servers, double oversubscription) {
   TopologySpec spec = MakeSpec(TopologyType::kLeafSpine, "128x400G", servers, 8, DataRate::Gbps(400));
   spec.oversubscription = oversubscription;
   return spec;
@@ -32,7 +32,7 @@ int Uplinks(const Topology& t, NodeId leaf) {
 // link each. 16 servers x 8 NICs = 128 hosts -> 2 leaves.
 // Links: 128 host + 2 leaves x 64 = 256.
 TEST(LeafSpine, NonBlocking) {
-  Result<Topology> t = BuildLeafSpine(Spec(16, 1.0));
+  Result<Topology> t = BuildLeafSpine(LeafSpineSpec(16, 1.0));
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_EQ(CountTier(*t, 1), 2);
   EXPECT_EQ(CountTier(*t, 2), 64);
@@ -54,7 +54,7 @@ TEST(LeafSpine, NonBlocking) {
 // 32 spines. 24 servers x 8 = 192 hosts -> 2 full leaves; tier-1 capacity
 // 192 x 400G down / 64 x 400G up = 3.0.
 TEST(LeafSpine, Oversubscribed) {
-  Result<Topology> t = BuildLeafSpine(Spec(24, 3.0));
+  Result<Topology> t = BuildLeafSpine(LeafSpineSpec(24, 3.0));
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_EQ(CountTier(*t, 1), 2);
   EXPECT_EQ(CountTier(*t, 2), 32);
@@ -68,7 +68,7 @@ TEST(LeafSpine, Oversubscribed) {
 
 TEST(LeafSpine, ExplicitSpinesGetParallelLinks) {
   // u = 64 over 16 spines: 4 links from each leaf to each spine.
-  TopologySpec spec = Spec(16, 1.0);
+  TopologySpec spec = LeafSpineSpec(16, 1.0);
   spec.spines = 16;
   Result<Topology> t = BuildLeafSpine(spec);
   ASSERT_TRUE(t.ok()) << t.error().message;
@@ -197,29 +197,29 @@ TEST(LeafSpine, PlanesAreIndependentCopiesWithOneNicPortEach) {
   EXPECT_THAT(BuildLeafSpine(spec).error().message, HasSubstr("fabric.topology.planes: must be 1..8, got 9"));
 }
 
-std::string Err(const TopologySpec& spec) {
+std::string LeafSpineError(const TopologySpec& spec) {
   Result<Topology> t = BuildLeafSpine(spec);
   return t.ok() ? "(built)" : t.error().message;
 }
 
 TEST(LeafSpine, Errors) {
-  EXPECT_THAT(Err(Spec(16, 0.5)), HasSubstr("fabric.topology.oversubscription: must be >= 1"));
-  EXPECT_THAT(Err(Spec(0, 1)), HasSubstr("cluster.servers: must be >= 1, got 0"));
+  EXPECT_THAT(LeafSpineError(LeafSpineSpec(16, 0.5)), HasSubstr("fabric.topology.oversubscription: must be >= 1"));
+  EXPECT_THAT(LeafSpineError(LeafSpineSpec(0, 1)), HasSubstr("cluster.servers: must be >= 1, got 0"));
   // At most 128 leaves of 64 hosts under a 128-port spine = 8192 hosts.
-  EXPECT_THAT(Err(Spec(1025, 1)),
+  EXPECT_THAT(LeafSpineError(LeafSpineSpec(1025, 1)),
               HasSubstr("fabric.topology: 8200 hosts need 129 leaves of 64 hosts, so each spine needs 129 ports"));
-  EXPECT_EQ(Err(Spec(1024, 1)), "(built)");
-  TopologySpec spec = Spec(16, 1);
+  EXPECT_EQ(LeafSpineError(LeafSpineSpec(1024, 1)), "(built)");
+  TopologySpec spec = LeafSpineSpec(16, 1);
   spec.hosts_per_leaf = 128;
-  EXPECT_THAT(Err(spec), HasSubstr("fabric.topology.hosts_per_leaf: must be below the switch's 128 ports"));
+  EXPECT_THAT(LeafSpineError(spec), HasSubstr("fabric.topology.hosts_per_leaf: must be below the switch's 128 ports"));
   spec.hosts_per_leaf = 100;  // needs 100 uplinks at o = 1
-  EXPECT_THAT(Err(spec), HasSubstr("fabric.topology.hosts_per_leaf: 100 hosts per leaf need 100 uplinks"));
+  EXPECT_THAT(LeafSpineError(spec), HasSubstr("fabric.topology.hosts_per_leaf: 100 hosts per leaf need 100 uplinks"));
   spec.hosts_per_leaf = 0;
   spec.spines = -2;
-  EXPECT_THAT(Err(spec), HasSubstr("fabric.topology.spines: must be >= 0"));
-  spec = Spec(16, 1);
+  EXPECT_THAT(LeafSpineError(spec), HasSubstr("fabric.topology.spines: must be >= 0"));
+  spec = LeafSpineSpec(16, 1);
   spec.switch_spec.radix = 1;
-  EXPECT_THAT(Err(spec), HasSubstr("fabric.switch (128x400G).ports: a switch needs at least 2 ports"));
+  EXPECT_THAT(LeafSpineError(spec), HasSubstr("fabric.switch (128x400G).ports: a switch needs at least 2 ports"));
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ using fabric_testing::MakeSpec;
 
 const std::string kPath = std::string(AIFABRIC_SOURCE_DIR) + "/data/clusters/lingjun2023_topo.csv";
 
-TopologySpec Spec() {
+TopologySpec LingjunSpec() {
   TopologySpec spec = MakeSpec(TopologyType::kLingjunFile, "64x400G", 1, 1, DataRate::Gbps(200));
   spec.file = kPath;
   return spec;
@@ -63,7 +63,7 @@ TEST(Lingjun, RealFileMatchesLabelCounts) {
   // ASW labels repeat under different PSWs, so a ToR is a (PSW, ASW) pair.
   EXPECT_GT(tors.size(), asw_labels.size());
 
-  Result<Topology> t = BuildTopology(Spec());
+  Result<Topology> t = BuildTopology(LingjunSpec());
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_EQ(t->hosts().size(), 847u);
   EXPECT_EQ(t->hosts().front(), 0);
@@ -99,26 +99,26 @@ TEST(Lingjun, RealFileMatchesLabelCounts) {
   }
 }
 
-std::string Err(const std::string& text) {
-  Result<Topology> t = ParseLingjunTopology(text, "topo.csv", Spec());
+std::string LingjunError(const std::string& text) {
+  Result<Topology> t = ParseLingjunTopology(text, "topo.csv", LingjunSpec());
   return t.ok() ? "(parsed)" : t.error().message;
 }
 
 TEST(Lingjun, Errors) {
-  EXPECT_THAT(Err("ip,PSW,DSW,ASW\n"), HasSubstr("topo.csv:1: expected the header 'ip,DSW,PSW,ASW'"));
-  EXPECT_THAT(Err(""), HasSubstr("topo.csv:1: expected the header"));
-  EXPECT_THAT(Err("ip,DSW,PSW,ASW\n"), HasSubstr("topo.csv:1: no hosts"));
-  EXPECT_THAT(Err("ip,DSW,PSW,ASW\na,G1,P1,S1\nb,G1,P1\n"),
+  EXPECT_THAT(LingjunError("ip,PSW,DSW,ASW\n"), HasSubstr("topo.csv:1: expected the header 'ip,DSW,PSW,ASW'"));
+  EXPECT_THAT(LingjunError(""), HasSubstr("topo.csv:1: expected the header"));
+  EXPECT_THAT(LingjunError("ip,DSW,PSW,ASW\n"), HasSubstr("topo.csv:1: no hosts"));
+  EXPECT_THAT(LingjunError("ip,DSW,PSW,ASW\na,G1,P1,S1\nb,G1,P1\n"),
               HasSubstr("topo.csv:3: expected 4 comma-separated fields (ip,DSW,PSW,ASW), got 3"));
-  EXPECT_THAT(Err("ip,DSW,PSW,ASW\na,G1,,S1\n"), HasSubstr("topo.csv:2: empty PSW field"));
-  EXPECT_THAT(Err("ip,DSW,PSW,ASW\na,G1,P1,S1\n\nb,G1,P1,S2\na,G1,P2,S1\n"),
+  EXPECT_THAT(LingjunError("ip,DSW,PSW,ASW\na,G1,,S1\n"), HasSubstr("topo.csv:2: empty PSW field"));
+  EXPECT_THAT(LingjunError("ip,DSW,PSW,ASW\na,G1,P1,S1\n\nb,G1,P1,S2\na,G1,P2,S1\n"),
               HasSubstr("topo.csv:5: duplicate host ip 'a' (first on line 2)"));
 }
 
 TEST(Lingjun, SmallInline) {
   // Two PSWs reuse the label S1: three ToRs (P1/S1, P1/S2, P2/S1).
   Result<Topology> t =
-      ParseLingjunTopology("ip,DSW,PSW,ASW\r\na,G1,P1,S1\r\nb,G1,P1,S2\r\nc,G1,P2,S1\r\nd,G1,P2,S1\r\n", "x", Spec());
+      ParseLingjunTopology("ip,DSW,PSW,ASW\r\na,G1,P1,S1\r\nb,G1,P1,S2\r\nc,G1,P2,S1\r\nd,G1,P2,S1\r\n", "x", LingjunSpec());
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_EQ(CountTier(*t, 1), 3);
   EXPECT_EQ(CountTier(*t, 2), 2);
@@ -137,7 +137,7 @@ TEST(Lingjun, OversubscriptionSizesTheParallelUplinks) {
   // it needs 2 uplinks; at 2:1 one. Its PSW then has 2 (or 1) uplinks to the
   // single DSW with agg_oversubscription 1.
   const std::string csv = "ip,DSW,PSW,ASW\na,G1,P1,S1\nb,G1,P1,S1\nc,G1,P1,S1\nd,G1,P1,S1\n";
-  TopologySpec spec = Spec();
+  TopologySpec spec = LingjunSpec();
   Result<Topology> flat = ParseLingjunTopology(csv, "x", spec);
   ASSERT_TRUE(flat.ok()) << flat.error().message;
   EXPECT_EQ(flat->num_links(), 4u + 2u + 2u);

@@ -9,14 +9,12 @@
 
 #include "fabric/leaf_spine_builder.h"
 #include "fabric/topology_spec.h"
+#include "flow/flow_test_util.h"
 
 namespace aifabric {
 namespace {
 
-struct Finishes final : TransferObserver {
-  std::map<FlowId, Time> at;
-  void OnTransferDone(FlowId id, Time finish) override { at[id] = finish; }
-};
+using flow_testing::Finishes;
 
 // Two leaves of 4 hosts at 100G, oversubscribed 2:1 (2 spine links per
 // leaf at 100G), 500 ns cables, 400 ns switches.

@@ -5,20 +5,13 @@
 #include "engine/simulator.h"
 #include "fabric/fabric_test_util.h"
 #include "fabric/routing_table.h"
+#include "flow/flow_test_util.h"
 #include "telemetry/time_series_store.h"
 
 namespace aifabric {
 namespace {
 
-SwitchSpec TestSwitch() {
-  SwitchSpec s;
-  s.name = "test";
-  s.radix = 64;
-  s.port_rate = DataRate::Gbps(400);
-  s.latency = Time::FromNs(400);
-  s.buffer_bytes = 64ull << 20;
-  return s;
-}
+using flow_testing::TestSwitch;
 
 // h0 -100G- leaf0 -400G- spine -400G- leaf1 -100G- h1. One 409,600-byte
 // transfer (100 full packets) from h0: the fluid runs at the 100G payload

@@ -17,21 +17,14 @@
 #include "fabric/fabric_test_util.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
+#include "flow/flow_test_util.h"
 
 namespace aifabric {
 namespace {
 
 constexpr double kEfficiency = 4096.0 / 4178.0;
 
-SwitchSpec TestSwitch(Time latency = Time::FromNs(400)) {
-  SwitchSpec s;
-  s.name = "test";
-  s.radix = 64;
-  s.port_rate = DataRate::Gbps(400);
-  s.latency = latency;
-  s.buffer_bytes = 64ull << 20;
-  return s;
-}
+using flow_testing::TestSwitch;
 
 // "prefix<i>", appended (GCC 12 warns falsely on "literal" + std::string).
 std::string Name(const char* prefix, int i) {
@@ -40,10 +33,7 @@ std::string Name(const char* prefix, int i) {
   return n;
 }
 
-struct Finishes final : TransferObserver {
-  std::map<FlowId, Time> at;
-  void OnTransferDone(FlowId id, Time finish) override { at[id] = finish; }
-};
+using flow_testing::Finishes;
 
 // A FlowNetwork on `topology` with shortest-path routes.
 struct Harness {
@@ -198,7 +188,7 @@ TEST(FlowNetwork, ParkingLotGetsTheMaxMinRatesWorkedByHand) {
 }
 
 // The k=4 fat-tree of 16 hosts, 100G everywhere, 1 us cables.
-Topology FatTreeK4() {
+Topology FatTreeK4With1usLinks() {
   TopologySpec spec = fabric_testing::MakeSpec(TopologyType::kFatTree, "32x100G", 16, 1, DataRate::Gbps(100));
   spec.k = 4;
   spec.link_latency = Time::FromUs(1);
@@ -220,7 +210,7 @@ TEST(FlowNetwork, PermutationRatesAreLineRateOverTheFlowsOnTheMostLoadedLink) {
   // the first loop checks: every flow on a link of n flows has n as its own
   // maximum.) With these flow ids and ECMP seed 0, 11 flows share their
   // most loaded link with one other flow (C/2) and 5 run alone (C).
-  const Topology t = FatTreeK4();
+  const Topology t = FatTreeK4With1usLinks();
   Harness h(t);
   StartPermutation(h, t);
   std::vector<int> on_port(t.ports().size(), 0);
@@ -258,7 +248,7 @@ TEST(FlowNetwork, BytesCarriedPerLinkAreTheFlowsCrossingIt) {
   // 50 us: then every port has carried sum over the flows crossing it of
   // rate * 50 us / 8, and never more than capacity * 50 us / 8. At the end,
   // every port has carried exactly 1 MB per flow whose path crosses it.
-  const Topology t = FatTreeK4();
+  const Topology t = FatTreeK4With1usLinks();
   Harness h(t);
   StartPermutation(h, t);
   std::vector<double> rate(16);
@@ -286,7 +276,7 @@ TEST(FlowNetwork, BytesCarriedPerLinkAreTheFlowsCrossingIt) {
 }
 
 TEST(FlowNetwork, TwoRunsAreIdentical) {
-  const Topology t = FatTreeK4();
+  const Topology t = FatTreeK4With1usLinks();
   FlowConfig config;
   config.qps_per_transfer = 3;
   std::map<FlowId, Time> first;
@@ -330,7 +320,7 @@ TEST(FlowNetwork, ACoflowEdgeOverQueuePairsTakesTheirPaths) {
   // every port exactly the bytes the same transfer's three queue pairs
   // carry (whole packets, 82/82/81 of 245: 335,872 / 335,872 / 328,256 B),
   // which here take three different core switches.
-  const Topology t = FatTreeK4();
+  const Topology t = FatTreeK4With1usLinks();
   FlowConfig config;
   config.qps_per_transfer = 3;
   Harness as_transfer(t, config), as_coflow(t, config);

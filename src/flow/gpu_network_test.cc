@@ -7,6 +7,8 @@
 #include <map>
 #include <vector>
 
+#include "flow/flow_test_util.h"
+
 namespace aifabric {
 namespace {
 
@@ -45,10 +47,7 @@ struct CoflowFabric final : NetworkModel {
   std::vector<CoflowRequest> coflows;
 };
 
-struct Finishes final : TransferObserver {
-  std::map<FlowId, Time> at;
-  void OnTransferDone(FlowId id, Time finish) override { at[id] = finish; }
-};
+using flow_testing::Finishes;
 
 struct TwoServers {
   TwoServers() {

@@ -18,7 +18,7 @@ TopologySpec Spec(TopologyType type, const SwitchSpec& sw, int servers, int nics
   return spec;
 }
 
-const BillLine* Find(const BillOfMaterials& bill, const std::string& category, const std::string& where) {
+const BillLine* FindLine(const BillOfMaterials& bill, const std::string& category, const std::string& where) {
   for (const BillLine& l : bill.lines) {
     if (l.category == category && l.where == where) return &l;
   }
@@ -45,15 +45,15 @@ TEST(BillOfMaterials, SmallLeafSpineByHand) {
   EXPECT_EQ(bill->tiers, 2);
   EXPECT_EQ(bill->switches, 12);
   EXPECT_EQ(bill->links, 64);
-  ASSERT_NE(Find(*bill, "switch", "leaf"), nullptr);
-  EXPECT_EQ(Find(*bill, "switch", "leaf")->count, 4);
-  EXPECT_EQ(Find(*bill, "switch", "spine")->count, 8);
-  EXPECT_EQ(Find(*bill, "nic", "host")->count, 32);
-  ASSERT_NE(Find(*bill, "link", "host-leaf"), nullptr);
-  EXPECT_EQ(Find(*bill, "link", "host-leaf")->part, "400-DAC");
-  EXPECT_EQ(Find(*bill, "link", "host-leaf")->count, 32);
-  EXPECT_EQ(Find(*bill, "link", "leaf-spine")->part, "400-AOC");
-  EXPECT_EQ(Find(*bill, "link", "leaf-spine")->count, 32);
+  ASSERT_NE(FindLine(*bill, "switch", "leaf"), nullptr);
+  EXPECT_EQ(FindLine(*bill, "switch", "leaf")->count, 4);
+  EXPECT_EQ(FindLine(*bill, "switch", "spine")->count, 8);
+  EXPECT_EQ(FindLine(*bill, "nic", "host")->count, 32);
+  ASSERT_NE(FindLine(*bill, "link", "host-leaf"), nullptr);
+  EXPECT_EQ(FindLine(*bill, "link", "host-leaf")->part, "400-DAC");
+  EXPECT_EQ(FindLine(*bill, "link", "host-leaf")->count, 32);
+  EXPECT_EQ(FindLine(*bill, "link", "leaf-spine")->part, "400-AOC");
+  EXPECT_EQ(FindLine(*bill, "link", "leaf-spine")->count, 32);
   EXPECT_DOUBLE_EQ(bill->cost_usd(), 147200);
   EXPECT_DOUBLE_EQ(bill->power_w(), 4560);
   EXPECT_FALSE(bill->any_price_assumed());
@@ -64,7 +64,7 @@ TEST(BillOfMaterials, SmallLeafSpineByHand) {
   far.leaf_m = 50;
   bill = PriceFabric(*t, "NIC400", far, catalog);
   ASSERT_TRUE(bill.ok()) << bill.error().message;
-  EXPECT_EQ(Find(*bill, "link", "leaf-spine")->part, "400-DR4");
+  EXPECT_EQ(FindLine(*bill, "link", "leaf-spine")->part, "400-DR4");
   EXPECT_DOUBLE_EQ(bill->cost_usd(), 147200 - 16000 + 32 * 1300);
   EXPECT_DOUBLE_EQ(bill->power_w(), 4560 - 320 + 32 * 20);
 
@@ -92,18 +92,18 @@ TEST(BillOfMaterials, LargeFatTreeCounts) {
   Result<BillOfMaterials> bill = PriceFabric(*t, "CX7-400G", CableLengths{}, catalog);
   ASSERT_TRUE(bill.ok()) << bill.error().message;
   EXPECT_EQ(bill->tiers, 3);
-  EXPECT_EQ(Find(*bill, "switch", "leaf")->count, 256);
-  EXPECT_EQ(Find(*bill, "switch", "agg")->count, 256);
-  EXPECT_EQ(Find(*bill, "switch", "core")->count, 128);
+  EXPECT_EQ(FindLine(*bill, "switch", "leaf")->count, 256);
+  EXPECT_EQ(FindLine(*bill, "switch", "agg")->count, 256);
+  EXPECT_EQ(FindLine(*bill, "switch", "core")->count, 128);
   EXPECT_EQ(bill->switches, 640);
-  EXPECT_EQ(Find(*bill, "link", "host-leaf")->count, 16384);
-  EXPECT_EQ(Find(*bill, "link", "leaf-agg")->count, 16384);
-  EXPECT_EQ(Find(*bill, "link", "agg-core")->count, 16384);
+  EXPECT_EQ(FindLine(*bill, "link", "host-leaf")->count, 16384);
+  EXPECT_EQ(FindLine(*bill, "link", "leaf-agg")->count, 16384);
+  EXPECT_EQ(FindLine(*bill, "link", "agg-core")->count, 16384);
   EXPECT_EQ(bill->links, 49152);
   const NicSpec* nic = catalog.FindNic("CX7-400G");
   double expected = 640 * sw->cost.price_usd + 16384 * nic->cost.price_usd;
   for (const char* where : {"host-leaf", "leaf-agg", "agg-core"}) {
-    const BillLine* l = Find(*bill, "link", where);
+    const BillLine* l = FindLine(*bill, "link", where);
     expected += 16384 * catalog.FindMedia(l->part)->cost.price_usd;
   }
   EXPECT_DOUBLE_EQ(bill->cost_usd(), expected);
@@ -130,12 +130,12 @@ TEST(BillOfMaterials, DualTorCountsBothPortsOfEveryNic) {
   ASSERT_TRUE(bill.ok()) << bill.error().message;
   EXPECT_EQ(bill->switches, 12);
   EXPECT_EQ(bill->links, 64);
-  EXPECT_EQ(Find(*bill, "switch", "leaf")->count, 4);
-  EXPECT_EQ(Find(*bill, "nic", "host")->count, 16);
-  ASSERT_NE(Find(*bill, "link", "host-leaf"), nullptr);
-  EXPECT_EQ(Find(*bill, "link", "host-leaf")->part, "400-DAC");
-  EXPECT_EQ(Find(*bill, "link", "host-leaf")->count, 32);
-  EXPECT_EQ(Find(*bill, "link", "leaf-spine")->count, 32);
+  EXPECT_EQ(FindLine(*bill, "switch", "leaf")->count, 4);
+  EXPECT_EQ(FindLine(*bill, "nic", "host")->count, 16);
+  ASSERT_NE(FindLine(*bill, "link", "host-leaf"), nullptr);
+  EXPECT_EQ(FindLine(*bill, "link", "host-leaf")->part, "400-DAC");
+  EXPECT_EQ(FindLine(*bill, "link", "host-leaf")->count, 32);
+  EXPECT_EQ(FindLine(*bill, "link", "leaf-spine")->count, 32);
   EXPECT_DOUBLE_EQ(bill->cost_usd(), 147200);
   EXPECT_DOUBLE_EQ(bill->power_w(), 4400);
 }

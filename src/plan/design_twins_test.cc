@@ -10,17 +10,14 @@
 #include "plan/design_sizing.h"
 #include "plan/design_space.h"
 #include "plan/plan_requirements.h"
+#include "plan/plan_test_util.h"
 
 namespace aifabric {
 namespace {
 
-PlanRequirements Read(const std::string& text) {
-  Result<PlanRequirements> r = ReadPlanRequirements(text, "req.yaml", ".");
-  EXPECT_TRUE(r.ok()) << r.error().message;
-  return r.ok() ? *r : PlanRequirements{};
-}
+using plan_testing::ReadRequirements;
 
-const Design* Find(const DesignSweep& sweep, const std::string& switch_name) {
+const Design* FindDesign(const DesignSweep& sweep, const std::string& switch_name) {
   for (const Design& d : sweep.designs) {
     if (d.switch_name == switch_name) return &d;
   }
@@ -36,7 +33,7 @@ std::string Key(const PlanRequirements& r, const Design& d, const Catalog& catal
 TEST(DesignTwins, SwitchesThatDifferOnlyInPriceShareTheirSimulation) {
   // QM9700 and QM9790 are one ASIC with the same figures in the catalog
   // (the QM9790 has no on-board subnet manager) and different prices.
-  const PlanRequirements r = Read(R"(
+  const PlanRequirements r = ReadRequirements(R"(
 name: twins
 cluster: {gpus: 32, gpu: H100}
 workloads:
@@ -49,8 +46,8 @@ design_space:
 )");
   const Catalog& catalog = Catalog::BuiltIn();
   const DesignSweep sweep = EnumerateDesigns(r, catalog);
-  const Design* managed = Find(sweep, "QM9700");
-  const Design* unmanaged = Find(sweep, "QM9790");
+  const Design* managed = FindDesign(sweep, "QM9700");
+  const Design* unmanaged = FindDesign(sweep, "QM9790");
   ASSERT_NE(managed, nullptr);
   ASSERT_NE(unmanaged, nullptr);
   EXPECT_EQ(Key(r, *managed, catalog), Key(r, *unmanaged, catalog));
@@ -75,7 +72,7 @@ TEST(DesignTwins, TheBufferIsNotPartOfAFlowLevelSimulation) {
   // rate, latency and capacity, different buffers, which the flow level
   // (no queues) does not read: one key, and the twin's figures are the ones
   // simulating it gives. A different latency is another key.
-  const PlanRequirements r = Read(R"(
+  const PlanRequirements r = ReadRequirements(R"(
 name: buffers
 cluster: {gpus: 64, gpu: H100}
 workloads:
@@ -88,8 +85,8 @@ design_space:
 )");
   const Catalog& catalog = Catalog::BuiltIn();
   const DesignSweep sweep = EnumerateDesigns(r, catalog);
-  const Design* spectrum = Find(sweep, "64x800G");
-  const Design* arista = Find(sweep, "Arista-7060X6-64PE");
+  const Design* spectrum = FindDesign(sweep, "64x800G");
+  const Design* arista = FindDesign(sweep, "Arista-7060X6-64PE");
   ASSERT_NE(spectrum, nullptr);
   ASSERT_NE(arista, nullptr);
   EXPECT_EQ(Key(r, *spectrum, catalog), Key(r, *arista, catalog));

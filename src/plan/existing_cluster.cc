@@ -2,10 +2,10 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <cstdio>
 #include <filesystem>
 
 #include "plan/design_evaluation.h"
+#include "plan/percent_text.h"
 #include "plan/plan_ranking.h"
 #include "run/job_runs.h"
 #include "run/training_fit.h"
@@ -64,13 +64,7 @@ PlanWorkload WithSplit(const PlanWorkload& w, const ParallelismSpec& p) {
   return fixed;
 }
 
-std::string Percent(double f) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * f);
-  return buf;
-}
-
-std::string Recommend(const ExistingPlan& p) {
+std::string RecommendForExisting(const ExistingPlan& p) {
   std::string text;
   for (const FutureModelOutcome& m : p.models) {
     if (!text.empty()) text += " ";
@@ -174,7 +168,7 @@ Result<ExistingPlan> PlanExisting(const std::string& scenario_file, const std::s
     }
     plan.models.push_back(std::move(m));
   }
-  plan.recommendation = Recommend(plan);
+  plan.recommendation = RecommendForExisting(plan);
   return plan;
 }
 

@@ -6,6 +6,7 @@
 #include <array>
 #include <vector>
 
+#include "plan/plan_test_util.h"
 #include "scenario/scenario_loader.h"
 
 namespace aifabric {
@@ -13,11 +14,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-PlanRequirements Read(const std::string& text) {
-  Result<PlanRequirements> r = ReadPlanRequirements(text, "req.yaml", ".");
-  EXPECT_TRUE(r.ok()) << r.error().message;
-  return r.ok() ? *r : PlanRequirements{};
-}
+using plan_testing::ReadRequirements;
 
 // The outcome of a design whose training workloads ran with these splits.
 DesignOutcome Ran(const PlanRequirements& r, std::vector<std::array<int, 3>> splits) {
@@ -41,14 +38,14 @@ DesignOutcome Ran(const PlanRequirements& r, std::vector<std::array<int, 3>> spl
 
 // Two replicas of each split, on whole 8-GPU servers, by hand.
 TEST(PacketCheck, ServersHoldTwoReplicasOfEverySplit) {
-  const PlanRequirements one = Read(R"(
+  const PlanRequirements one = ReadRequirements(R"(
 cluster: {gpus: 1024, gpu: H100}
 workloads:
   - training: {model: llama3-70b, tp: 8, pp: 4, global_batch: 512}
 )");
   // 2 x 8 x 4 = 64 GPUs = 8 servers.
   EXPECT_EQ(*PacketCheckServers(one, Ran(one, {{8, 4, 1}})), 8);
-  const PlanRequirements two = Read(R"(
+  const PlanRequirements two = ReadRequirements(R"(
 cluster: {gpus: 1024, gpu: H100}
 workloads:
   - training: {model: llama3-70b, tp: 8, pp: 4, global_batch: 512}
@@ -63,7 +60,7 @@ workloads:
 }
 
 TEST(PacketCheck, GivenServersMustHoldTheSplit) {
-  const PlanRequirements r = Read(R"(
+  const PlanRequirements r = ReadRequirements(R"(
 cluster: {gpus: 1024, gpu: H100}
 workloads:
   - training: {model: llama3-70b, tp: 8, pp: 2, global_batch: 512}
@@ -78,7 +75,7 @@ packet_check: {servers: 3}
 // A cluster of one server cannot hold two tp 8 replicas: the copy is the
 // design itself.
 TEST(PacketCheck, ASmallClusterIsItsOwnCopy) {
-  const PlanRequirements r = Read(R"(
+  const PlanRequirements r = ReadRequirements(R"(
 cluster: {gpus: 8, gpu: H100}
 workloads:
   - training: {model: llama3-8b, tp: 8, global_batch: 8}
@@ -91,7 +88,7 @@ workloads:
 // (global batch 2 x 1 x 4 = 8) and one layer a stage (4 layers of 80, the
 // vocabulary 128,256 x 4 / 80 = 6,412.8 -> 6,413).
 TEST(PacketCheck, TheCopyKeepsTheSplitAndShrinksTheModel) {
-  const PlanRequirements r = Read(R"(
+  const PlanRequirements r = ReadRequirements(R"(
 name: big
 cluster: {gpus: 1024, gpu: H100}
 workloads:
@@ -121,7 +118,7 @@ workloads:
 // replica, and the copy's two replicas get 12 each (global batch 24), not
 // pp = 16.
 TEST(PacketCheck, TheCopyKeepsTheDesignsMicroBatchesWhenFewerThanItsStages) {
-  const PlanRequirements r = Read(R"(
+  const PlanRequirements r = ReadRequirements(R"(
 name: big
 cluster: {gpus: 16384, gpu: H100}
 workloads:

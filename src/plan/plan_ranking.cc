@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "plan/percent_text.h"
+
 namespace aifabric {
 namespace {
 
@@ -12,8 +14,6 @@ std::string Fixed(double v, int digits) {
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
 }
-
-std::string Percent(double fraction) { return Fixed(100 * fraction, 1) + "%"; }
 
 // "12.3% fewer" / "4.0% more": how far `value` is from `reference`.
 std::string RelativeTo(double value, double reference, const char* less, const char* more) {

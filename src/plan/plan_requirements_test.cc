@@ -8,10 +8,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-Result<PlanRequirements> Read(const std::string& text) { return ReadPlanRequirements(text, "req.yaml", "."); }
+Result<PlanRequirements> TryRead(const std::string& text) { return ReadPlanRequirements(text, "req.yaml", "."); }
 
 std::string Err(const std::string& text) {
-  Result<PlanRequirements> r = Read(text);
+  Result<PlanRequirements> r = TryRead(text);
   return r.ok() ? "(read)" : r.error().message;
 }
 
@@ -22,7 +22,7 @@ workloads:
 )";
 
 TEST(PlanRequirements, MinimalFillsDefaults) {
-  Result<PlanRequirements> r = Read(kMinimal);
+  Result<PlanRequirements> r = TryRead(kMinimal);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->name, "req");
   EXPECT_EQ(r->gpus, 64);
@@ -45,7 +45,7 @@ TEST(PlanRequirements, MinimalFillsDefaults) {
 // out/<name>-plan is the default output folder: a name may not climb out of out/.
 TEST(PlanRequirements, ANameThatWouldLeaveTheOutputFolderIsRefused) {
   for (const std::string name : {"../../x", "a/b", ".."}) {
-    Result<PlanRequirements> r = Read("name: " + name + "\ncluster: {gpus: 16, gpu: H100, gpus_per_server: 8}\n");
+    Result<PlanRequirements> r = TryRead("name: " + name + "\ncluster: {gpus: 16, gpu: H100, gpus_per_server: 8}\n");
     ASSERT_FALSE(r.ok()) << name;
     EXPECT_NE(r.error().message.find("req.yaml:1"), std::string::npos) << r.error().message;
     EXPECT_NE(r.error().message.find("name"), std::string::npos) << r.error().message;
@@ -53,7 +53,7 @@ TEST(PlanRequirements, ANameThatWouldLeaveTheOutputFolderIsRefused) {
 }
 
 TEST(PlanRequirements, DesignSpaceListsAndScalars) {
-  Result<PlanRequirements> r = Read(std::string(kMinimal) + R"(
+  Result<PlanRequirements> r = TryRead(std::string(kMinimal) + R"(
 design_space:
   fabric_kind: roce
   link_gbps: [400, 800]

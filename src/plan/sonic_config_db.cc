@@ -18,7 +18,7 @@
 namespace aifabric {
 namespace {
 
-using Json = nlohmann::json;  // objects are std::maps: keys come out sorted
+using SortedJson = nlohmann::json;  // objects are std::maps: keys come out sorted
 
 // SONiC's name for the (one) map of each kind that every port uses.
 constexpr const char* kMapName = "AZURE";
@@ -79,7 +79,7 @@ int64_t CableMetres(Time latency) { return (latency.ps() * 198 + 999'999) / 1'00
 // DSCP -> TC: each class's DSCP to its priority; each priority no class
 // gives a DSCP keeps DSCP = priority (unless a class claimed that DSCP);
 // DSCP 48 (CNPs) to the CNP priority if unclaimed; every other DSCP to 0.
-Json DscpToTc(const Scenario& scenario) {
+SortedJson DscpToTc(const Scenario& scenario) {
   std::map<int, int> tc;
   std::vector<bool> has_dscp(kNumPriorities, false);
   for (const QosClass& q : scenario.qos_classes) {
@@ -91,7 +91,7 @@ Json DscpToTc(const Scenario& scenario) {
     if (!has_dscp[p]) tc.emplace(p, p);
   }
   tc.emplace(kCnpDscp, scenario.transport.cnp_priority);
-  Json map = Json::object();
+  SortedJson map = SortedJson::object();
   for (int d = 0; d < 64; ++d) {
     auto it = tc.find(d);
     map[std::to_string(d)] = std::to_string(it == tc.end() ? 0 : it->second);
@@ -99,8 +99,8 @@ Json DscpToTc(const Scenario& scenario) {
   return map;
 }
 
-Json Identity() {
-  Json map = Json::object();
+SortedJson Identity() {
+  SortedJson map = SortedJson::object();
   for (int p = 0; p < kNumPriorities; ++p) map[std::to_string(p)] = std::to_string(p);
   return map;
 }
@@ -120,7 +120,7 @@ Result<std::string> SonicConfigDb(const Scenario& scenario, const Topology& topo
   Result<int> lossless_th = DynamicTh(pfc.alpha, "fabric.roce.pfc.alpha");
   if (lossless != 0 && !lossless_th.ok()) return lossless_th.error();
 
-  Json db = Json::object();
+  SortedJson db = SortedJson::object();
   db["DEVICE_METADATA"]["localhost"] = {{"hostname", node.name}, {"buffer_model", "traditional"}};
 
   // Ports, and the headroom each reserves per lossless priority (the
@@ -228,7 +228,7 @@ Result<std::string> SonicConfigDb(const Scenario& scenario, const Topology& topo
       db["BUFFER_PG"][key] = {{"profile", is_lossless ? port_profile[i] : "ingress_lossy_profile"}};
       db["BUFFER_QUEUE"][key] = {{"profile", is_lossless ? "egress_lossless_profile" : "egress_lossy_profile"}};
     }
-    Json qos = {{"dscp_to_tc_map", kMapName},
+    SortedJson qos = {{"dscp_to_tc_map", kMapName},
                 {"pfc_to_queue_map", kMapName},
                 {"tc_to_pg_map", kMapName},
                 {"tc_to_queue_map", kMapName}};
@@ -249,7 +249,7 @@ Result<std::string> SonicConfigDb(const Scenario& scenario, const Topology& topo
       const uint64_t kmin = ecn.kmin_bytes != 0 ? ecn.kmin_bytes : static_cast<uint64_t>(2000.0 * gbps);
       const uint64_t kmax = ecn.kmax_bytes != 0 ? ecn.kmax_bytes : static_cast<uint64_t>(8000.0 * gbps);
       wred = ecn.kmin_bytes != 0 && ecn.kmax_bytes != 0 ? "AZURE_ECN" : "AZURE_ECN_" + SpeedMbps(port.rate);
-      Json profile = {{"ecn", "ecn_all"}};
+      SortedJson profile = {{"ecn", "ecn_all"}};
       for (const char* color : {"green", "yellow", "red"}) {
         profile[std::string(color) + "_min_threshold"] = std::to_string(kmin);
         profile[std::string(color) + "_max_threshold"] = std::to_string(kmax);
@@ -259,7 +259,7 @@ Result<std::string> SonicConfigDb(const Scenario& scenario, const Topology& topo
       db["WRED_PROFILE"][wred] = profile;
     }
     for (int q = 0; q < kNumPriorities; ++q) {
-      Json queue = {{"scheduler", "scheduler." + std::to_string(q)}};
+      SortedJson queue = {{"scheduler", "scheduler." + std::to_string(q)}};
       if (!wred.empty() && ((ecn.marked_mask >> q) & 1u)) queue["wred_profile"] = wred;
       db["QUEUE"][name + "|" + std::to_string(q)] = queue;
     }

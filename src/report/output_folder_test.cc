@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "report/report_test_util.h"
+
 namespace aifabric {
 namespace {
 
@@ -23,12 +25,7 @@ std::string MakeTempDir() {
   return tmpl;
 }
 
-std::string Contents(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using report_testing::Contents;
 
 TEST(OutputFolder, CreatesTheFolderAndSubfolders) {
   const std::string tmpl = MakeTempDir();

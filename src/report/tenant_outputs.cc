@@ -62,7 +62,7 @@ CheckpointSplit SplitByCheckpoint(const TenantFigures& f) {
   return c;
 }
 
-nlohmann::ordered_json Figures(const TenantResult& t, const TenantFigures& f) {
+nlohmann::ordered_json FiguresJson(const TenantResult& t, const TenantFigures& f) {
   nlohmann::ordered_json j;
   j["complete"] = f.complete;
   if (t.kind == "inference") {
@@ -170,8 +170,8 @@ nlohmann::ordered_json TenantsSummary(const Scenario& scenario, const Topology& 
     j["name"] = t.name;
     j["kind"] = t.kind;
     if (!t.gpus.empty()) j["gpus"] = t.gpus;
-    j["shared"] = Figures(t, t.shared);
-    j["alone"] = Figures(t, t.alone);
+    j["shared"] = FiguresJson(t, t.shared);
+    j["alone"] = FiguresJson(t, t.alone);
     j["slowdown"] = t.slowdown;
     nlohmann::ordered_json links = nlohmann::ordered_json::array();
     for (size_t p : t.bottleneck_ports) links.push_back(LinkName(topology, p));

@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/report_test_util.h"
 #include "scenario/scenario_loader.h"
 
 namespace aifabric {
@@ -27,12 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 using PortKey = std::pair<std::string, std::string>;  // (node, peer)
 
-std::string Contents(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using report_testing::Contents;
 
 std::vector<std::string> Fields(const std::string& line) {
   std::vector<std::string> out;

@@ -16,7 +16,7 @@ namespace {
 // switch, 500 ns cables, RoCEv2 without congestion control (nothing here
 // congests: every NIC sends one flow and receives one); `extra` top-level
 // keys after.
-Scenario Cluster(int servers, int gpus, const std::string& extra = "") {
+Scenario ClosedFormCluster(int servers, int gpus, const std::string& extra = "") {
   std::string text = "name: closed_form\n";
   text += "cluster: {servers: " + std::to_string(servers) + ", gpus_per_server: " + std::to_string(gpus) +
           ", gpu: H100, nic: {rate: 100Gbps}}\n";
@@ -71,7 +71,7 @@ TEST(CollectiveRun, RingAllReduceMatchesTheAlphaBetaClosedForm) {
   const int n = 4;
   const double expected = kBaseUs + 2 * (n - 1) * (kS / n / kPayloadBytesPerUs) + 2 * (n - 1) * kAlphaUs +
                           (n - 1) * (kS / n / kReduceBytesPerUs);
-  const double got = RunUs(Cluster(n, 1), CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, kS);
+  const double got = RunUs(ClosedFormCluster(n, 1), CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, kS);
   std::printf("ring all_reduce n=4, 8 MiB: %.2f us, closed form %.2f us\n", got, expected);
   EXPECT_NEAR(got, expected, 0.02 * expected);
 }
@@ -80,7 +80,7 @@ TEST(CollectiveRun, RingAllGatherMatchesTheAlphaBetaClosedForm) {
   // (n-1) (S/n)/B + (n-1) alpha.
   const int n = 8;
   const double expected = kBaseUs + (n - 1) * (kS / n / kPayloadBytesPerUs) + (n - 1) * kAlphaUs;
-  const double got = RunUs(Cluster(n, 1), CollectiveOp::kAllGather, CollectiveAlgorithm::kRing, kS);
+  const double got = RunUs(ClosedFormCluster(n, 1), CollectiveOp::kAllGather, CollectiveAlgorithm::kRing, kS);
   std::printf("ring all_gather n=8, 8 MiB: %.2f us, closed form %.2f us\n", got, expected);
   EXPECT_NEAR(got, expected, 0.02 * expected);
 }
@@ -92,7 +92,7 @@ TEST(CollectiveRun, HalvingDoublingMatchesTheAlphaBetaClosedForm) {
   const int n = 8;
   const double expected = kBaseUs + 2 * std::log2(n) * kAlphaUs + 2.0 * (n - 1) / n * kS / kPayloadBytesPerUs +
                           1.0 * (n - 1) / n * kS / kReduceBytesPerUs;
-  const double got = RunUs(Cluster(n, 1), CollectiveOp::kAllReduce, CollectiveAlgorithm::kHalvingDoubling, kS);
+  const double got = RunUs(ClosedFormCluster(n, 1), CollectiveOp::kAllReduce, CollectiveAlgorithm::kHalvingDoubling, kS);
   std::printf("halving-doubling all_reduce n=8, 8 MiB: %.2f us, closed form %.2f us\n", got, expected);
   EXPECT_NEAR(got, expected, 0.02 * expected);
 }
@@ -110,7 +110,7 @@ TEST(CollectiveRun, HierarchicalAllReduceIsItsThreePhasesInSequence) {
                        (M - 1) * kS / (L * M) / kReduceBytesPerUs;
   const double all_gather = (L - 1) * nvlink_us;
   const double expected = kBaseUs + reduce_scatter + inter + all_gather;
-  const double got = RunUs(Cluster(M, L), CollectiveOp::kAllReduce, CollectiveAlgorithm::kHierarchical, kS);
+  const double got = RunUs(ClosedFormCluster(M, L), CollectiveOp::kAllReduce, CollectiveAlgorithm::kHierarchical, kS);
   std::printf("hierarchical all_reduce 2x4, 8 MiB: %.2f us, phases %.2f + %.2f + %.2f us\n", got, reduce_scatter,
               inter, all_gather);
   EXPECT_NEAR(got, expected, 0.02 * expected);
@@ -130,7 +130,7 @@ TEST(CollectiveRun, PacketAndFlowLevelsAgreeOnAnUncongestedAllReduce) {
   // GPU under one switch): every NIC sends one flow and receives one, so
   // nothing queues; the packet level adds only its ACKs (86 of 4264 bytes
   // per packet, 2%) and per-packet store-and-forward. Within 5%.
-  Scenario packet = Cluster(2, 4);
+  Scenario packet = ClosedFormCluster(2, 4);
   Scenario flow = packet;
   flow.model = ModelKind::kFlow;
   const CollectiveRequest r = OneRing(16 << 20);
@@ -146,7 +146,7 @@ TEST(CollectiveRun, ACoflowAgreesWithItsStepsOnALargeRing) {
   // one coflow and as its step DAG. Bandwidth-bound, the coflow's drain is
   // the DAG's busiest link's work; within 5% (docs/collectives.md has the
   // sizes where they differ more).
-  Scenario steps = Cluster(2, 4);
+  Scenario steps = ClosedFormCluster(2, 4);
   steps.model = ModelKind::kFlow;
   steps.collectives = Scenario::Collectives::kSteps;
   Scenario coflow = steps;
@@ -204,7 +204,7 @@ TEST(CollectiveRun, ACoflowSpreadsAGpusInterServerBytesOverAllItsNics) {
 }
 
 TEST(CollectiveRun, TheSweepReportsEverySizeAndBadRequestsNameTheFlag) {
-  const Scenario s = Cluster(2, 2);
+  const Scenario s = ClosedFormCluster(2, 2);
   CollectiveRequest r;
   r.sweep.min_bytes = 1024;
   r.sweep.max_bytes = 16384;
@@ -230,7 +230,7 @@ TEST(CollectiveRun, EachSizeReportsTheFaultsItsSimulationSaw) {
   // count of losses is binomial(>= 256, 0.05), mean >= 12.8, so none at
   // all has probability below e^-12. Each size is its own simulation and
   // reports its own losses, and bytes were resent.
-  const Scenario s = Cluster(2, 1, "faults: [{kind: gray_link, link: [h0, leaf0], at: 0, corruption_rate: 0.05}]\n");
+  const Scenario s = ClosedFormCluster(2, 1, "faults: [{kind: gray_link, link: [h0, leaf0], at: 0, corruption_rate: 0.05}]\n");
   CollectiveRequest r;
   r.sizes = {1 << 20, 1 << 20};
   r.algorithm = CollectiveAlgorithm::kRing;
@@ -246,14 +246,14 @@ TEST(CollectiveRun, EachSizeReportsTheFaultsItsSimulationSaw) {
   }
   // The same seed, the same losses: a size's simulation starts afresh.
   EXPECT_EQ(sweep->faults[0][0].packets_lost, sweep->faults[1][0].packets_lost);
-  Result<CollectiveSweepResult> clean = RunCollectiveSweep(Cluster(2, 1), r);
+  Result<CollectiveSweepResult> clean = RunCollectiveSweep(ClosedFormCluster(2, 1), r);
   ASSERT_TRUE(clean.ok());
   EXPECT_TRUE(clean->faults[0].empty());
   EXPECT_GT(sweep->times[0], clean->times[0]);
 }
 
 TEST(CollectiveRun, TheSameRequestGivesTheSameTimes) {
-  const Scenario s = Cluster(2, 4);
+  const Scenario s = ClosedFormCluster(2, 4);
   CollectiveRequest r;
   r.sweep.min_bytes = r.sweep.max_bytes = 1 << 20;
   Result<CollectiveSweepResult> a = RunCollectiveSweep(s, r), b = RunCollectiveSweep(s, r);

@@ -22,7 +22,7 @@
 namespace aifabric {
 namespace {
 
-Scenario Load(const std::string& yaml) {
+Scenario LoadFaultScenario(const std::string& yaml) {
   Result<Scenario> s = LoadScenarioText(yaml, "fault.yaml", ".", {});
   EXPECT_TRUE(s.ok()) << s.error().message;
   return s.ok() ? *s : Scenario{};
@@ -60,7 +60,7 @@ JobGraph DataParallelStep() {
 
 // 2 servers of 8 GPUs, a 400G NIC each, all 16 NICs under leaf0 (so no
 // uplink can congest and be the finding instead).
-std::string Cluster(const std::string& model) {
+std::string ClusterYaml(const std::string& model) {
   return "cluster: {servers: 2, gpus_per_server: 8, gpu: H100, nic: {rate: 400Gbps, per_gpu: 1}}\n"
          "fabric: {kind: roce, topology: {type: leaf_spine, hosts_per_leaf: 16, spines: 2}, switch: 64x400G}\n"
          "simulation: {model: " + model + "}\n";
@@ -75,7 +75,7 @@ StepRun RunStep(const std::string& yaml, const JobGraph& graph) {
   DiagnosingReport report;
   RunHooks hooks;
   hooks.report = &report;
-  Result<JobRunResult> r = RunJob(Load(yaml), graph, "dp_job", 0, 0, hooks);
+  Result<JobRunResult> r = RunJob(LoadFaultScenario(yaml), graph, "dp_job", 0, 0, hooks);
   EXPECT_TRUE(r.ok()) << r.error().message;
   return {r.ok() ? r->makespan : Time::Zero(), report.findings};
 }
@@ -93,8 +93,8 @@ TEST(FaultDiagnosisScenarios, AHalfSpeedGpuIsTheTopFindingAndCostsItsCriticalPat
   const std::string straggler = "faults: [{kind: straggler, gpu: 5, at: 0, factor: 0.5}]\n";
   for (const char* model : {"flow", "analytic", "packet"}) {
     SCOPED_TRACE(model);
-    const StepRun clean = RunStep(Cluster(model), graph);
-    const StepRun slow = RunStep(Cluster(model) + straggler, graph);
+    const StepRun clean = RunStep(ClusterYaml(model), graph);
+    const StepRun slow = RunStep(ClusterYaml(model) + straggler, graph);
     const Time expected = kFirst + kSecond;
     // At packet level the all-reduce starts kFirst later on a fabric as
     // idle as before; its packets see the same queues, so it takes the
@@ -120,8 +120,8 @@ TEST(FaultDiagnosisScenarios, AHalfSpeedGpuIsTheTopFindingAndCostsItsCriticalPat
 // `faults` on top. No flow crosses an uplink, so nothing but the gray
 // link can lose a frame.
 nlohmann::ordered_json DiagnoseFlows(const std::string& faults) {
-  Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(Load(
-      Cluster("packet") +
+  Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(LoadFaultScenario(
+      ClusterYaml("packet") +
       "workload:\n"
       "  - flows: [{src: 0, dst: 4, size: 4MiB}, {src: 1, dst: 5, size: 4MiB}, {src: 2, dst: 6, size: 4MiB}]\n" +
       faults));
@@ -172,7 +172,7 @@ struct AllToAllRun {
 };
 
 AllToAllRun RunAllToAll(const std::string& faults) {
-  Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(Load(
+  Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(LoadFaultScenario(
       "seed: 7\n"
       "cluster: {servers: 8, gpus_per_server: 1, gpu: H100, nic: {rate: 400Gbps, per_gpu: 1}}\n"
       "fabric: {kind: roce, topology: {type: leaf_spine, hosts_per_leaf: 2, spines: 2}, switch: 64x400G}\n"

@@ -13,7 +13,7 @@
 namespace aifabric {
 namespace {
 
-Scenario Load(const std::string& faults, const std::string& model = "packet") {
+Scenario LoadWithFaults(const std::string& faults, const std::string& model = "packet") {
   Result<Scenario> s = LoadScenarioText(
       "cluster: {servers: 4, gpus_per_server: 8, gpu: H100, nic: {rate: 400Gbps, per_gpu: 1}}\n"
       "fabric: {kind: roce, topology: {type: leaf_spine, hosts_per_leaf: 16, spines: 2}, switch: 128x400G}\n"
@@ -30,7 +30,7 @@ std::string ErrorOf(const Scenario& s) {
 }
 
 TEST(ResolveFaults, NamesBecomeLinksWithTheKindsDetection) {
-  const Scenario s = Load(
+  const Scenario s = LoadWithFaults(
       "faults:\n"
       "  - {kind: link_down, link: [spine1, leaf0], at: 50us}\n"
       "  - {kind: gray_link, link: [leaf1, spine0], at: 0, loss_rate: 0.01, corruption_rate: 0.02}\n"
@@ -57,26 +57,26 @@ TEST(ResolveFaults, NamesBecomeLinksWithTheKindsDetection) {
 }
 
 TEST(ResolveFaults, ErrorsNameTheField) {
-  EXPECT_EQ(ErrorOf(Load("faults: [{kind: link_down, link: [leaf0, spine9], at: 0}]\n")),
+  EXPECT_EQ(ErrorOf(LoadWithFaults("faults: [{kind: link_down, link: [leaf0, spine9], at: 0}]\n")),
             "faults.0.link: no node named 'spine9' in the topology");
-  EXPECT_EQ(ErrorOf(Load("faults: [{kind: link_down, link: [leaf0, leaf1], at: 0}]\n")),
+  EXPECT_EQ(ErrorOf(LoadWithFaults("faults: [{kind: link_down, link: [leaf0, leaf1], at: 0}]\n")),
             "faults.0.link: 'leaf0' and 'leaf1' share no link");
-  EXPECT_EQ(ErrorOf(Load("faults: [{kind: switch_down, node: h0, at: 0}]\n")),
+  EXPECT_EQ(ErrorOf(LoadWithFaults("faults: [{kind: switch_down, node: h0, at: 0}]\n")),
             "faults.0.node: 'h0' is a host; switch_down expects a switch");
-  EXPECT_EQ(ErrorOf(Load("faults: [{kind: link_down, link: [leaf0, spine0], at: 0}]\n", "analytic")),
+  EXPECT_EQ(ErrorOf(LoadWithFaults("faults: [{kind: link_down, link: [leaf0, spine0], at: 0}]\n", "analytic")),
             "faults.0: the analytic model has no paths to fail or reroute; faults need simulation.model: flow or "
             "packet");
-  EXPECT_EQ(ErrorOf(Load("faults: [{kind: gray_link, link: [leaf0, spine0], at: 0, rate: 400Gbps}]\n", "flow")),
+  EXPECT_EQ(ErrorOf(LoadWithFaults("faults: [{kind: gray_link, link: [leaf0, spine0], at: 0, rate: 400Gbps}]\n", "flow")),
             "faults.0.rate: 400Gbps is not below the link's own 400Gbps; a degraded rate is lower");
-  EXPECT_EQ(ErrorOf(Load("faults: [{kind: gray_link, link: [leaf0, spine0], at: 0, loss_rate: 0.01}]\n", "flow")),
+  EXPECT_EQ(ErrorOf(LoadWithFaults("faults: [{kind: gray_link, link: [leaf0, spine0], at: 0, loss_rate: 0.01}]\n", "flow")),
             "faults.0.loss_rate: a fluid loses no packets; a gray link's silent losses need simulation.model: "
             "packet (at flow level give its degraded rate: rate)");
   EXPECT_EQ(
-      ErrorOf(Load("faults: [{kind: gray_link, link: [leaf0, spine0], at: 0, corruption_rate: 0.01}]\n", "flow")),
+      ErrorOf(LoadWithFaults("faults: [{kind: gray_link, link: [leaf0, spine0], at: 0, corruption_rate: 0.01}]\n", "flow")),
       "faults.0.corruption_rate: a fluid loses no packets; a gray link's corrupted frames need simulation.model: "
       "packet (at flow level give its degraded rate: rate)");
   // With a degraded rate beside it, the loss is still refused, by its field.
-  EXPECT_EQ(ErrorOf(Load("faults: [{kind: gray_link, link: [leaf0, spine0], at: 0, rate: 100Gbps, "
+  EXPECT_EQ(ErrorOf(LoadWithFaults("faults: [{kind: gray_link, link: [leaf0, spine0], at: 0, rate: 100Gbps, "
                          "corruption_rate: 0.01}]\n",
                          "flow")),
             "faults.0.corruption_rate: a fluid loses no packets; a gray link's corrupted frames need "

@@ -15,14 +15,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Scenario Load(const std::string& text) {
+Scenario LoadScheduleScenario(const std::string& text) {
   Result<Scenario> s = LoadScenarioText(text, "c.yaml", ".", {});
   EXPECT_TRUE(s.ok()) << s.error().message;
   return s.ok() ? std::move(s).value() : Scenario();
 }
 
 TEST(ReplayOptionsFor, MapsTheSchedulingSectionAndTheFabric) {
-  const Scenario s = Load(
+  const Scenario s = LoadScheduleScenario(
       "seed: 9\n"
       "cluster: {servers: 6, gpus_per_server: 8}\n"
       "fabric: {kind: ib, mtu: 2KiB, ecmp_seed: 77}\n"
@@ -46,7 +46,7 @@ TEST(ReplayOptionsFor, MapsTheSchedulingSectionAndTheFabric) {
 }
 
 TEST(ReplayOptionsFor, DefaultsFollowTheScenario) {
-  const Scenario s = Load("seed: 4\ncluster: {servers: 2}\n");
+  const Scenario s = LoadScheduleScenario("seed: 4\ncluster: {servers: 2}\n");
   Result<ReplayOptions> o = ReplayOptionsFor(s, 2, PolicySpec{});
   ASSERT_TRUE(o.ok()) << o.error().message;
   EXPECT_EQ(o->policy, "first_fit");
@@ -59,7 +59,7 @@ TEST(ReplayOptionsFor, DefaultsFollowTheScenario) {
 
 TEST(ReplayOptionsFor, StorageMustLeaveAServer) {
   // The server count is the built fabric's (here 1), not cluster.servers.
-  const Scenario s = Load("cluster: {servers: 2}\nscheduling: {storage_servers: 1}\n");
+  const Scenario s = LoadScheduleScenario("cluster: {servers: 2}\nscheduling: {storage_servers: 1}\n");
   Result<ReplayOptions> o = ReplayOptionsFor(s, 1, PolicySpec{});
   ASSERT_FALSE(o.ok());
   EXPECT_EQ(o.error().message,
@@ -128,7 +128,7 @@ namespace {
 // a name that is not a node, or two nodes with no link, is an error naming
 // the failure.
 TEST(ResolveLinkFailures, NamesBecomeTheLinkBetweenThem) {
-  const Scenario s = Load(
+  const Scenario s = LoadScheduleScenario(
       "cluster: {servers: 4, gpus_per_server: 8, nic: {rate: 100Gbps}}\n"
       "fabric: {topology: {type: leaf_spine, hosts_per_leaf: 16, spines: 2}, switch: 32x100G}\n"
       "scheduling:\n"

@@ -14,7 +14,7 @@
 namespace aifabric {
 namespace {
 
-Scenario Load(const std::string& rest, const std::string& model = "flow") {
+Scenario LoadWithStragglers(const std::string& rest, const std::string& model = "flow") {
   Result<Scenario> s = LoadScenarioText(
       "cluster: {servers: 2, gpus_per_server: 8, gpu: H100, nic: {rate: 400Gbps, per_gpu: 1}}\n"
       "fabric: {kind: roce, topology: {type: leaf_spine, hosts_per_leaf: 8, spines: 2}, switch: 64x400G}\n"
@@ -26,7 +26,7 @@ Scenario Load(const std::string& rest, const std::string& model = "flow") {
 
 TEST(ResolveStragglers, EachBecomesItsGpusWindowAtEveryLevel) {
   for (const char* model : {"packet", "flow", "analytic"}) {
-    const Scenario s = Load(
+    const Scenario s = LoadWithStragglers(
         "faults:\n"
         "  - {kind: straggler, gpu: 3, at: 10us, until: 2ms, factor: 0.5}\n"
         "  - {kind: straggler, gpu: 15, at: 0, factor: 0.25}\n",
@@ -45,7 +45,7 @@ TEST(ResolveStragglers, EachBecomesItsGpusWindowAtEveryLevel) {
 }
 
 TEST(ResolveStragglers, AGpuBeyondTheClusterIsAnErrorNamingTheField) {
-  Result<BuiltFabric> fabric = BuildFabric(Load("faults: [{kind: straggler, gpu: 16, at: 0, factor: 0.5}]\n"));
+  Result<BuiltFabric> fabric = BuildFabric(LoadWithStragglers("faults: [{kind: straggler, gpu: 16, at: 0, factor: 0.5}]\n"));
   ASSERT_FALSE(fabric.ok());
   EXPECT_EQ(fabric.error().message, "faults.0.gpu: GPU 16 is beyond the cluster's 16 GPUs (0..15)");
 }
@@ -53,7 +53,7 @@ TEST(ResolveStragglers, AGpuBeyondTheClusterIsAnErrorNamingTheField) {
 TEST(RefuseStragglers, RunsWithoutComputeRefuseOne) {
   // A collective computes nothing, nor do flows: a straggler there would
   // change nothing, so the run says so rather than ignore it.
-  const Scenario s = Load(
+  const Scenario s = LoadWithStragglers(
       "faults: [{kind: straggler, gpu: 2, at: 0, factor: 0.5}]\n"
       "workload: [{permutation: {size: 1MiB}}]\n");
   Result<std::unique_ptr<ScenarioRun>> run = ScenarioRun::Prepare(s);

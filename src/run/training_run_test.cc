@@ -17,7 +17,7 @@ namespace {
 // Four servers of one H100 each under one switch; a small dense model
 // (2 layers, h 1024) trained data-parallel over all four, gradients
 // all-reduced in 8 MiB buckets after backward (no overlap).
-Scenario Cluster(const std::string& nic_rate, const std::string& model, const std::string& extra = "",
+Scenario DataParallelCluster(const std::string& nic_rate, const std::string& model, const std::string& extra = "",
                  int servers = 4) {
   std::string text = "name: dp\n";
   text += "cluster: {servers: " + std::to_string(servers) + ", gpus_per_server: 1, gpu: H100, nic: {rate: " + nic_rate +
@@ -47,8 +47,8 @@ TEST(TrainingRun, HalvingBandwidthAddsTheRingAllReducesBandwidthTerm) {
   //   2(n-1)/n * G / B100 + buckets * 2(n-1) * 4178 / R100,
   // with B100 = 100e9/8 * 4096/4178 bytes/s, the flow model's payload rate,
   // and R100 = 100e9/8 bytes/s.
-  Result<TrainingRunResult> fast = RunTrainingStep(Cluster("100Gbps", "flow"), Cluster("100Gbps", "flow").trainings[0]);
-  Result<TrainingRunResult> slow = RunTrainingStep(Cluster("50Gbps", "flow"), Cluster("50Gbps", "flow").trainings[0]);
+  Result<TrainingRunResult> fast = RunTrainingStep(DataParallelCluster("100Gbps", "flow"), DataParallelCluster("100Gbps", "flow").trainings[0]);
+  Result<TrainingRunResult> slow = RunTrainingStep(DataParallelCluster("50Gbps", "flow"), DataParallelCluster("50Gbps", "flow").trainings[0]);
   ASSERT_TRUE(fast.ok()) << fast.error().message;
   ASSERT_TRUE(slow.ok()) << slow.error().message;
   const double g = static_cast<double>(fast->comm_bytes[kData]);  // one DP group: G per GPU
@@ -68,8 +68,8 @@ TEST(TrainingRun, PacketAndFlowModelsAgreeOnAnUncongestedStep) {
   // Each NIC carries one ring flow each way: the packet model adds only
   // ACKs (86 of 4178 + 86 bytes) and queueing of a few packets.
   Result<TrainingRunResult> packet =
-      RunTrainingStep(Cluster("100Gbps", "packet"), Cluster("100Gbps", "packet").trainings[0]);
-  Result<TrainingRunResult> flow = RunTrainingStep(Cluster("100Gbps", "flow"), Cluster("100Gbps", "flow").trainings[0]);
+      RunTrainingStep(DataParallelCluster("100Gbps", "packet"), DataParallelCluster("100Gbps", "packet").trainings[0]);
+  Result<TrainingRunResult> flow = RunTrainingStep(DataParallelCluster("100Gbps", "flow"), DataParallelCluster("100Gbps", "flow").trainings[0]);
   ASSERT_TRUE(packet.ok() && flow.ok());
   const double p = packet->step_time.seconds(), f = flow->step_time.seconds();
   std::printf("step %.4f ms packet, %.4f ms flow\n", p * 1e3, f * 1e3);
@@ -89,8 +89,8 @@ TEST(TrainingRun, ACheckpointSharingTheNicsHalvesTheAllReduceBandwidth) {
   // bandwidth term 2(n-1)/n * G / B100 (the per-packet latencies keep
   // their rate). (Exposed time is shared between the dimensions in flight,
   // so the storage writes take half of it.)
-  const Scenario plain = Cluster("100Gbps", "flow", "", 6);
-  const Scenario shared = Cluster("100Gbps", "flow", ", checkpoint: {storage_servers: 2, bytes: 1GiB}", 6);
+  const Scenario plain = DataParallelCluster("100Gbps", "flow", "", 6);
+  const Scenario shared = DataParallelCluster("100Gbps", "flow", ", checkpoint: {storage_servers: 2, bytes: 1GiB}", 6);
   Result<TrainingRunResult> alone = RunTrainingStep(plain, plain.trainings[0]);
   Result<TrainingRunResult> with = RunTrainingStep(shared, shared.trainings[0]);
   ASSERT_TRUE(alone.ok()) << alone.error().message;
@@ -107,14 +107,14 @@ TEST(TrainingRun, ACheckpointSharingTheNicsHalvesTheAllReduceBandwidth) {
   EXPECT_EQ(with->metrics.gpus, 4);
   EXPECT_NEAR(with->metrics.comm_s[static_cast<size_t>(CommDimension::kStorage)], with->step_time.seconds(), 1e-9);
   // Storage servers overlapping the training GPUs are refused.
-  const Scenario crowded = Cluster("100Gbps", "flow", ", checkpoint: {storage_servers: 1}");
+  const Scenario crowded = DataParallelCluster("100Gbps", "flow", ", checkpoint: {storage_servers: 1}");
   Result<TrainingRunResult> bad = RunTrainingStep(crowded, crowded.trainings[0]);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("checkpoint.storage_servers"), std::string::npos);
 }
 
 TEST(TrainingRun, EntriesThatDoNotFitNameTheirField) {
-  Scenario s = Cluster("100Gbps", "flow");
+  Scenario s = DataParallelCluster("100Gbps", "flow");
   s.trainings[0].parallelism.dp = 8;  // 8 GPUs on a 4-GPU cluster
   Result<TrainingRunResult> r = RunTrainingStep(s, s.trainings[0]);
   ASSERT_FALSE(r.ok());

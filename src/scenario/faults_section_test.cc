@@ -13,7 +13,7 @@
 namespace aifabric {
 namespace {
 
-Result<Scenario> Load(const std::string& faults, const std::vector<std::string>& sets = {}) {
+Result<Scenario> LoadFaults(const std::string& faults, const std::vector<std::string>& sets = {}) {
   const std::string text =
       "name: f\n"                                                         // 1
       "cluster: {servers: 4, gpus_per_server: 8, gpu: H100}\n"            // 2
@@ -22,14 +22,14 @@ Result<Scenario> Load(const std::string& faults, const std::vector<std::string>&
   return LoadScenarioText(text, "f.yaml", ".", sets);
 }
 
-std::string ErrorOf(const std::string& faults, const std::vector<std::string>& sets = {}) {
-  Result<Scenario> r = Load(faults, sets);
+std::string FaultsError(const std::string& faults, const std::vector<std::string>& sets = {}) {
+  Result<Scenario> r = LoadFaults(faults, sets);
   EXPECT_FALSE(r.ok()) << "expected an error for:\n" << faults;
   return r.ok() ? "" : r.error().message;
 }
 
 TEST(FaultsSection, EveryKindReadsItsFields) {
-  Result<Scenario> s = Load(
+  Result<Scenario> s = LoadFaults(
       "faults:\n"
       "  - {kind: link_down, link: [leaf0, spine1], at: 50us, until: 2ms}\n"
       "  - {kind: link_flap, link: [leaf1, spine0], at: 1ms, until: 2ms, period: 200us, down_for: 50us, detection: 10us}\n"
@@ -72,54 +72,54 @@ TEST(FaultsSection, EveryKindReadsItsFields) {
 }
 
 TEST(FaultsSection, SetReplacesTheListOrAField) {
-  Result<Scenario> s = Load("faults: [{kind: link_down, link: [leaf0, spine0], at: 10us}]\n",
+  Result<Scenario> s = LoadFaults("faults: [{kind: link_down, link: [leaf0, spine0], at: 10us}]\n",
                             {"faults.0.at=20us"});
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_EQ(s->faults[0].at, Time::FromUs(20));
-  Result<Scenario> t = Load("", {"faults=[{kind: gray_link, link: [leaf0, spine0], at: 0, loss_rate: 0.001}]"});
+  Result<Scenario> t = LoadFaults("", {"faults=[{kind: gray_link, link: [leaf0, spine0], at: 0, loss_rate: 0.001}]"});
   ASSERT_TRUE(t.ok()) << t.error().message;
   ASSERT_EQ(t->faults.size(), 1u);
   EXPECT_EQ(t->faults[0].kind, FaultKind::kGrayLink);
 }
 
 TEST(FaultsSection, ErrorsNameTheLineAndField) {
-  EXPECT_EQ(ErrorOf("faults: {kind: link_down}\n"),
+  EXPECT_EQ(FaultsError("faults: {kind: link_down}\n"),
             "f.yaml:4:9: faults: expected a list of {kind, at, until, ...}, got a map");
-  EXPECT_NE(ErrorOf("faults:\n  - {kind: link_dawn, link: [a, b], at: 0}\n").find("faults.0.kind: expected one of"),
+  EXPECT_NE(FaultsError("faults:\n  - {kind: link_dawn, link: [a, b], at: 0}\n").find("faults.0.kind: expected one of"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("faults:\n  - {kind: link_down, at: 0}\n").find("faults.0.link: missing"), std::string::npos);
-  EXPECT_NE(ErrorOf("faults:\n  - {kind: link_down, link: [a], at: 0}\n").find("faults.0.link: expected two node names"),
+  EXPECT_NE(FaultsError("faults:\n  - {kind: link_down, at: 0}\n").find("faults.0.link: missing"), std::string::npos);
+  EXPECT_NE(FaultsError("faults:\n  - {kind: link_down, link: [a], at: 0}\n").find("faults.0.link: expected two node names"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("faults:\n  - {kind: link_down, link: [a, b]}\n").find("faults.0.at: missing"), std::string::npos);
-  EXPECT_NE(ErrorOf("faults:\n  - {kind: link_flap, link: [a, b], at: 0, period: 10us, down_for: 20us, until: 1ms}\n")
+  EXPECT_NE(FaultsError("faults:\n  - {kind: link_down, link: [a, b]}\n").find("faults.0.at: missing"), std::string::npos);
+  EXPECT_NE(FaultsError("faults:\n  - {kind: link_flap, link: [a, b], at: 0, period: 10us, down_for: 20us, until: 1ms}\n")
                 .find("faults.0.down_for: expected a time > 0 and below `period`"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("faults:\n  - {kind: link_flap, link: [a, b], at: 0, period: 10us, down_for: 2us}\n")
+  EXPECT_NE(FaultsError("faults:\n  - {kind: link_flap, link: [a, b], at: 0, period: 10us, down_for: 2us}\n")
                 .find("faults.0.until: missing"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("faults:\n  - {kind: gray_link, link: [a, b], at: 0, loss_rate: 2}\n")
+  EXPECT_NE(FaultsError("faults:\n  - {kind: gray_link, link: [a, b], at: 0, loss_rate: 2}\n")
                 .find("faults.0.loss_rate: expected a probability in [0, 1]"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("faults:\n  - {kind: gray_link, link: [a, b], at: 0, loss_rate: -0.1}\n")
+  EXPECT_NE(FaultsError("faults:\n  - {kind: gray_link, link: [a, b], at: 0, loss_rate: -0.1}\n")
                 .find("faults.0.loss_rate: expected a probability in [0, 1]"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("faults:\n  - {kind: gray_link, link: [a, b], at: 0, corruption_rate: 1.5}\n")
+  EXPECT_NE(FaultsError("faults:\n  - {kind: gray_link, link: [a, b], at: 0, corruption_rate: 1.5}\n")
                 .find("faults.0.corruption_rate: expected a probability in [0, 1]"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("faults:\n  - {kind: gray_link, link: [a, b], at: 0, loss_rate: 0.01, corruption_rate: x}\n")
+  EXPECT_NE(FaultsError("faults:\n  - {kind: gray_link, link: [a, b], at: 0, loss_rate: 0.01, corruption_rate: x}\n")
                 .find("faults.0.corruption_rate:"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("faults:\n  - {kind: gray_link, link: [a, b], at: 0}\n")
+  EXPECT_NE(FaultsError("faults:\n  - {kind: gray_link, link: [a, b], at: 0}\n")
                 .find("faults.0.loss_rate: missing; a gray link takes loss_rate (silent loss, e.g. 0.01), "
                       "corruption_rate"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("faults:\n  - {kind: link_down, link: [a, b], at: 0, corruption_rate: 0.1}\n")
+  EXPECT_NE(FaultsError("faults:\n  - {kind: link_down, link: [a, b], at: 0, corruption_rate: 0.1}\n")
                 .find("corruption_rate"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("faults:\n  - {kind: link_down, link: [a, b], at: 2ms, until: 1ms}\n")
+  EXPECT_NE(FaultsError("faults:\n  - {kind: link_down, link: [a, b], at: 2ms, until: 1ms}\n")
                 .find("faults.0.until: expected a time after `at`"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("faults:\n  - {kind: switch_down, node: s, at: 0, loss_rate: 0.1}\n").find("loss_rate"),
+  EXPECT_NE(FaultsError("faults:\n  - {kind: switch_down, node: s, at: 0, loss_rate: 0.1}\n").find("loss_rate"),
             std::string::npos);
 }
 

@@ -14,7 +14,7 @@ namespace {
 
 // A cluster with no workload, as `aifabric schedule --cluster` takes it;
 // `extra` is appended (line 4 on).
-Result<Scenario> Load(const std::string& extra, const std::vector<std::string>& sets = {}) {
+Result<Scenario> LoadScheduling(const std::string& extra, const std::vector<std::string>& sets = {}) {
   const std::string text =
       "name: sched\n"                                                      // 1
       "cluster: {servers: 4, gpus_per_server: 8, gpu: B200}\n"             // 2
@@ -23,14 +23,14 @@ Result<Scenario> Load(const std::string& extra, const std::vector<std::string>& 
   return LoadScenarioText(text, "s.yaml", ".", sets);
 }
 
-std::string ErrorOf(const std::string& extra, const std::vector<std::string>& sets = {}) {
-  Result<Scenario> r = Load(extra, sets);
+std::string SchedulingError(const std::string& extra, const std::vector<std::string>& sets = {}) {
+  Result<Scenario> r = LoadScheduling(extra, sets);
   EXPECT_FALSE(r.ok()) << "expected an error for:\n" << extra;
   return r.ok() ? "" : r.error().message;
 }
 
 TEST(SchedulingSection, AbsentGivesTheDefaultsWithTheClusterGpusFigures) {
-  Result<Scenario> s = Load("");
+  Result<Scenario> s = LoadScheduling("");
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_TRUE(s->workload.empty());
   const Scenario::Scheduling& sched = s->scheduling;
@@ -52,7 +52,7 @@ TEST(SchedulingSection, AbsentGivesTheDefaultsWithTheClusterGpusFigures) {
 }
 
 TEST(SchedulingSection, ReadsEveryField) {
-  Result<Scenario> s = Load(
+  Result<Scenario> s = LoadScheduling(
       "scheduling:\n"
       "  policy: topology+cassini+crux\n"
       "  storage_servers: 2\n"
@@ -85,58 +85,58 @@ TEST(SchedulingSection, ReadsEveryField) {
 }
 
 TEST(SchedulingSection, SetOverridesReachTheSection) {
-  Result<Scenario> s = Load("", {"scheduling.policy=random+crux", "scheduling.jobs.checkpoint_interval=10s",
+  Result<Scenario> s = LoadScheduling("", {"scheduling.policy=random+crux", "scheduling.jobs.checkpoint_interval=10s",
                                  "scheduling.storage_servers=1"});
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_EQ(s->scheduling.policy, (PolicySpec{"random", true, false}));
   EXPECT_EQ(s->scheduling.jobs.checkpoint_interval_s, 10.0);
-  EXPECT_EQ(ErrorOf("", {"scheduling.policy=fastest"}).rfind("--set scheduling.policy: unknown policy 'fastest'", 0), 0u)
-      << ErrorOf("", {"scheduling.policy=fastest"});
+  EXPECT_EQ(SchedulingError("", {"scheduling.policy=fastest"}).rfind("--set scheduling.policy: unknown policy 'fastest'", 0), 0u)
+      << SchedulingError("", {"scheduling.policy=fastest"});
 }
 
 TEST(SchedulingSection, ErrorsNameTheLineAndField) {
-  EXPECT_EQ(ErrorOf("scheduling:\n  polcy: random\n").rfind("s.yaml:5:3: scheduling.polcy: unknown key; expected one of "
+  EXPECT_EQ(SchedulingError("scheduling:\n  polcy: random\n").rfind("s.yaml:5:3: scheduling.polcy: unknown key; expected one of "
                                                             "policy, storage_servers, max_phases_per_job, load_window, jobs",
                                                             0),
             0u);
-  EXPECT_EQ(ErrorOf("scheduling:\n  policy: best_fit\n").rfind("s.yaml:5:11: scheduling.policy: unknown policy 'best_fit'", 0),
+  EXPECT_EQ(SchedulingError("scheduling:\n  policy: best_fit\n").rfind("s.yaml:5:11: scheduling.policy: unknown policy 'best_fit'", 0),
             0u);
-  EXPECT_EQ(ErrorOf("scheduling:\n  policy: topology+fast\n"),
+  EXPECT_EQ(SchedulingError("scheduling:\n  policy: topology+fast\n"),
             "s.yaml:5:11: scheduling.policy: unknown option '+fast' in 'topology+fast' (expected +crux or +cassini)");
-  EXPECT_EQ(ErrorOf("scheduling:\n  max_phases_per_job: 0\n"),
+  EXPECT_EQ(SchedulingError("scheduling:\n  max_phases_per_job: 0\n"),
             "s.yaml:5:23: scheduling.max_phases_per_job: expected an integer in 1..1000000, got '0'");
-  EXPECT_EQ(ErrorOf("scheduling:\n  load_window: 0\n"), "s.yaml:5:16: scheduling.load_window: expected a time > 0, got 0");
-  EXPECT_EQ(ErrorOf("scheduling:\n  load_window: 60\n").rfind("s.yaml:5:16: scheduling.load_window: ", 0), 0u);
-  EXPECT_EQ(ErrorOf("scheduling:\n  jobs: {grad_bytes: two}\n"),
+  EXPECT_EQ(SchedulingError("scheduling:\n  load_window: 0\n"), "s.yaml:5:16: scheduling.load_window: expected a time > 0, got 0");
+  EXPECT_EQ(SchedulingError("scheduling:\n  load_window: 60\n").rfind("s.yaml:5:16: scheduling.load_window: ", 0), 0u);
+  EXPECT_EQ(SchedulingError("scheduling:\n  jobs: {grad_bytes: two}\n"),
             "s.yaml:5:22: scheduling.jobs.grad_bytes: expected an integer >= 0, got 'two'");
-  EXPECT_EQ(ErrorOf("scheduling:\n  jobs:\n    tokens: 4\n").rfind("s.yaml:6:5: scheduling.jobs.tokens: unknown key", 0), 0u);
-  EXPECT_EQ(ErrorOf("scheduling: [first_fit]\n").rfind("s.yaml:4:13: scheduling: ", 0), 0u)
-      << ErrorOf("scheduling: [first_fit]\n");
+  EXPECT_EQ(SchedulingError("scheduling:\n  jobs:\n    tokens: 4\n").rfind("s.yaml:6:5: scheduling.jobs.tokens: unknown key", 0), 0u);
+  EXPECT_EQ(SchedulingError("scheduling: [first_fit]\n").rfind("s.yaml:4:13: scheduling: ", 0), 0u)
+      << SchedulingError("scheduling: [first_fit]\n");
 }
 
 TEST(SchedulingSection, TheJobModelsRangesAreCheckedAtTheirField) {
-  EXPECT_EQ(ErrorOf("scheduling:\n  jobs:\n    compute_efficiency: 1.5\n")
+  EXPECT_EQ(SchedulingError("scheduling:\n  jobs:\n    compute_efficiency: 1.5\n")
                 .rfind("s.yaml:6:25: scheduling.jobs.compute_efficiency: expected 0 (calibrated) or a fraction in (0, 1]", 0),
             0u)
-      << ErrorOf("scheduling:\n  jobs:\n    compute_efficiency: 1.5\n");
-  EXPECT_EQ(ErrorOf("scheduling:\n  jobs:\n    grad_bytes: 3\n"),
+      << SchedulingError("scheduling:\n  jobs:\n    compute_efficiency: 1.5\n");
+  EXPECT_EQ(SchedulingError("scheduling:\n  jobs:\n    grad_bytes: 3\n"),
             "s.yaml:6:17: scheduling.jobs.grad_bytes: expected 1, 2, 4 or 8, got 3");
-  EXPECT_EQ(ErrorOf("scheduling:\n  jobs: {gpu_memory_gib: 0}\n").rfind("s.yaml:5:26: scheduling.jobs.gpu_memory_gib: ", 0),
+  EXPECT_EQ(SchedulingError("scheduling:\n  jobs: {gpu_memory_gib: 0}\n").rfind("s.yaml:5:26: scheduling.jobs.gpu_memory_gib: ", 0),
             0u);
-  EXPECT_EQ(ErrorOf("scheduling:\n  max_phases_per_job: 1000001\n").rfind("s.yaml:5:23: scheduling.max_phases_per_job: ", 0),
+  EXPECT_EQ(SchedulingError("scheduling:\n  max_phases_per_job: 1000001\n").rfind("s.yaml:5:23: scheduling.max_phases_per_job: ", 0),
             0u);
   // A checkpoint needs storage servers to go to.
-  EXPECT_EQ(ErrorOf("scheduling:\n  jobs: {checkpoint_interval: 30s}\n"),
+  EXPECT_EQ(SchedulingError("scheduling:\n  jobs: {checkpoint_interval: 30s}\n"),
             "s.yaml:5:31: scheduling.jobs.checkpoint_interval: checkpoints need storage servers "
             "(scheduling.storage_servers >= 1)");
 }
 
 TEST(SchedulingSection, StorageServersMustLeaveAServerForJobs) {
   // cluster.servers is 4: 3 storage servers leave one, 4 leave none.
-  Result<Scenario> three = Load("scheduling: {storage_servers: 3}\n");
+  Result<Scenario> three = LoadScheduling("scheduling: {storage_servers: 3}\n");
   ASSERT_TRUE(three.ok()) << three.error().message;
   EXPECT_EQ(three->scheduling.storage_servers, 3);
-  EXPECT_EQ(ErrorOf("scheduling: {storage_servers: 4}\n"),
+  EXPECT_EQ(SchedulingError("scheduling: {storage_servers: 4}\n"),
             "s.yaml:4:31: scheduling.storage_servers: expected fewer than cluster.servers (4) so that a server is left "
             "for jobs, got 4");
 }
@@ -150,7 +150,7 @@ namespace {
 // scheduling.link_failures: the two switches by name, the time it fails
 // and for how long (0 = to the end; absent = 0).
 TEST(SchedulingSection, LinkFailuresAreReadByName) {
-  Result<Scenario> s = Load(
+  Result<Scenario> s = LoadScheduling(
       "scheduling:\n"
       "  link_failures:\n"
       "    - {between: [leaf0, spine1], at: 3600s, for: 600s}\n"
@@ -164,15 +164,15 @@ TEST(SchedulingSection, LinkFailuresAreReadByName) {
   EXPECT_EQ(f[0].for_s, 600);
   EXPECT_EQ(f[0].path, "scheduling.link_failures.0");
   EXPECT_EQ(f[1].for_s, 0);
-  EXPECT_EQ(ErrorOf("scheduling:\n  link_failures: {between: [a, b]}\n")
+  EXPECT_EQ(SchedulingError("scheduling:\n  link_failures: {between: [a, b]}\n")
                 .rfind("s.yaml:5:18: scheduling.link_failures: expected a list of {between: [SWITCH, SWITCH], at, for}", 0),
             0u);
-  EXPECT_NE(ErrorOf("scheduling:\n  link_failures:\n    - {at: 1s}\n").find("scheduling.link_failures.0.between: missing"),
+  EXPECT_NE(SchedulingError("scheduling:\n  link_failures:\n    - {at: 1s}\n").find("scheduling.link_failures.0.between: missing"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("scheduling:\n  link_failures:\n    - {between: [leaf0], at: 1s}\n")
+  EXPECT_NE(SchedulingError("scheduling:\n  link_failures:\n    - {between: [leaf0], at: 1s}\n")
                 .find("scheduling.link_failures.0.between: expected two switch names"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("scheduling:\n  link_failures:\n    - {between: [leaf0, spine0]}\n")
+  EXPECT_NE(SchedulingError("scheduling:\n  link_failures:\n    - {between: [leaf0, spine0]}\n")
                 .find("scheduling.link_failures.0.at: missing"),
             std::string::npos);
 }

@@ -16,17 +16,17 @@ constexpr const char* kCluster =
     "fabric:\n  qos:\n    classes:\n      - {name: bulk, priority: 1, dscp: 10}\n";
 constexpr const char* kJob = "training: {model: llama3-8b, tp: 8, dp: 2, global_batch: 16}";
 
-Result<Scenario> Load(const std::string& workload) {
+Result<Scenario> LoadWorkload(const std::string& workload) {
   return LoadScenarioText(std::string(kCluster) + "workload:\n" + workload, "t.yaml", ".", {});
 }
 
-std::string ErrorOf(const std::string& workload) {
-  Result<Scenario> s = Load(workload);
+std::string WorkloadError(const std::string& workload) {
+  Result<Scenario> s = LoadWorkload(workload);
   return s.ok() ? "" : s.error().message;
 }
 
 TEST(TenantSection, KeysBesideAnItemsKindMakeItATenant) {
-  Result<Scenario> s = Load(std::string("  - {name: a, placement: {servers: [2, 3]}, start: 2ms, steps: 3, class: bulk, ") +
+  Result<Scenario> s = LoadWorkload(std::string("  - {name: a, placement: {servers: [2, 3]}, start: 2ms, steps: 3, class: bulk, ") +
                             kJob + "}\n  - {placement: topology, " + kJob + "}\n  - permutation: {size: 1MiB}\n");
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_TRUE(s->shared_fabric);
@@ -48,33 +48,33 @@ TEST(TenantSection, KeysBesideAnItemsKindMakeItATenant) {
 }
 
 TEST(TenantSection, PlainJobItemsStillRunApartAndJobsBesideFlowsShare) {
-  Result<Scenario> apart = Load(std::string("  - ") + kJob + "\n  - " + kJob + "\n");
+  Result<Scenario> apart = LoadWorkload(std::string("  - ") + kJob + "\n  - " + kJob + "\n");
   ASSERT_TRUE(apart.ok()) << apart.error().message;
   EXPECT_FALSE(apart->shared_fabric);
-  Result<Scenario> mixed = Load(std::string("  - ") + kJob + "\n  - permutation: {size: 1MiB}\n");
+  Result<Scenario> mixed = LoadWorkload(std::string("  - ") + kJob + "\n  - permutation: {size: 1MiB}\n");
   ASSERT_TRUE(mixed.ok()) << mixed.error().message;
   EXPECT_TRUE(mixed->shared_fabric);
 }
 
 TEST(TenantSection, BadKeysNameTheirField) {
-  EXPECT_NE(ErrorOf("  - {placement: {servers: [0]}, permutation: {size: 1MiB}}\n").find("workload.0.placement: only for jobs"),
+  EXPECT_NE(WorkloadError("  - {placement: {servers: [0]}, permutation: {size: 1MiB}}\n").find("workload.0.placement: only for jobs"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(std::string("  - {placement: best, ") + kJob + "}\n").find("unknown placement policy 'best'"),
+  EXPECT_NE(WorkloadError(std::string("  - {placement: best, ") + kJob + "}\n").find("unknown placement policy 'best'"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(std::string("  - {placement: {servers: [0, 1], gpus: [3]}, ") + kJob + "}\n")
+  EXPECT_NE(WorkloadError(std::string("  - {placement: {servers: [0, 1], gpus: [3]}, ") + kJob + "}\n")
                 .find("expected exactly one of servers, gpus or policy"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(std::string("  - {name: x, ") + kJob + "}\n  - {name: x, " + kJob + "}\n")
+  EXPECT_NE(WorkloadError(std::string("  - {name: x, ") + kJob + "}\n  - {name: x, " + kJob + "}\n")
                 .find("workload.1.name: 'x' names two workload items"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(std::string("  - {placement: {servers: [0, 1]}, ") + kJob + "}\n  - {placement: {gpus: [8]}, " +
+  EXPECT_NE(WorkloadError(std::string("  - {placement: {servers: [0, 1]}, ") + kJob + "}\n  - {placement: {gpus: [8]}, " +
                     kJob + "}\n")
                 .find("workload.1.placement: GPU 8 is already another item's"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(std::string("  - {placement: {servers: [4]}, ") + kJob + "}\n").find("server 4 is not in the cluster"),
+  EXPECT_NE(WorkloadError(std::string("  - {placement: {servers: [4]}, ") + kJob + "}\n").find("server 4 is not in the cluster"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(std::string("  - {class: gold, ") + kJob + "}\n").find("unknown class 'gold'"), std::string::npos);
-  EXPECT_NE(ErrorOf("  - {name: a, permutation: {size: 1MiB}, incast: {senders: 2}}\n").find("exactly one of"),
+  EXPECT_NE(WorkloadError(std::string("  - {class: gold, ") + kJob + "}\n").find("unknown class 'gold'"), std::string::npos);
+  EXPECT_NE(WorkloadError("  - {name: a, permutation: {size: 1MiB}, incast: {senders: 2}}\n").find("exactly one of"),
             std::string::npos);
 }
 
@@ -85,38 +85,38 @@ std::string Every(const std::string& repeat, const std::string& every) {
 }
 
 TEST(TenantSection, CheckpointEveryCountsSteps) {
-  Result<Scenario> s = Load(Every("steps: 4, ", ", every: 2"));
+  Result<Scenario> s = LoadWorkload(Every("steps: 4, ", ", every: 2"));
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_EQ(s->trainings[0].checkpoint_every, 2);
   EXPECT_EQ(s->tenants[0].steps, 4);
-  Result<Scenario> plain = Load(Every("steps: 4, ", ""));
+  Result<Scenario> plain = LoadWorkload(Every("steps: 4, ", ""));
   ASSERT_TRUE(plain.ok()) << plain.error().message;
   EXPECT_EQ(plain->trainings[0].checkpoint_every, 1);  // during every step, as before
   // A duration runs as many steps as fit: any `every` may be reached.
-  Result<Scenario> timed = Load(Every("duration: 10ms, ", ", every: 50"));
+  Result<Scenario> timed = LoadWorkload(Every("duration: 10ms, ", ", every: 50"));
   ASSERT_TRUE(timed.ok()) << timed.error().message;
   EXPECT_EQ(timed->trainings[0].checkpoint_every, 50);
   // As many steps as `every`: the last one writes it.
-  EXPECT_TRUE(Load(Every("steps: 3, ", ", every: 3")).ok());
+  EXPECT_TRUE(LoadWorkload(Every("steps: 3, ", ", every: 3")).ok());
 }
 
 TEST(TenantSection, BadCheckpointEveryNamesItsField) {
-  EXPECT_NE(ErrorOf(Every("steps: 4, ", ", every: 0"))
+  EXPECT_NE(WorkloadError(Every("steps: 4, ", ", every: 0"))
                 .find("workload.0.training.checkpoint.every: expected an integer >= 1, got '0'"),
             std::string::npos)
-      << ErrorOf(Every("steps: 4, ", ", every: 0"));
-  EXPECT_NE(ErrorOf(Every("steps: 4, ", ", every: 1.5"))
+      << WorkloadError(Every("steps: 4, ", ", every: 0"));
+  EXPECT_NE(WorkloadError(Every("steps: 4, ", ", every: 1.5"))
                 .find("workload.0.training.checkpoint.every: expected an integer >= 1, got '1.5'"),
             std::string::npos)
-      << ErrorOf(Every("steps: 4, ", ", every: 1.5"));
+      << WorkloadError(Every("steps: 4, ", ", every: 1.5"));
   // No step would write one: more than its steps, or one step alone (a
   // plain item, or steps: 1).
-  const std::string past = ErrorOf(Every("steps: 2, ", ", every: 3"));
+  const std::string past = WorkloadError(Every("steps: 2, ", ", every: 3"));
   EXPECT_NE(past.find("workload.0.training.checkpoint.every: 3 writes a checkpoint during steps 3, 6, ... but the "
                       "item runs 2 steps, so none would; give workload.0.steps >= 3 or a duration"),
             std::string::npos)
       << past;
-  const std::string once = ErrorOf(Every("", ", every: 2"));
+  const std::string once = WorkloadError(Every("", ", every: 2"));
   EXPECT_NE(once.find("workload.0.training.checkpoint.every: 2 writes a checkpoint during steps 2, 4, ... but the "
                       "item runs 1 step, so none would"),
             std::string::npos)

@@ -37,7 +37,7 @@ Topology Leaves(int leaves) {
   return t;
 }
 
-TraceJob Job(std::string id, double submit, int gpus, uint64_t iterations) {
+TraceJob MakeTraceJob(std::string id, double submit, int gpus, uint64_t iterations) {
   TraceJob j;
   j.job_id = std::move(id);
   j.submit_s = submit;
@@ -95,7 +95,7 @@ TEST(ClusterReplayTest, LoneJobRunsAtTheClosedForm) {
   o.max_phases_per_job = 4;
   const double c = ComputeSeconds(), d = RingSeconds();
   ASSERT_GT(d, c / 2);  // the all-reduce shows
-  Result<ReplayResult> r = f.Replay({Job("a", 5, 2, 10)}, o);
+  Result<ReplayResult> r = f.Replay({MakeTraceJob("a", 5, 2, 10)}, o);
   ASSERT_TRUE(r.ok()) << r.error().message;
   const ReplayJobResult& a = r->jobs[0];
   EXPECT_EQ(a.gpu_ids, (std::vector<GpuId>{0, 1}));
@@ -115,7 +115,7 @@ TEST(ClusterReplayTest, LoneJobRunsAtTheClosedForm) {
 TEST(ClusterReplayTest, InferenceServiceHoldsItsGpusForItsBatches) {
   const Fixture f(Leaves(2));
   const ReplayOptions o = DataParallelOptions("first_fit");
-  TraceJob serve = Job("serve", 2, 2, 30);
+  TraceJob serve = MakeTraceJob("serve", 2, 2, 30);
   serve.kind = TraceJobKind::kInference;
   Result<ReplayResult> r = f.Replay({serve}, o);
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -139,7 +139,7 @@ TEST(ClusterReplayTest, WindowHoldsTheFlowsInFlightAndThoseThatStart) {
   const double s_bytes = d * 100e9 / 8;
   o.window_start_s = 5 + c / 2 + d / 4;
   o.window_s = 0.01;
-  Result<ReplayResult> in_flight = f.Replay({Job("a", 5, 2, 10)}, o);
+  Result<ReplayResult> in_flight = f.Replay({MakeTraceJob("a", 5, 2, 10)}, o);
   ASSERT_TRUE(in_flight.ok()) << in_flight.error().message;
   ASSERT_EQ(in_flight->window_flows.size(), 2u);
   for (const WindowFlow& w : in_flight->window_flows) {
@@ -153,7 +153,7 @@ TEST(ClusterReplayTest, WindowHoldsTheFlowsInFlightAndThoseThatStart) {
   EXPECT_EQ(in_flight->window_flows[1].src, 1);
   EXPECT_EQ(in_flight->window_flows[1].dst, 0);
   o.window_start_s = 5 + c + d - 0.001;
-  Result<ReplayResult> starting = f.Replay({Job("a", 5, 2, 10)}, o);
+  Result<ReplayResult> starting = f.Replay({MakeTraceJob("a", 5, 2, 10)}, o);
   ASSERT_TRUE(starting.ok());
   ASSERT_EQ(starting->window_flows.size(), 2u);
   for (const WindowFlow& w : starting->window_flows) {
@@ -162,7 +162,7 @@ TEST(ClusterReplayTest, WindowHoldsTheFlowsInFlightAndThoseThatStart) {
   }
   // The run itself does not change.
   o.window_start_s = -1;
-  Result<ReplayResult> plain = f.Replay({Job("a", 5, 2, 10)}, o);
+  Result<ReplayResult> plain = f.Replay({MakeTraceJob("a", 5, 2, 10)}, o);
   ASSERT_TRUE(plain.ok());
   EXPECT_EQ(plain->jobs[0].end_s, starting->jobs[0].end_s);
   EXPECT_TRUE(plain->window_flows.empty());
@@ -177,7 +177,7 @@ TEST(ClusterReplayTest, WindowHoldsTheFlowsInFlightAndThoseThatStart) {
 // policies give A leaf1 and B leaf2: no uplink at all, C/2 + D.
 TEST(ClusterReplayTest, FirstFitMakesTwoAllReducesShareAnUplinkTheOthersDoNot) {
   const Fixture f(Leaves(3));
-  const std::vector<TraceJob> jobs = {Job("x", 0, 1, 100000), Job("a", 1, 2, 8), Job("b", 1, 2, 8)};
+  const std::vector<TraceJob> jobs = {MakeTraceJob("x", 0, 1, 100000), MakeTraceJob("a", 1, 2, 8), MakeTraceJob("b", 1, 2, 8)};
   ReplayOptions o = DataParallelOptions("first_fit");
   const double c = ComputeSeconds(), d = RingSeconds();
   Result<ReplayResult> ff = f.Replay(jobs, o);
@@ -214,7 +214,7 @@ TEST(ClusterReplayTest, CassiniShiftsTheSecondJobOutOfTheFirstsWindow) {
   const ModelSpec m = FindModel("llama3-8b").value();
   const double c = TrainingFlopsPerToken(m, m.seq_len) * (1 << 19) / (989.4e12 * 0.5), d = RingSeconds();
   ASSERT_LT(d, c / 4);
-  const std::vector<TraceJob> jobs = {Job("x", 0, 1, 100000), Job("a", 1, 2, 8), Job("b", 1, 2, 8)};
+  const std::vector<TraceJob> jobs = {MakeTraceJob("x", 0, 1, 100000), MakeTraceJob("a", 1, 2, 8), MakeTraceJob("b", 1, 2, 8)};
   Result<ReplayResult> plain = f.Replay(jobs, o);
   ASSERT_TRUE(plain.ok());
   EXPECT_NEAR(Find(*plain, "b").comm_slowdown(), 2.0, 1e-9);
@@ -235,7 +235,7 @@ TEST(ClusterReplayTest, CassiniShiftsTheSecondJobOutOfTheFirstsWindow) {
 // all-reduce slows less than under plain max-min, and B's more.
 TEST(ClusterReplayTest, CruxFavoursTheGpuIntensiveJob) {
   const Fixture f(Leaves(3));
-  std::vector<TraceJob> jobs = {Job("x", 0, 1, 100000), Job("a", 1, 2, 8), Job("b", 1, 2, 8)};
+  std::vector<TraceJob> jobs = {MakeTraceJob("x", 0, 1, 100000), MakeTraceJob("a", 1, 2, 8), MakeTraceJob("b", 1, 2, 8)};
   jobs[2].model = "llama3-70b";
   ReplayOptions o = DataParallelOptions("first_fit");
   Result<ReplayResult> plain = f.Replay(jobs, o);
@@ -277,7 +277,7 @@ Topology InterleavedLeaves(LinkId* leaf0_spine1) {
 TEST(ClusterReplayTest, LinkFailureConcentratesTrafficOnTheSurvivingSpine) {
   LinkId failed = -1;
   const Fixture f(InterleavedLeaves(&failed));
-  const std::vector<TraceJob> jobs = {Job("a", 1, 2, 8), Job("b", 1, 2, 8)};
+  const std::vector<TraceJob> jobs = {MakeTraceJob("a", 1, 2, 8), MakeTraceJob("b", 1, 2, 8)};
   ReplayOptions o = DataParallelOptions("first_fit");
   const double c = ComputeSeconds(), d = RingSeconds();
   o.link_failures = {{failed, 0, 0}};
@@ -303,16 +303,16 @@ TEST(ClusterReplayTest, LinkFailureErrorsNameTheFailure) {
   const Fixture f(InterleavedLeaves(&failed));
   ReplayOptions o = DataParallelOptions("first_fit");
   o.link_failures = {{0, 5, 1}};  // link 0 is h0's
-  EXPECT_EQ(f.Replay({Job("a", 0, 1, 1)}, o).error().message,
+  EXPECT_EQ(f.Replay({MakeTraceJob("a", 0, 1, 1)}, o).error().message,
             "link_failures.0: the link h0 - leaf0 has a host at one end; only switch-to-switch links may fail (a "
             "host's link would cut its server off)");
   o.link_failures = {{failed, 5, 10}, {failed, 12, 1}};
-  EXPECT_EQ(f.Replay({Job("a", 0, 1, 1)}, o).error().message,
+  EXPECT_EQ(f.Replay({MakeTraceJob("a", 0, 1, 1)}, o).error().message,
             "link_failures.1: overlaps link_failures.0 on the same link");
   o.link_failures = {{99, 5, 1}};
-  EXPECT_EQ(f.Replay({Job("a", 0, 1, 1)}, o).error().message, "link_failures.0: link 99 is not in the topology");
+  EXPECT_EQ(f.Replay({MakeTraceJob("a", 0, 1, 1)}, o).error().message, "link_failures.0: link 99 is not in the topology");
   o.link_failures = {{failed, -1, 1}};
-  EXPECT_EQ(f.Replay({Job("a", 0, 1, 1)}, o).error().message,
+  EXPECT_EQ(f.Replay({MakeTraceJob("a", 0, 1, 1)}, o).error().message,
             "link_failures.0: expected at >= 0 and for >= 0 (0 = to the end)");
 }
 
@@ -339,7 +339,7 @@ TEST(ClusterReplayTest, RandomTraceInvariantsAndDeterminism) {
     t += rng.Uniform() * 20;
     std::string id = "j";  // appended, not "j" + string (GCC 12 -Wrestrict)
     id += std::to_string(i);
-    TraceJob j = Job(id, t, sizes[rng.Below(6)], 1 + rng.Below(50));
+    TraceJob j = MakeTraceJob(id, t, sizes[rng.Below(6)], 1 + rng.Below(50));
     j.model = rng.Below(2) == 0 ? "llama3-8b" : "llama3-70b";
     jobs.push_back(j);
   }
@@ -387,30 +387,30 @@ TEST(ClusterReplayTest, RandomTraceInvariantsAndDeterminism) {
 TEST(ClusterReplayTest, ErrorsNameTheProblem) {
   const Fixture f(Leaves(2));
   ReplayOptions o = DataParallelOptions("first_fit");
-  EXPECT_EQ(f.Replay({Job("big", 0, 5, 1)}, o).error().message,
+  EXPECT_EQ(f.Replay({MakeTraceJob("big", 0, 5, 1)}, o).error().message,
             "job 'big': asks for 5 GPUs, the cluster schedules 4");
   o.storage_servers = {3};
-  EXPECT_EQ(f.Replay({Job("big", 0, 4, 1)}, o).error().message,
+  EXPECT_EQ(f.Replay({MakeTraceJob("big", 0, 4, 1)}, o).error().message,
             "job 'big': asks for 4 GPUs, the cluster schedules 3");
   o.storage_servers = {};
   o.policy = "best";
-  EXPECT_EQ(f.Replay({Job("a", 0, 1, 1)}, o).error().message.rfind("policy: unknown policy 'best'", 0), 0u);
+  EXPECT_EQ(f.Replay({MakeTraceJob("a", 0, 1, 1)}, o).error().message.rfind("policy: unknown policy 'best'", 0), 0u);
   o = DataParallelOptions("first_fit");
   o.job_model.checkpoint_interval_s = 60;
-  EXPECT_EQ(f.Replay({Job("a", 0, 1, 1)}, o).error().message,
+  EXPECT_EQ(f.Replay({MakeTraceJob("a", 0, 1, 1)}, o).error().message,
             "scheduling.jobs.checkpoint_interval: checkpoints need storage servers (scheduling.storage_servers)");
   o = DataParallelOptions("first_fit");
   o.storage_servers = {2, 1};
-  EXPECT_EQ(f.Replay({Job("a", 0, 1, 1)}, o).error().message, "storage_servers: expected sorted, distinct servers");
+  EXPECT_EQ(f.Replay({MakeTraceJob("a", 0, 1, 1)}, o).error().message, "storage_servers: expected sorted, distinct servers");
   o.storage_servers = {0, 1, 2, 3};
-  EXPECT_FALSE(f.Replay({Job("a", 0, 1, 1)}, o).ok());
+  EXPECT_FALSE(f.Replay({MakeTraceJob("a", 0, 1, 1)}, o).ok());
   // A run that would outlast the engine's clock is refused before it starts.
-  const std::string endless = f.Replay({Job("long", 0, 1, uint64_t{1} << 50)}, DataParallelOptions("first_fit"))
+  const std::string endless = f.Replay({MakeTraceJob("long", 0, 1, uint64_t{1} << 50)}, DataParallelOptions("first_fit"))
                                   .error()
                                   .message;
   EXPECT_EQ(endless.rfind("job 'long': 1125899906842624 iterations take ", 0), 0u) << endless;
   EXPECT_NE(endless.find("beyond the 100 days a replay may simulate"), std::string::npos) << endless;
-  TraceJob unknown = Job("m", 0, 1, 1);
+  TraceJob unknown = MakeTraceJob("m", 0, 1, 1);
   unknown.model = "gpt5";
   EXPECT_EQ(f.Replay({unknown}, DataParallelOptions("first_fit")).error().message.rfind("job 'm': ", 0), 0u);
 }

@@ -14,9 +14,7 @@ namespace {
 using sched_testing::MakeFatTreeCluster;
 using sched_testing::TestCluster;
 
-// 8 one-NIC servers of 4 GPUs (server s: GPUs 4s..4s+3); leaf i holds
-// servers 2i, 2i+1; pod 0 is servers 0-3, pod 1 servers 4-7.
-TestCluster MakeTwoPodFatTree() { return MakeFatTreeCluster(8); }
+using sched_testing::MakeTwoPodFatTree;
 
 using sched_testing::GpuRange;
 

@@ -13,7 +13,7 @@ namespace {
 constexpr int kActivationBytes = 2;  // bf16 activations on the wire
 constexpr double kCheckpointBytesPerParam = 16;  // bf16 weights + fp32 master + two Adam moments
 
-std::string Field(const char* name) { return std::string("scheduling.jobs.") + name + ": "; }
+std::string JobField(const char* name) { return std::string("scheduling.jobs.") + name + ": "; }
 
 int MoeLayers(const ModelSpec& m) {
   int n = 0;
@@ -40,32 +40,32 @@ double ParamsPerGpu(const ModelSpec& m, int tp, int pp, int ep) {
 Status ValidateJobModelOptions(const JobModelOptions& o) {
   auto positive = [](double v) { return std::isfinite(v) && v > 0; };
   if (!positive(o.gpu_peak_tflops)) {
-    return Error{Field("gpu_peak_tflops") + "expected a positive number, got " + std::to_string(o.gpu_peak_tflops)};
+    return Error{JobField("gpu_peak_tflops") + "expected a positive number, got " + std::to_string(o.gpu_peak_tflops)};
   }
   if (!(o.compute_efficiency >= 0 && o.compute_efficiency <= 1)) {
-    return Error{Field("compute_efficiency") + "expected 0 (calibrated) or a fraction in (0, 1], got " +
+    return Error{JobField("compute_efficiency") + "expected 0 (calibrated) or a fraction in (0, 1], got " +
                  std::to_string(o.compute_efficiency)};
   }
   if (!positive(o.gpu_memory_gib)) {
-    return Error{Field("gpu_memory_gib") + "expected a positive number, got " + std::to_string(o.gpu_memory_gib)};
+    return Error{JobField("gpu_memory_gib") + "expected a positive number, got " + std::to_string(o.gpu_memory_gib)};
   }
   if (o.grad_bytes != 1 && o.grad_bytes != 2 && o.grad_bytes != 4 && o.grad_bytes != 8) {
-    return Error{Field("grad_bytes") + "expected 1, 2, 4 or 8, got " + std::to_string(o.grad_bytes)};
+    return Error{JobField("grad_bytes") + "expected 1, 2, 4 or 8, got " + std::to_string(o.grad_bytes)};
   }
   if (!(o.overlap_fraction >= 0 && o.overlap_fraction <= 1)) {
-    return Error{Field("overlap_fraction") + "expected a fraction in [0, 1], got " +
+    return Error{JobField("overlap_fraction") + "expected a fraction in [0, 1], got " +
                  std::to_string(o.overlap_fraction)};
   }
   if (!positive(o.nvlink_gbps_per_dir)) {
-    return Error{Field("nvlink_gbps_per_dir") + "expected a positive number, got " +
+    return Error{JobField("nvlink_gbps_per_dir") + "expected a positive number, got " +
                  std::to_string(o.nvlink_gbps_per_dir)};
   }
   if (!(std::isfinite(o.checkpoint_interval_s) && o.checkpoint_interval_s >= 0)) {
-    return Error{Field("checkpoint_interval") + "expected 0 (none) or a positive time, got " +
+    return Error{JobField("checkpoint_interval") + "expected 0 (none) or a positive time, got " +
                  std::to_string(o.checkpoint_interval_s) + " s"};
   }
   if (o.tokens_per_gpu > (uint64_t{1} << 40)) {
-    return Error{Field("tokens_per_gpu") + "expected at most 2^40, got " + std::to_string(o.tokens_per_gpu)};
+    return Error{JobField("tokens_per_gpu") + "expected at most 2^40, got " + std::to_string(o.tokens_per_gpu)};
   }
   return {};
 }

@@ -44,22 +44,10 @@ TestCluster LeafSpine4x2(double oversubscription) {
   return {std::move(t).value(), std::move(l)};
 }
 
-// The GPUs of these whole servers, ascending.
-std::vector<GpuId> ServersGpus(std::vector<int> servers) {
-  std::sort(servers.begin(), servers.end());
-  std::vector<GpuId> out;
-  for (int s : servers) {
-    for (int i = 0; i < kGpusPerServer; ++i) out.push_back(kGpusPerServer * s + i);
-  }
-  return out;
-}
+using sched_testing::Busy;
+using sched_testing::ServersGpus;
 
-// Marks whole servers busy (jobs that send nothing).
-void Busy(GpuAllocation& a, std::vector<int> servers) {
-  for (int s : servers) ASSERT_TRUE(a.Allocate(std::string("busy").append(std::to_string(s)), ServersGpus({s})).ok());
-}
-
-PlacementRequest Job(int gpus, double fabric_bytes_per_s_per_gpu, double storage_bytes_per_s_per_gpu = 0) {
+PlacementRequest JobRequest(int gpus, double fabric_bytes_per_s_per_gpu, double storage_bytes_per_s_per_gpu = 0) {
   return PlacementRequest{"j", gpus, fabric_bytes_per_s_per_gpu, storage_bytes_per_s_per_gpu};
 }
 
@@ -103,7 +91,7 @@ class IssueCase : public ::testing::Test {
 
 TEST_F(IssueCase, AvoidsTheUplinkAnotherAllReduceOverloads) {
   LoadA(4 * 2.5e9 / k100G);  // 0.8
-  const PlacementRequest b = Job(8, 2.5e9);
+  const PlacementRequest b = JobRequest(8, 2.5e9);
   const auto first = first_.Place(b, a_);
   const auto chosen = policy_.Place(b, a_);
   ASSERT_TRUE(first && chosen);
@@ -122,12 +110,12 @@ TEST_F(IssueCase, SpreadsAwayFromALoadedUplinkEvenBelowCapacity) {
   // A light job A (0.1): 1 and 3 would run at 0.9, 5 and 7 at 0.8; neither
   // overloads, both cross two tiers, so the headroom decides.
   LoadA(0.1);
-  EXPECT_EQ(policy_.Place(Job(8, 2.5e9), a_), ServersGpus({5, 7}));
+  EXPECT_EQ(policy_.Place(JobRequest(8, 2.5e9), a_), ServersGpus({5, 7}));
 }
 
 TEST_F(IssueCase, AJobThatSendsNothingIsPlacedAsTopology) {
   LoadA(0.8);
-  EXPECT_EQ(policy_.Place(Job(8, 0), a_), ServersGpus({1, 3}));
+  EXPECT_EQ(policy_.Place(JobRequest(8, 0), a_), ServersGpus({1, 3}));
 }
 
 // 2-pod k = 4 fat-tree (servers 4p..4p+3 in pod p; leaf i holds 2i, 2i+1;
@@ -158,15 +146,15 @@ class FatTreeCase : public ::testing::Test {
 // free, so network_aware takes it; topology stays in pod 1 (4, 5, 6).
 TEST_F(FatTreeCase, CrossesPodsWhenStayingWouldOverloadAnUplink) {
   LoadLeaf2(0.9);
-  EXPECT_EQ(topo_.Place(Job(12, 5e9), a_), ServersGpus({4, 5, 6}));
-  EXPECT_EQ(policy_.Place(Job(12, 5e9), a_), ServersGpus({0, 6, 7}));
+  EXPECT_EQ(topo_.Place(JobRequest(12, 5e9), a_), ServersGpus({4, 5, 6}));
+  EXPECT_EQ(policy_.Place(JobRequest(12, 5e9), a_), ServersGpus({0, 6, 7}));
 }
 
 // At 0.1, pod 1 peaks at 0.1 + 0.8 = 0.9 whichever servers it takes:
 // nothing overloads, so the fewer tiers win, as topology places it.
 TEST_F(FatTreeCase, StaysInOnePodWhenNothingOverloads) {
   LoadLeaf2(0.1);
-  EXPECT_EQ(policy_.Place(Job(12, 5e9), a_), ServersGpus({4, 5, 6}));
+  EXPECT_EQ(policy_.Place(JobRequest(12, 5e9), a_), ServersGpus({4, 5, 6}));
 }
 
 // Inside one pod the cooler leaf takes the larger share. A 10-GPU job at
@@ -181,10 +169,10 @@ TEST_F(FatTreeCase, InsideAPodTheCoolerLeafTakesTheLargerShare) {
   LoadLeaf2(0.5);
   std::vector<GpuId> expected = {16, 17};
   for (GpuId g : ServersGpus({6, 7})) expected.push_back(g);
-  EXPECT_EQ(policy_.Place(Job(10, 2.5e9), a_), expected);
+  EXPECT_EQ(policy_.Place(JobRequest(10, 2.5e9), a_), expected);
   std::vector<GpuId> topology = ServersGpus({4, 5});
   topology.insert(topology.end(), {24, 25});
-  EXPECT_EQ(topo_.Place(Job(10, 2.5e9), a_), topology);
+  EXPECT_EQ(topo_.Place(JobRequest(10, 2.5e9), a_), topology);
 }
 
 // The storage server is 7 (leaf3, pod 1); server 6 busy, so leaf3 has no
@@ -200,17 +188,17 @@ TEST(NetworkAwarePolicy, NearerStorageWinsWhenAllElseIsEqual) {
   FakeFabricLoad load(c.topology);
   load.SetStorageServers({7});
   NetworkAwarePolicy policy(c.topology, c.layout, load);
-  EXPECT_EQ(TopologyPolicy(c.topology, c.layout).Place(Job(4, 0), a), ServersGpus({0}));
-  EXPECT_EQ(policy.Place(Job(4, 0, 1e9), a), ServersGpus({4}));
-  EXPECT_EQ(policy.Place(Job(4, 0, 0), a), ServersGpus({0}));  // no storage traffic: best fit
+  EXPECT_EQ(TopologyPolicy(c.topology, c.layout).Place(JobRequest(4, 0), a), ServersGpus({0}));
+  EXPECT_EQ(policy.Place(JobRequest(4, 0, 1e9), a), ServersGpus({4}));
+  EXPECT_EQ(policy.Place(JobRequest(4, 0, 0), a), ServersGpus({0}));  // no storage traffic: best fit
   // Server 6 freed: under the storage server's own leaf the writes cross
   // no uplink at all.
   ASSERT_TRUE(a.Release("busy6").ok());
-  EXPECT_EQ(policy.Place(Job(4, 0, 1e9), a), ServersGpus({6}));
+  EXPECT_EQ(policy.Place(JobRequest(4, 0, 1e9), a), ServersGpus({6}));
   // The storage server never takes a job: with 1 busy and 7 storage, 6
   // servers are usable, so 7 servers' worth (28 GPUs) waits.
-  EXPECT_FALSE(policy.Place(Job(28, 0), a).has_value());
-  EXPECT_EQ(policy.Place(Job(24, 0), a), ServersGpus({0, 2, 3, 4, 5, 6}));
+  EXPECT_FALSE(policy.Place(JobRequest(28, 0), a).has_value());
+  EXPECT_EQ(policy.Place(JobRequest(24, 0), a), ServersGpus({0, 2, 3, 4, 5, 6}));
 }
 
 // All free, non-blocking leaf-spine. A one-server job goes to server 0
@@ -222,15 +210,15 @@ TEST(NetworkAwarePolicy, NeverChoosesAServerWhoseNicLinkIsDown) {
   GpuAllocation a(c.layout);
   FakeFabricLoad load(c.topology);
   NetworkAwarePolicy policy(c.topology, c.layout, load);
-  EXPECT_EQ(policy.Place(Job(4, 1e9), a), ServersGpus({0}));
+  EXPECT_EQ(policy.Place(JobRequest(4, 1e9), a), ServersGpus({0}));
   load.SetLinkUp(PortBetween(c.topology, "h0", "leaf0"), false);
-  EXPECT_EQ(policy.Place(Job(4, 1e9), a), ServersGpus({1}));
-  EXPECT_EQ(policy.Place(Job(8, 0), a), ServersGpus({2, 3}));
-  EXPECT_EQ(TopologyPolicy(c.topology, c.layout).Place(Job(8, 0), a), ServersGpus({0, 1}));
+  EXPECT_EQ(policy.Place(JobRequest(4, 1e9), a), ServersGpus({1}));
+  EXPECT_EQ(policy.Place(JobRequest(8, 0), a), ServersGpus({2, 3}));
+  EXPECT_EQ(TopologyPolicy(c.topology, c.layout).Place(JobRequest(8, 0), a), ServersGpus({0, 1}));
   // Only the link's other direction down: the link is down all the same.
   load.SetLinkUp(PortBetween(c.topology, "h0", "leaf0"), true);
   load.SetLinkUp(PortBetween(c.topology, "leaf0", "h0"), false);
-  EXPECT_EQ(policy.Place(Job(4, 0), a), ServersGpus({1}));
+  EXPECT_EQ(policy.Place(JobRequest(4, 0), a), ServersGpus({1}));
 }
 
 // A small job goes to the most used server that holds it: server 0 (2 of
@@ -242,10 +230,10 @@ TEST(NetworkAwarePolicy, SmallJobTakesTheMostUsedServerWithItsNicUp) {
   ASSERT_TRUE(a.Allocate("x", std::vector<GpuId>{0, 1}).ok());
   FakeFabricLoad load(c.topology);
   NetworkAwarePolicy policy(c.topology, c.layout, load);
-  EXPECT_EQ(policy.Place(Job(2, 1e9), a), (std::vector<GpuId>{2, 3}));
+  EXPECT_EQ(policy.Place(JobRequest(2, 1e9), a), (std::vector<GpuId>{2, 3}));
   load.SetLinkUp(PortBetween(c.topology, "h0", "leaf0"), false);
-  EXPECT_EQ(policy.Place(Job(2, 1e9), a), (std::vector<GpuId>{4, 5}));
-  EXPECT_FALSE(policy.Place(Job(0, 0), a).has_value());
+  EXPECT_EQ(policy.Place(JobRequest(2, 1e9), a), (std::vector<GpuId>{4, 5}));
+  EXPECT_FALSE(policy.Place(JobRequest(0, 0), a).has_value());
 }
 
 // Non-blocking leaf-spine (each leaf two 100G uplinks = 25 GB/s); servers
@@ -262,18 +250,18 @@ TEST(NetworkAwarePolicy, AvoidsALeafGroupWithAnUplinkDown) {
   FakeFabricLoad load(c.topology);
   load.SetLinkUp(PortBetween(c.topology, "leaf0", "spine0"), false);
   NetworkAwarePolicy policy(c.topology, c.layout, load);
-  EXPECT_EQ(TopologyPolicy(c.topology, c.layout).Place(Job(8, 2.5e9), a), ServersGpus({1, 3}));
-  EXPECT_EQ(policy.Place(Job(8, 2.5e9), a), ServersGpus({3, 5}));
+  EXPECT_EQ(TopologyPolicy(c.topology, c.layout).Place(JobRequest(8, 2.5e9), a), ServersGpus({1, 3}));
+  EXPECT_EQ(policy.Place(JobRequest(8, 2.5e9), a), ServersGpus({3, 5}));
   // A job that sends nothing does not care.
-  EXPECT_EQ(policy.Place(Job(8, 0), a), ServersGpus({1, 3}));
+  EXPECT_EQ(policy.Place(JobRequest(8, 0), a), ServersGpus({1, 3}));
 
   // Both of leaf0's uplinks down: server 1 is cut off from the others. A
   // talking job spans leaf0 never; it stays inside one leaf, or waits.
   load.SetLinkUp(PortBetween(c.topology, "leaf0", "spine1"), false);
-  EXPECT_EQ(policy.Place(Job(12, 2.5e9), a), ServersGpus({3, 5, 7}));
-  EXPECT_FALSE(policy.Place(Job(16, 2.5e9), a).has_value());
-  EXPECT_EQ(policy.Place(Job(16, 0), a), ServersGpus({1, 3, 5, 7}));
-  EXPECT_EQ(policy.Place(Job(4, 2.5e9), a), ServersGpus({1}));  // one server: no fabric
+  EXPECT_EQ(policy.Place(JobRequest(12, 2.5e9), a), ServersGpus({3, 5, 7}));
+  EXPECT_FALSE(policy.Place(JobRequest(16, 2.5e9), a).has_value());
+  EXPECT_EQ(policy.Place(JobRequest(16, 0), a), ServersGpus({1, 3, 5, 7}));
+  EXPECT_EQ(policy.Place(JobRequest(4, 2.5e9), a), ServersGpus({1}));  // one server: no fabric
 }
 
 TEST(NetworkAwarePolicy, DeclinesWhatCannotFit) {
@@ -282,12 +270,12 @@ TEST(NetworkAwarePolicy, DeclinesWhatCannotFit) {
   Busy(a, {0, 2, 4, 6});
   FakeFabricLoad load(c.topology);
   NetworkAwarePolicy policy(c.topology, c.layout, load);
-  EXPECT_FALSE(policy.Place(Job(0, 0), a).has_value());
-  EXPECT_FALSE(policy.Place(Job(-1, 0), a).has_value());
-  EXPECT_FALSE(policy.Place(Job(17, 1e9), a).has_value());  // 5 servers, 4 free
+  EXPECT_FALSE(policy.Place(JobRequest(0, 0), a).has_value());
+  EXPECT_FALSE(policy.Place(JobRequest(-1, 0), a).has_value());
+  EXPECT_FALSE(policy.Place(JobRequest(17, 1e9), a).has_value());  // 5 servers, 4 free
   ASSERT_TRUE(a.Allocate("x", std::vector<GpuId>{4}).ok());  // server 1 no longer whole
-  EXPECT_FALSE(policy.Place(Job(13, 1e9), a).has_value());   // 15 GPUs free, but 4 of 3 whole servers
-  EXPECT_EQ(policy.Place(Job(3, 1e9), a), (std::vector<GpuId>{5, 6, 7}));
+  EXPECT_FALSE(policy.Place(JobRequest(13, 1e9), a).has_value());   // 15 GPUs free, but 4 of 3 whole servers
+  EXPECT_EQ(policy.Place(JobRequest(3, 1e9), a), (std::vector<GpuId>{5, 6, 7}));
 }
 
 // One step in three (while jobs run) ends a running job at random instead

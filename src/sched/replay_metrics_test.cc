@@ -7,7 +7,7 @@
 namespace aifabric {
 namespace {
 
-ReplayJobResult Job(int gpus, double submit, double start, double end, double compute) {
+ReplayJobResult JobResult(int gpus, double submit, double start, double end, double compute) {
   ReplayJobResult j;
   j.gpus = gpus;
   j.submit_s = submit;
@@ -31,7 +31,7 @@ TEST(ReplayMetricsTest, NearestRankQuantile) {
 // it (computing half the time), B nothing: alloc 160/320 = 0.5, effective
 // 80/320 = 0.25.
 TEST(ReplayMetricsTest, HandWorkedTwoJobs) {
-  const std::vector<ReplayJobResult> jobs = {Job(4, 0, 0, 100, 50), Job(8, 40, 100, 200, 100)};
+  const std::vector<ReplayJobResult> jobs = {JobResult(4, 0, 0, 100, 50), JobResult(8, 40, 100, 200, 100)};
   const ReplayMetrics m = ComputeReplayMetrics(jobs, 8);
   EXPECT_EQ(m.jobs, 2u);
   EXPECT_DOUBLE_EQ(m.jct_mean_s, 130);
@@ -50,7 +50,7 @@ TEST(ReplayMetricsTest, HandWorkedTwoJobs) {
 // (compute 60), B 4 GPUs 0-50 (compute 50) on 8 GPUs over 100 s:
 // alloc (400 + 200) / 800, effective (240 + 200) / 800.
 TEST(ReplayMetricsTest, SimultaneousArrivalsUseTheMakespan) {
-  std::vector<ReplayJobResult> jobs = {Job(4, 0, 0, 100, 60), Job(4, 0, 0, 50, 50)};
+  std::vector<ReplayJobResult> jobs = {JobResult(4, 0, 0, 100, 60), JobResult(4, 0, 0, 50, 50)};
   jobs[0].comm_s = 30;
   jobs[0].comm_idle_s = 10;
   jobs[0].run_idle_s = 50;

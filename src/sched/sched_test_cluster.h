@@ -4,6 +4,7 @@
 // leaves 2p and 2p+1, so servers 4p..4p+3).
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "fabric/cluster_layout.h"
 #include "fabric/fabric_test_util.h"
 #include "fabric/topology_builder.h"
+#include "sched/gpu_allocation.h"
 
 namespace aifabric::sched_testing {
 
@@ -68,6 +70,24 @@ inline TestCluster MakeFatTreeCluster(int servers) {
   Topology t = FatTree4(servers);
   ClusterLayout l = Layout(t, 4);
   return {std::move(t), std::move(l)};
+}
+
+// 8 servers: two pods (servers 0-3 and 4-7).
+inline TestCluster MakeTwoPodFatTree() { return MakeFatTreeCluster(8); }
+
+// The GPUs of these whole servers (4 GPUs each), ascending.
+inline std::vector<GpuId> ServersGpus(std::vector<int> servers) {
+  std::sort(servers.begin(), servers.end());
+  std::vector<GpuId> out;
+  for (int s : servers) {
+    for (int i = 0; i < 4; ++i) out.push_back(4 * s + i);
+  }
+  return out;
+}
+
+// Marks whole servers busy (jobs that send nothing).
+inline void Busy(GpuAllocation& a, std::vector<int> servers) {
+  for (int s : servers) ASSERT_TRUE(a.Allocate(std::string("busy").append(std::to_string(s)), ServersGpus({s})).ok());
 }
 
 // GPUs first..last, both included.

@@ -56,7 +56,7 @@ constexpr uint64_t kArrivalStream = 1;
 constexpr uint64_t kSizeStream = 2;
 constexpr uint64_t kDurationStream = 3;
 
-std::string Field(std::string_view name) { return "synthetic_trace." + std::string(name) + ": "; }
+std::string TraceField(std::string_view name) { return "synthetic_trace." + std::string(name) + ": "; }
 
 std::string Number(double v) {
   char buf[32];
@@ -102,20 +102,20 @@ size_t ModelIndex(int32_t gpus, int32_t cap, size_t models) {
 
 Status Validate(const SyntheticTraceOptions& o) {
   if (o.jobs == 0 || o.jobs > kMaxTraceJobs) {
-    return Error{Field("jobs") + "expected 1.." + std::to_string(kMaxTraceJobs) + ", got " + std::to_string(o.jobs)};
+    return Error{TraceField("jobs") + "expected 1.." + std::to_string(kMaxTraceJobs) + ", got " + std::to_string(o.jobs)};
   }
   if (!std::isfinite(o.arrivals_per_hour) || o.arrivals_per_hour <= 0) {
-    return Error{Field("arrivals_per_hour") + "expected a positive finite number, got " +
+    return Error{TraceField("arrivals_per_hour") + "expected a positive finite number, got " +
                  Number(o.arrivals_per_hour)};
   }
   if (o.cluster_gpus <= 0) {
-    return Error{Field("cluster_gpus") + "expected a positive integer, got " + std::to_string(o.cluster_gpus)};
+    return Error{TraceField("cluster_gpus") + "expected a positive integer, got " + std::to_string(o.cluster_gpus)};
   }
   if (o.gpus_per_server <= 0) {
-    return Error{Field("gpus_per_server") + "expected a positive integer, got " + std::to_string(o.gpus_per_server)};
+    return Error{TraceField("gpus_per_server") + "expected a positive integer, got " + std::to_string(o.gpus_per_server)};
   }
-  if (o.models.empty()) return Error{Field("models") + "expected at least one model name"};
-  if (!o.seconds_per_iteration) return Error{Field("seconds_per_iteration") + "expected a function, got none"};
+  if (o.models.empty()) return Error{TraceField("models") + "expected at least one model name"};
+  if (!o.seconds_per_iteration) return Error{TraceField("seconds_per_iteration") + "expected a function, got none"};
   return Status::Ok();
 }
 
@@ -125,7 +125,7 @@ Result<TraceDistribution> FindTraceDistribution(std::string_view name) {
   for (const TraceDistribution& d : kDistributions) {
     if (d.name == name) return d;
   }
-  return Error{Field("source") + "unknown '" + std::string(name) + "'; expected one of: philly, helios, pai"};
+  return Error{TraceField("source") + "unknown '" + std::string(name) + "'; expected one of: philly, helios, pai"};
 }
 
 double DurationAtQuantile(const TraceDistribution& dist, double p) {
@@ -164,12 +164,12 @@ Result<std::vector<TraceJob>> GenerateSyntheticTrace(const SyntheticTraceOptions
     job.duration_hint_s = DurationAtQuantile(*dist, durations.Uniform());
     const double step_s = options.seconds_per_iteration(job.model, job.gpus);
     if (!std::isfinite(step_s) || step_s <= 0) {
-      return Error{Field("seconds_per_iteration") + "for model '" + job.model + "' on " +
+      return Error{TraceField("seconds_per_iteration") + "for model '" + job.model + "' on " +
                    std::to_string(job.gpus) + " GPUs: expected a positive finite number, got " + Number(step_s)};
     }
     const double iterations = std::round(job.duration_hint_s / step_s);
     if (iterations >= 1e18) {
-      return Error{Field("seconds_per_iteration") + "for model '" + job.model + "': " + Number(step_s) +
+      return Error{TraceField("seconds_per_iteration") + "for model '" + job.model + "': " + Number(step_s) +
                    " s gives more than 1e18 iterations"};
     }
     job.iterations = std::max<uint64_t>(1, static_cast<uint64_t>(iterations));

@@ -15,10 +15,7 @@ using fabric_testing::MakeSpec;
 using sched_testing::MakeFatTreeCluster;
 using sched_testing::TestCluster;
 
-// k = 4 fat-tree with 8 one-NIC servers: leaf i holds servers 2i, 2i+1 and
-// sits in pod i / 2, so pods are servers 0-3 and 4-7. 4 GPUs per server:
-// server s holds GPUs 4s..4s+3.
-TestCluster MakeTwoPodFatTree() { return MakeFatTreeCluster(8); }
+using sched_testing::MakeTwoPodFatTree;
 
 TEST(TopologyDistance, FatTreeGroupsAndPods) {
   const TestCluster c = MakeTwoPodFatTree();

@@ -18,24 +18,10 @@ using fabric_testing::MakeSpec;
 using sched_testing::MakeFatTreeCluster;
 using sched_testing::TestCluster;
 
-// 8 one-NIC servers of 4 GPUs (server s: GPUs 4s..4s+3); leaf group i
-// (leaf i) holds servers 2i, 2i+1; pod 0 is servers 0-3, pod 1 servers 4-7.
-TestCluster MakeTwoPodFatTree() { return MakeFatTreeCluster(8); }
+using sched_testing::MakeTwoPodFatTree;
 
-// The GPUs of these whole servers, ascending.
-std::vector<GpuId> ServersGpus(std::vector<int> servers) {
-  std::vector<GpuId> out;
-  for (int s : servers) {
-    for (int i = 0; i < 4; ++i) out.push_back(4 * s + i);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// Marks whole servers busy.
-void Busy(GpuAllocation& a, std::vector<int> servers) {
-  for (int s : servers) ASSERT_TRUE(a.Allocate(std::string("busy").append(std::to_string(s)), ServersGpus({s})).ok());
-}
+using sched_testing::Busy;
+using sched_testing::ServersGpus;
 
 class TopologyPolicyTest : public ::testing::Test {
  protected:

@@ -16,11 +16,11 @@ namespace {
 using serve_testing::FreshDir;
 using serve_testing::kLongScenario;
 using serve_testing::kSmallScenario;
-using serve_testing::Event;
+using serve_testing::StreamEvent;
 using serve_testing::ParseEvents;
 using serve_testing::TestServer;
 
-std::vector<Event> Stream(const TestServer& t, const std::string& id) {
+std::vector<StreamEvent> Stream(const TestServer& t, const std::string& id) {
   std::string body;
   httplib::Result r = t.Client().Get(("/api/runs/" + id + "/events").c_str(), [&](const char* data, size_t n) {
     body.append(data, n);
@@ -38,7 +38,7 @@ TEST(ApiEvents, StreamDeliversProgressSnapshotsFindingsAndTheEndInOrder) {
   TestServer t;
   const std::string id = t.Start("kind=run", kLongScenario);
   ASSERT_FALSE(id.empty());
-  const std::vector<Event> events = Stream(t, id);
+  const std::vector<StreamEvent> events = Stream(t, id);
   ASSERT_FALSE(events.empty());
   // In order of their ids, starting with progress and ending with the end.
   for (size_t i = 1; i < events.size(); ++i) EXPECT_LT(events[i - 1].id, events[i].id);
@@ -50,7 +50,7 @@ TEST(ApiEvents, StreamDeliversProgressSnapshotsFindingsAndTheEndInOrder) {
   std::vector<nlohmann::json> finding_events;
   double last_progress = -1;
   int64_t last_sim_ns = -1;
-  for (const Event& e : events) {
+  for (const StreamEvent& e : events) {
     if (e.type == "progress") {
       ++progresses;
       const double p = e.data["progress"].get<double>();
@@ -95,7 +95,7 @@ TEST(ApiEvents, StreamDeliversProgressSnapshotsFindingsAndTheEndInOrder) {
   EXPECT_GE(findings, 1u);  // the 12-to-1 incast on h0
   for (size_t i = 0; i < findings; ++i) EXPECT_EQ(finding_events[i], diagnosis["findings"][i]) << i;
   // Connecting after the end: the end at once.
-  const std::vector<Event> late = Stream(t, id);
+  const std::vector<StreamEvent> late = Stream(t, id);
   ASSERT_EQ(late.size(), 1u);
   EXPECT_EQ(late[0].type, "end");
   EXPECT_EQ(late[0].data["status"], "done");
@@ -131,7 +131,7 @@ TEST(ApiEvents, AHotSpotIsALiveFindingBeforeTheEnd) {
   TestServer t(options);
   const std::string id = t.Start("kind=run", kPauseRootScenario);
   ASSERT_FALSE(id.empty());
-  const std::vector<Event> events = Stream(t, id);
+  const std::vector<StreamEvent> events = Stream(t, id);
   ASSERT_FALSE(events.empty());
   EXPECT_EQ(events.back().type, "end");
   httplib::Result file = t.Client().Get(("/api/runs/" + id + "/files/diagnosis.json").c_str());
@@ -143,7 +143,7 @@ TEST(ApiEvents, AHotSpotIsALiveFindingBeforeTheEnd) {
   // Live findings come before the final progress (1.0), each only once.
   std::set<std::string> keys;
   bool named_top = false, final_seen = false;
-  for (const Event& e : events) {
+  for (const StreamEvent& e : events) {
     if (e.type == "progress" && e.data["progress"] == 1.0) final_seen = true;
     if (e.type != "finding" || !e.data.value("live", false)) continue;
     EXPECT_FALSE(final_seen) << "a live finding after the run finished";
@@ -176,7 +176,7 @@ TEST(ApiEvents, SnapshotsComeAtMostEveryPublishInterval) {
   const nlohmann::json run = t.Run(id);
   const double wall_ms = static_cast<double>(run["finished_ms"].get<int64_t>() - run["started_ms"].get<int64_t>());
   size_t snapshots = 0;
-  for (const Event& e : ParseEvents(body)) snapshots += e.type == "snapshot";
+  for (const StreamEvent& e : ParseEvents(body)) snapshots += e.type == "snapshot";
   EXPECT_GE(snapshots, 1u);
   EXPECT_LE(static_cast<double>(snapshots), wall_ms / 250.0 + 2) << wall_ms << " ms";
 }

@@ -17,7 +17,7 @@ namespace aifabric {
 namespace {
 
 using ::testing::HasSubstr;
-using serve_testing::Event;
+using serve_testing::StreamEvent;
 using serve_testing::FakePrometheus;
 using serve_testing::FreshDir;
 using serve_testing::kSmallScenario;
@@ -88,10 +88,10 @@ struct FabricFiles {
 };
 
 // The events of run `id` until `enough` says so (or the stream ends).
-std::vector<Event> EventsUntil(const TestServer& t, const std::string& id,
-                               const std::function<bool(const std::vector<Event>&)>& enough) {
+std::vector<StreamEvent> EventsUntil(const TestServer& t, const std::string& id,
+                               const std::function<bool(const std::vector<StreamEvent>&)>& enough) {
   std::string body;
-  std::vector<Event> events;
+  std::vector<StreamEvent> events;
   t.Client().Get(("/api/runs/" + id + "/events").c_str(), [&](const char* data, size_t n) {
     body.append(data, n);
     const size_t complete = body.rfind("\n\n");
@@ -101,9 +101,9 @@ std::vector<Event> EventsUntil(const TestServer& t, const std::string& id,
   return events;
 }
 
-size_t Count(const std::vector<Event>& events, const std::string& type) {
+size_t Count(const std::vector<StreamEvent>& events, const std::string& type) {
   size_t n = 0;
-  for (const Event& e : events) n += e.type == type;
+  for (const StreamEvent& e : events) n += e.type == type;
   return n;
 }
 
@@ -124,11 +124,11 @@ TEST(Attach, PublishesEachPassAsARunsEventsUntilDetached) {
   const std::string id = nlohmann::json::parse(posted->body)["id"];
 
   // Two passes, one interval (1 s) apart, each a snapshot and then its one finding.
-  const std::vector<Event> events =
-      EventsUntil(t, id, [](const std::vector<Event>& e) { return Count(e, "finding") >= 2; });
+  const std::vector<StreamEvent> events =
+      EventsUntil(t, id, [](const std::vector<StreamEvent>& e) { return Count(e, "finding") >= 2; });
   ASSERT_EQ(Count(events, "snapshot"), 2u);
   std::vector<nlohmann::json> snapshots, findings, passes;
-  for (const Event& e : events) {
+  for (const StreamEvent& e : events) {
     if (e.type == "snapshot") snapshots.push_back(e.data);
     if (e.type == "finding") findings.push_back(e.data);
     if (e.type == "progress" && e.data.contains("pass")) passes.push_back(e.data);
@@ -306,13 +306,13 @@ TEST(Attach, AFailedPassIsReportedAndTheLoopGoesOn) {
   TestServer t;
   const std::string id = t.Start("kind=observe", files.Attach(empty.url()));
   ASSERT_FALSE(id.empty());
-  const std::vector<Event> events = EventsUntil(t, id, [](const std::vector<Event>& e) {
+  const std::vector<StreamEvent> events = EventsUntil(t, id, [](const std::vector<StreamEvent>& e) {
     size_t failed = 0;
-    for (const Event& x : e) failed += x.type == "progress" && x.data.contains("error");
+    for (const StreamEvent& x : e) failed += x.type == "progress" && x.data.contains("error");
     return failed >= 2;
   });
   std::vector<std::string> errors;
-  for (const Event& e : events) {
+  for (const StreamEvent& e : events) {
     if (e.type == "progress" && e.data.contains("error")) errors.push_back(e.data["error"]);
   }
   ASSERT_EQ(errors.size(), 2u);

@@ -25,10 +25,6 @@
 namespace aifabric {
 namespace {
 
-// Relative paths inside a posted scenario resolve against the server's
-// working directory.
-constexpr const char* kBaseDir = ".";
-
 // The query parameters of one request, read once each; what is left
 // unread is an error.
 class Params {
@@ -237,7 +233,7 @@ class PlanTask final : public RunTask {
 Result<ParsedRun> ParseRun(Params& params, const RequestBody& body, const ServeLimits& limits) {
   Result<std::string> origin = InputName(params, "scenario.yaml");
   if (!origin.ok()) return origin.error();
-  Result<Scenario> scenario = LoadPostedScenario(body.text, *origin, kBaseDir, Overrides(params), limits);
+  Result<Scenario> scenario = LoadPostedScenario(body.text, *origin, kPostedScenarioBaseDir, Overrides(params), limits);
   if (!scenario.ok()) return scenario.error();
   if (Status s = params.Unread("run"); !s.ok()) return s.error();
   ParsedRun run;
@@ -279,7 +275,7 @@ Result<ParsedRun> ParseCollective(Params& params, const RequestBody& body, const
   const bool builtin = body.text.empty();
   const std::string text = builtin ? DefaultCollectiveScenarioText() : body.text;
   const std::string name = builtin ? "default collective cluster" : *origin;
-  Result<Scenario> scenario = LoadScenarioText(text, name, kBaseDir, Overrides(params));
+  Result<Scenario> scenario = LoadScenarioText(text, name, kPostedScenarioBaseDir, Overrides(params));
   if (!scenario.ok()) return scenario.error();
   if (Status s = CheckRunLimits(*scenario, ServeLimits{limits.max_body_bytes, limits.max_hosts, Time::Zero(), 0});
       !s.ok()) {
@@ -305,7 +301,7 @@ Result<ParsedRun> ParseSchedule(Params& params, const RequestBody& body, const S
   }
   Result<std::string> origin = InputName(params, "scenario.yaml");
   if (!origin.ok()) return origin.error();
-  Result<Scenario> scenario = LoadScenarioText(*scenario_text, *origin, kBaseDir, Overrides(params));
+  Result<Scenario> scenario = LoadScenarioText(*scenario_text, *origin, kPostedScenarioBaseDir, Overrides(params));
   if (!scenario.ok()) return scenario.error();
   if (Status s = CheckRunLimits(*scenario, ServeLimits{limits.max_body_bytes, limits.max_hosts, Time::Zero(), 0});
       !s.ok()) {
@@ -323,7 +319,7 @@ Result<ParsedRun> ParseSchedule(Params& params, const RequestBody& body, const S
 Result<ParsedRun> ParsePlan(Params& params, const RequestBody& body, const ServeLimits& limits) {
   Result<std::string> origin = InputName(params, "requirements.yaml");
   if (!origin.ok()) return origin.error();
-  Result<PlanRequirements> requirements = ReadPlanRequirements(body.text, *origin, kBaseDir);
+  Result<PlanRequirements> requirements = ReadPlanRequirements(body.text, *origin, kPostedScenarioBaseDir);
   if (!requirements.ok()) return requirements.error();
   Result<Catalog> catalog = PlanCatalog(*requirements);
   if (!catalog.ok()) return catalog.error();
@@ -339,7 +335,7 @@ Result<ParsedRun> ParseObserve(Params& params, const RequestBody& body) {
   Result<std::string> origin = InputName(params, "attach.yaml");
   if (!origin.ok()) return origin.error();
   if (Status s = params.Unread("observe"); !s.ok()) return s.error();
-  return ParseAttachRequest(body.text, *origin, kBaseDir);
+  return ParseAttachRequest(body.text, *origin, kPostedScenarioBaseDir);
 }
 
 }  // namespace

@@ -23,6 +23,10 @@
 
 namespace aifabric {
 
+// Relative paths inside a posted scenario (a run's or a what-if's) resolve
+// against the server's working directory.
+inline constexpr const char* kPostedScenarioBaseDir = ".";
+
 // One kind's work, prepared. Execute runs on a worker thread, once.
 class RunTask {
  public:

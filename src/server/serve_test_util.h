@@ -53,15 +53,16 @@ inline constexpr const char* kLongScenario =
     "  - incast: {senders: 12, receiver: 0, size: 16MiB}\n"
     "simulation: {until: 200ms}\n";
 
-struct Event {
+// One event of a text/event-stream body.
+struct StreamEvent {
   uint64_t id = 0;
   std::string type;
   nlohmann::json data;
 };
 
 // Reads a text/event-stream body into its events.
-inline std::vector<Event> ParseEvents(const std::string& stream) {
-  std::vector<Event> out;
+inline std::vector<StreamEvent> ParseEvents(const std::string& stream) {
+  std::vector<StreamEvent> out;
   size_t at = 0;
   while (at < stream.size()) {
     size_t end = stream.find("\n\n", at);
@@ -69,7 +70,7 @@ inline std::vector<Event> ParseEvents(const std::string& stream) {
     const std::string block = stream.substr(at, end - at);
     at = end + 2;
     if (block.empty() || block[0] == ':') continue;  // a comment (keep-alive)
-    Event e;
+    StreamEvent e;
     size_t line_at = 0;
     while (line_at < block.size()) {
       size_t nl = block.find('\n', line_at);

@@ -14,10 +14,6 @@
 namespace aifabric {
 namespace {
 
-// Relative paths inside a posted scenario resolve against the server's
-// working directory (as for POST /api/runs).
-constexpr const char* kBaseDir = ".";
-
 struct ScenarioSource {
   std::string text, origin, base_dir;
 };
@@ -91,7 +87,7 @@ Result<ParsedRun> ParseWhatIfRequest(const std::string& attachment_id, const std
   if (!model.empty()) overrides.push_back("simulation.model=" + model);
   if (Result<std::string> checked = CheckInputName(name); !checked.ok()) return checked.error();
   Result<ScenarioSource> source = body.empty() ? Template(attachment_id, attachment_dir)
-                                               : Result<ScenarioSource>(ScenarioSource{body, name, kBaseDir});
+                                               : Result<ScenarioSource>(ScenarioSource{body, name, kPostedScenarioBaseDir});
   if (!source.ok()) return source.error();
   Result<Scenario> scenario = LoadPostedScenario(source->text, source->origin, source->base_dir, overrides, limits);
   if (!scenario.ok()) return scenario.error();

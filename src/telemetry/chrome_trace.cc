@@ -5,6 +5,8 @@
 #include <cmath>
 #include <charconv>
 
+#include "telemetry/number_text.h"
+
 namespace aifabric {
 namespace {
 
@@ -27,12 +29,6 @@ void AppendUs(TextSink& out, int64_t ns) {
   *at++ = static_cast<char>('0' + frac / 10 % 10);
   *at++ = static_cast<char>('0' + frac % 10);
   out.Append(std::string_view(buf, static_cast<size_t>(at - buf)));
-}
-
-void AppendInt(TextSink& out, int64_t v) {
-  char buf[24];
-  const char* end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-  out.Append(std::string_view(buf, static_cast<size_t>(end - buf)));
 }
 
 // Invalid UTF-8 is replaced (U+FFFD) rather than thrown on.

@@ -7,11 +7,10 @@
 #include <string_view>
 #include <system_error>
 
+#include "telemetry/number_text.h"
+
 namespace aifabric {
 namespace {
-
-// Every integer of magnitude up to 2^53 is exactly a double.
-constexpr double kLargestExactInteger = 9007199254740992.0;
 
 bool IsNameStart(char c, bool allow_colon) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (allow_colon && c == ':');
@@ -41,7 +40,9 @@ void AppendEscaped(TextSink& out, std::string_view text, bool escape_quote) {
   }
 }
 
-void AppendValue(TextSink& out, double value) {
+// A sample's value as Prometheus writes it: NaN, +Inf and -Inf by those
+// names, any other value as AppendNumber does.
+void AppendSampleValue(TextSink& out, double value) {
   if (std::isnan(value)) {
     out.Append("NaN");
     return;
@@ -50,15 +51,7 @@ void AppendValue(TextSink& out, double value) {
     out.Append(value > 0 ? "+Inf" : "-Inf");
     return;
   }
-  char buffer[32];  // the shortest round-trip form of a double needs at most 24
-  std::to_chars_result result;
-  if (std::trunc(value) == value && std::fabs(value) <= kLargestExactInteger) {
-    result = std::to_chars(buffer, buffer + sizeof(buffer), static_cast<int64_t>(value));
-  } else {
-    result = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  }
-  assert(result.ec == std::errc());
-  out.Append(std::string_view(buffer, static_cast<size_t>(result.ptr - buffer)));
+  AppendNumber(out, value);
 }
 
 }  // namespace
@@ -94,7 +87,7 @@ void PrometheusTextWriter::Sample(std::span<const PrometheusLabel> labels, doubl
     out_.Append('}');
   }
   out_.Append(' ');
-  AppendValue(out_, value);
+  AppendSampleValue(out_, value);
   out_.Append('\n');
 }
 

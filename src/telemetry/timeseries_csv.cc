@@ -8,28 +8,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "telemetry/number_text.h"
+
 namespace aifabric {
 namespace {
-
-constexpr double kExactIntegerLimit = 9007199254740992.0;  // 2^53
-
-void AppendInt(TextSink& out, int64_t v) {
-  char buf[24];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  assert(ec == std::errc());
-  out.Append(std::string_view(buf, static_cast<size_t>(end - buf)));
-}
-
-void AppendValue(TextSink& out, double v) {
-  if (v == std::trunc(v) && std::fabs(v) < kExactIntegerLimit) {
-    AppendInt(out, static_cast<int64_t>(v));  // also turns -0 into 0
-    return;
-  }
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  assert(ec == std::errc());
-  out.Append(std::string_view(buf, static_cast<size_t>(end - buf)));
-}
 
 // "12," for 12,000 ps; "1.500," for 1,500 ps.
 std::string TimeField(Time at) {
@@ -140,7 +122,7 @@ void WriteTimeseriesCsv(TextSink& out, const TimeSeriesStore& store, const NameF
       out.Append(fields[prefix.node]);
       out.Append(fields[prefix.port]);
       out.Append(fields[prefix.metric]);
-      AppendValue(out, row[static_cast<size_t>(ids[k])]);
+      AppendNumber(out, row[static_cast<size_t>(ids[k])]);
       out.Append('\n');
     }
   }

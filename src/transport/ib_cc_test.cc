@@ -94,8 +94,8 @@ TransportConfig IbRc(bool cc) {
 // an idle port of s2. s1 -> s2 is 400G, so the victim's path has room; but
 // s2's input buffer for the VL fills with incast packets, s1 runs out of
 // credits toward s2, and the victim's packets wait behind the incast's.
-struct Spreading {
-  explicit Spreading(const PacketConfig& packet, const TransportConfig& transport) {
+struct IbSpreading {
+  explicit IbSpreading(const PacketConfig& packet, const TransportConfig& transport) {
     for (int i = 0; i < 6; ++i) topology.AddHost(Name("h", i));
     const int spec = topology.AddSwitchSpec(transport_testing::Switch(2'000'000));
     const NodeId s1 = topology.AddSwitch("s1", 1, spec), s2 = topology.AddSwitch("s2", 1, spec);
@@ -122,8 +122,8 @@ struct Spreading {
 
 TEST(IbCongestionControl, CreditsSpreadCongestionToAVictimAndCongestionControlContainsIt) {
   // Alone, the victim's 2 MiB take 512 frames x 4122 B at 100G = 168.9 us.
-  Spreading credits_only(Ib(false), IbRc(false));
-  Spreading with_cc(Ib(true), IbRc(true));
+  IbSpreading credits_only(Ib(false), IbRc(false));
+  IbSpreading with_cc(Ib(true), IbRc(true));
   const double alone_us = 512 * 4122 * 8 / 100e3;
   const double victim_credits = credits_only.run->Fct(3).us_f();
   const double victim_cc = with_cc.run->Fct(3).us_f();
@@ -155,19 +155,19 @@ TEST(IbCongestionControl, CreditsSpreadCongestionToAVictimAndCongestionControlCo
 TEST(IbCongestionControl, VictimMarkingMarksCreditStarvedPortsToo) {
   PacketConfig packet = Ib(true);
   packet.ib.congestion_control.mark_victims = true;
-  Spreading run(packet, IbRc(true));
+  IbSpreading run(packet, IbRc(true));
   EXPECT_GT(run.marks(run.core), 0u);
 }
 
 TEST(IbCongestionControl, ThresholdZeroAndSmallPacketsAreNeverMarked) {
   PacketConfig off = Ib(true);
   off.ib.congestion_control.threshold = 0;
-  Spreading threshold_zero(off, IbRc(true));
+  IbSpreading threshold_zero(off, IbRc(true));
   EXPECT_EQ(threshold_zero.run->Sum(&PortCounters::ecn_marks), 0u);
   // 256-byte MTU: 282-byte frames, under Packet_Size (512 B).
   PacketConfig small = Ib(true);
   small.mtu_bytes = 256;
-  Spreading small_frames(small, IbRc(true));
+  IbSpreading small_frames(small, IbRc(true));
   EXPECT_EQ(small_frames.run->Sum(&PortCounters::ecn_marks), 0u);
 }
 

@@ -15,7 +15,7 @@ namespace {
 
 using transport_testing::Harness;
 
-struct Outcome {
+struct BalanceOutcome {
   double mean_rate = 0;        // mean over flows of wire bytes / FCT / line rate
   uint64_t out_of_order = 0;
   uint64_t retransmitted = 0;
@@ -24,7 +24,7 @@ struct Outcome {
 
 // A permutation of 4 MiB flows on a k=8 fat-tree (128 hosts, 100G,
 // non-blocking), InfiniBand with credits and selective repeat.
-Outcome Permutation(LoadBalancing lb) {
+BalanceOutcome Permutation(LoadBalancing lb) {
   TopologySpec spec;
   spec.type = TopologyType::kFatTree;
   spec.k = 8;
@@ -44,7 +44,7 @@ Outcome Permutation(LoadBalancing lb) {
   const Result<std::vector<FlowSpec>> flows = BuildFlows(PermutationSpec{4 << 20, Time(), 3}, t, rng, 0);
   for (const FlowSpec& f : flows.value()) run.Start(f.id, f.src, f.dst, f.bytes);
   run.sim.Run();
-  Outcome o;
+  BalanceOutcome o;
   double sum = 0;
   for (const FlowState& f : run.net.flows()) {
     o.out_of_order += f.transport.out_of_order_packets;
@@ -60,12 +60,12 @@ Outcome Permutation(LoadBalancing lb) {
 
 TEST(LoadBalancing, SprayingAndAdaptiveRoutingFillAFatTreeWhereEcmpCollides) {
   // Measured (docs/models.md): ECMP 0.46, spray 0.93, adaptive 0.91.
-  const Outcome ecmp = Permutation(LoadBalancing::kEcmp);
-  const Outcome spray = Permutation(LoadBalancing::kSpray);
-  const Outcome adaptive = Permutation(LoadBalancing::kAdaptive);
+  const BalanceOutcome ecmp = Permutation(LoadBalancing::kEcmp);
+  const BalanceOutcome spray = Permutation(LoadBalancing::kSpray);
+  const BalanceOutcome adaptive = Permutation(LoadBalancing::kAdaptive);
   std::printf("mean rate / line: ECMP %.3f, spray %.3f, adaptive %.3f; reordered %lu / %lu\n", ecmp.mean_rate,
               spray.mean_rate, adaptive.mean_rate, spray.out_of_order, adaptive.out_of_order);
-  for (const Outcome* o : {&ecmp, &spray, &adaptive}) EXPECT_EQ(o->completed, 128u);
+  for (const BalanceOutcome* o : {&ecmp, &spray, &adaptive}) EXPECT_EQ(o->completed, 128u);
   EXPECT_GE(spray.mean_rate, 0.90);
   EXPECT_GE(adaptive.mean_rate, 0.90);
   // Hash collisions: some flows share a link at half rate or worse.

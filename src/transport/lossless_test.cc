@@ -101,8 +101,8 @@ using transport_testing::Name;
 // sends to R2, an idle port of s2. s1 -> s2 is 400G, so the victim's path
 // has room; but when s2 pauses s1's port to it (for the incast), the
 // victim's packets wait in the same paused queue.
-struct Spreading {
-  explicit Spreading(bool dcqcn) {
+struct PfcSpreading {
+  explicit PfcSpreading(bool dcqcn) {
     for (int i = 0; i < 6; ++i) topology.AddHost(Name("h", i));
     const int spec = topology.AddSwitchSpec(transport_testing::Switch(2'000'000));
     const NodeId s1 = topology.AddSwitch("s1", 1, spec), s2 = topology.AddSwitch("s2", 1, spec);
@@ -131,8 +131,8 @@ TEST(Lossless, PfcSpreadsCongestionToAVictimAndDcqcnContainsIt) {
   // senders slow down before s2's ingress reaches XOFF, pauses are rare,
   // and the victim runs near its own line rate. Measured (docs/models.md):
   // 587.5 us vs 173.9 us, 1434 us vs 64 us of pause on s1 -> s2.
-  Spreading pfc_only(/*dcqcn=*/false);
-  Spreading with_dcqcn(/*dcqcn=*/true);
+  PfcSpreading pfc_only(/*dcqcn=*/false);
+  PfcSpreading with_dcqcn(/*dcqcn=*/true);
   const double alone_us = 512 * 4178 * 8 / 100e3;
   const double victim_pfc = pfc_only.run->Fct(3).us_f();
   const double victim_dcqcn = with_dcqcn.run->Fct(3).us_f();

@@ -38,7 +38,7 @@ struct Ring {
   RoutingTable routes;
 };
 
-struct Outcome {
+struct RingOutcome {
   uint64_t deadlocks = 0;
   uint64_t storms = 0;
   size_t completed = 0;
@@ -46,7 +46,7 @@ struct Outcome {
 
 // Each host sends 4 MiB two hops clockwise: every ring link carries two
 // flows (one entering, one passing through) at 200G offered on 100G.
-Outcome RunRing(Time watchdog_detection, Time until, PfcWatchdogAction action = PfcWatchdogAction::kDrop) {
+RingOutcome RunRing(Time watchdog_detection, Time until, PfcWatchdogAction action = PfcWatchdogAction::kDrop) {
   const Ring ring;
   PacketConfig config;
   config.pfc.enabled = true;
@@ -66,7 +66,7 @@ Outcome RunRing(Time watchdog_detection, Time until, PfcWatchdogAction action = 
     net.StartTransfer(r);
   }
   sim.Run(until);
-  Outcome o;
+  RingOutcome o;
   o.deadlocks = net.pfc_deadlocks();
   for (const Port& p : ring.topology.ports()) o.storms += net.egress(p.id).counters().pfc_storms;
   for (const FlowState& f : net.flows()) o.completed += f.done();
@@ -76,7 +76,7 @@ Outcome RunRing(Time watchdog_detection, Time until, PfcWatchdogAction action = 
 TEST(PfcDeadlock, ACyclicBufferDependencyIsDetectedAndTheWatchdogBreaksIt) {
   // Without the watchdog the ring locks up: no flow finishes, and the
   // detector reports one deadlock (it persists, so it is counted once).
-  const Outcome stuck = RunRing(Time::Zero(), Time::FromMs(5));
+  const RingOutcome stuck = RunRing(Time::Zero(), Time::FromMs(5));
   EXPECT_EQ(stuck.deadlocks, 1u);
   EXPECT_EQ(stuck.completed, 0u);
   EXPECT_EQ(stuck.storms, 0u);
@@ -84,13 +84,13 @@ TEST(PfcDeadlock, ACyclicBufferDependencyIsDetectedAndTheWatchdogBreaksIt) {
   // 200 us (SONiC's default action) and the transport resends: the
   // deadlock keeps re-forming and being broken, and every byte of the
   // 4 x 4 MiB arrives.
-  const Outcome dropped = RunRing(Time::FromUs(200), Time::FromMs(50));
+  const RingOutcome dropped = RunRing(Time::FromUs(200), Time::FromMs(50));
   EXPECT_GT(dropped.storms, 0u);
   EXPECT_GE(dropped.deadlocks, 1u);
   EXPECT_EQ(dropped.completed, 4u);
   // The forward action sends anyway instead (the receiver may then drop,
   // and the transport resends): the same outcome.
-  const Outcome forwarded = RunRing(Time::FromUs(200), Time::FromMs(50), PfcWatchdogAction::kForward);
+  const RingOutcome forwarded = RunRing(Time::FromUs(200), Time::FromMs(50), PfcWatchdogAction::kForward);
   EXPECT_GT(forwarded.storms, 0u);
   EXPECT_GE(forwarded.deadlocks, 1u);
   EXPECT_EQ(forwarded.completed, 4u);

@@ -13,6 +13,11 @@
 
 namespace aifabric::testing {
 
+// The alpha and the rate the tests run it with: 1 us a transfer, 100 Gb/s
+// (80 ps a byte, exactly).
+inline constexpr Time kAlpha = Time::FromUs(1);
+inline constexpr DataRate kRate = DataRate::Gbps(100);
+
 class AlphaBetaNetwork final : public NetworkModel {
  public:
   AlphaBetaNetwork(Simulator& sim, Time alpha, DataRate rate) : sim_(sim), alpha_(alpha), rate_(rate) {}

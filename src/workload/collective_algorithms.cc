@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/concat.h"
 #include "workload/collective_pxn.h"
 #include "workload/collective_topology.h"
 
@@ -17,14 +18,6 @@ namespace {
 constexpr int32_t kMaxChannels = 64;  // NCCL's MAXCHANNELS
 
 using Deps = std::vector<DagNodeIndex>;
-
-// Builds a message by appending (GCC 12 warns falsely on "literal" + string).
-template <typename... Parts>
-std::string Concat(const Parts&... parts) {
-  std::string s;
-  (s += ... += parts);
-  return s;
-}
 
 // Adds nodes for the current channel and chunk, with the protocol's wire
 // bytes and per-step latency.

@@ -9,7 +9,7 @@
 namespace aifabric {
 namespace {
 
-CollectiveOptions Options(CollectiveOp op, CollectiveAlgorithm algorithm, int32_t ranks, int32_t per_server,
+CollectiveOptions CoflowOptions(CollectiveOp op, CollectiveAlgorithm algorithm, int32_t ranks, int32_t per_server,
                           int32_t channels, bool pxn) {
   CollectiveOptions o;
   o.op = op;
@@ -29,18 +29,18 @@ TEST(CollectiveCoflow, EveryRankSendsWhatItsStepDagSends) {
                               CollectiveOp::kBroadcast, CollectiveOp::kReduce, CollectiveOp::kSendRecv};
   for (bool pxn : {false, true}) {
     for (CollectiveOp op : ops) {
-      const CollectiveOptions o = Options(op, CollectiveAlgorithm::kRing, 8, 4, 3, pxn);
+      const CollectiveOptions o = CoflowOptions(op, CollectiveAlgorithm::kRing, 8, 4, 3, pxn);
       Result<CollectiveDag> dag = BuildCollective(o);
       Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(o);
       ASSERT_TRUE(dag.ok() && coflow.ok());
       EXPECT_EQ(coflow->WireBytesSentPerRank(), dag->WireBytesSentPerRank()) << CollectiveOpName(op) << " pxn " << pxn;
     }
-    const CollectiveOptions a2a = Options(CollectiveOp::kAllToAll, CollectiveAlgorithm::kPairwise, 8, 4, 2, pxn);
+    const CollectiveOptions a2a = CoflowOptions(CollectiveOp::kAllToAll, CollectiveAlgorithm::kPairwise, 8, 4, 2, pxn);
     Result<CollectiveDag> a2a_dag = BuildCollective(a2a);
     Result<CollectiveCoflow> a2a_coflow = BuildCollectiveCoflow(a2a);
     ASSERT_TRUE(a2a_dag.ok() && a2a_coflow.ok());
     EXPECT_EQ(a2a_coflow->WireBytesSentPerRank(), a2a_dag->WireBytesSentPerRank()) << "alltoall pxn " << pxn;
-    const CollectiveOptions tree = Options(CollectiveOp::kAllReduce, CollectiveAlgorithm::kTree, 16, 4, 2, pxn);
+    const CollectiveOptions tree = CoflowOptions(CollectiveOp::kAllReduce, CollectiveAlgorithm::kTree, 16, 4, 2, pxn);
     Result<CollectiveDag> dag = BuildCollective(tree);
     Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(tree);
     ASSERT_TRUE(dag.ok() && coflow.ok());
@@ -54,7 +54,7 @@ TEST(CollectiveCoflow, ARingAllReduceChainsNcclsTwoTimesNMinusOneSteps) {
   // one step of fill. One chunk: the chain's transmission is one drain (K
   // = 6 steps x a sixth of an edge's bytes) and all of it the connections'
   // own work (F = 0).
-  CollectiveOptions o = Options(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 4, 4, 1, false);
+  CollectiveOptions o = CoflowOptions(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 4, 4, 1, false);
   o.bytes = 4'000'000;
   Result<CollectiveCoflow> c = BuildCollectiveCoflow(o);
   ASSERT_TRUE(c.ok());
@@ -86,7 +86,7 @@ TEST(CollectiveCoflow, ATreeChainsUpAndDownItsDeepestBranch) {
   // (depth 2 for server 3: NCCL's binary tree), each server a chain of 2.
   // The deepest rank is server 3's second GPU: up 1 NVLink + 2 network
   // steps, and down again: 2 x (3.4 + 2 x 14) us, Simple.
-  CollectiveOptions o = Options(CollectiveOp::kAllReduce, CollectiveAlgorithm::kTree, 8, 2, 1, false);
+  CollectiveOptions o = CoflowOptions(CollectiveOp::kAllReduce, CollectiveAlgorithm::kTree, 8, 2, 1, false);
   o.bytes = 8'000'000;
   Result<CollectiveCoflow> c = BuildCollectiveCoflow(o);
   ASSERT_TRUE(c.ok());
@@ -105,13 +105,13 @@ TEST(CollectiveCoflow, OnlyRingsAndTreesHaveTheForm) {
   EXPECT_TRUE(HasCoflowForm(CollectiveOp::kAllToAll, CollectiveAlgorithm::kDefault));
   EXPECT_FALSE(HasCoflowForm(CollectiveOp::kAllReduce, CollectiveAlgorithm::kHierarchical));
   Result<CollectiveCoflow> c =
-      BuildCollectiveCoflow(Options(CollectiveOp::kAllReduce, CollectiveAlgorithm::kHalvingDoubling, 8, 4, 1, false));
+      BuildCollectiveCoflow(CoflowOptions(CollectiveOp::kAllReduce, CollectiveAlgorithm::kHalvingDoubling, 8, 4, 1, false));
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.error().message.find("halving_doubling has no coflow form"), std::string::npos);
 }
 
 TEST(CollectiveCoflow, SixteenThousandRanksAreSixteenThousandEdgesPerChannel) {
-  CollectiveOptions o = Options(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 16384, 8, 1, false);
+  CollectiveOptions o = CoflowOptions(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 16384, 8, 1, false);
   o.bytes = 1ull << 30;
   Result<CollectiveCoflow> c = BuildCollectiveCoflow(o);
   ASSERT_TRUE(c.ok());
@@ -127,7 +127,7 @@ TEST(CollectiveCoflow, TheEstimateIsTheLongerOfChainAndDrain) {
   // chunk (8 MiB per channel), so the chain's 6 NET steps of 14 us carry
   // one drain's worth of transmission (K = 1): 84 + 480 = 564 us against
   // D + one step = 494 us; plus 8.4 us of base latency. Reductions free.
-  CollectiveOptions o = Options(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 4, 1, 1, false);
+  CollectiveOptions o = CoflowOptions(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 4, 1, 1, false);
   o.bytes = 4'000'000;
   o.chunk_bytes = NcclChunkBytes(o.op, o.algorithm, o.ranks);
   Result<CollectiveCoflow> c = BuildCollectiveCoflow(o);

@@ -14,7 +14,7 @@ uint64_t ConnectionKey(const DagNode& n) {
          (static_cast<uint64_t>(static_cast<uint32_t>(n.dst)) << 16) ^ n.channel;
 }
 
-std::string NodeError(DagNodeIndex i, const std::string& what) {
+std::string DagNodeError(DagNodeIndex i, const std::string& what) {
   std::string message = "collective DAG node ";
   message += std::to_string(i);
   message += ": ";
@@ -115,16 +115,16 @@ Result<CollectiveDag> CollectiveDagBuilder::Build() && {
   const size_t count = nodes_.size();
   for (DagNodeIndex i = 0; i < count; ++i) {
     const DagNode& n = nodes_[i];
-    if (n.src < 0 || n.src >= num_ranks) return Error{NodeError(i, "rank out of range")};
+    if (n.src < 0 || n.src >= num_ranks) return Error{DagNodeError(i, "rank out of range")};
     if (n.is_transfer()) {
-      if (n.dst < 0 || n.dst >= num_ranks) return Error{NodeError(i, "destination rank out of range")};
-      if (n.dst == n.src) return Error{NodeError(i, "transfer to itself")};
+      if (n.dst < 0 || n.dst >= num_ranks) return Error{DagNodeError(i, "destination rank out of range")};
+      if (n.dst == n.src) return Error{DagNodeError(i, "transfer to itself")};
     }
   }
   bool all_forward = true;
   for (auto [from, to] : edges_) {
-    if (from >= count || to >= count) return Error{NodeError(std::max(from, to), "edge to a missing node")};
-    if (from == to) return Error{NodeError(from, "depends on itself")};
+    if (from >= count || to >= count) return Error{DagNodeError(std::max(from, to), "edge to a missing node")};
+    if (from == to) return Error{DagNodeError(from, "depends on itself")};
     all_forward = all_forward && from < to;
   }
   CollectiveDag dag;
@@ -144,7 +144,7 @@ Result<CollectiveDag> CollectiveDagBuilder::Build() && {
   for (DagNodeIndex i : order) remaining[i] = 0;
   if (order.size() != count) {
     const auto it = std::find_if(remaining.begin(), remaining.end(), [](uint32_t r) { return r > 0; });
-    return Error{NodeError(static_cast<DagNodeIndex>(it - remaining.begin()), "is on a dependency cycle")};
+    return Error{DagNodeError(static_cast<DagNodeIndex>(it - remaining.begin()), "is on a dependency cycle")};
   }
   std::vector<DagNodeIndex> new_index(count);
   for (DagNodeIndex i = 0; i < count; ++i) new_index[order[i]] = i;

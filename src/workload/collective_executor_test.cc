@@ -13,9 +13,9 @@ namespace {
 
 using testing::AlphaBetaNetwork;
 
-constexpr Time kAlpha = Time::FromUs(1);
-constexpr DataRate kRate = DataRate::Gbps(100);  // 1 byte = 80 ps exactly
-constexpr uint64_t kS = 1 << 20;
+using testing::kAlpha;
+using testing::kRate;
+constexpr uint64_t kOneMiB = 1 << 20;
 
 struct RunResult {
   Time duration;
@@ -48,12 +48,12 @@ RunResult Execute(const CollectiveOptions& o, DataRate reduce_rate = DataRate(),
   return {executor.duration(), network.ids.size()};
 }
 
-CollectiveOptions Options(CollectiveOp op, int32_t n, CollectiveAlgorithm algorithm = CollectiveAlgorithm::kDefault) {
+CollectiveOptions ExecutorOptions(CollectiveOp op, int32_t n, CollectiveAlgorithm algorithm = CollectiveAlgorithm::kDefault) {
   CollectiveOptions o;
   o.op = op;
   o.algorithm = algorithm;
   o.ranks = n;
-  o.bytes = kS;
+  o.bytes = kOneMiB;
   // No protocol latencies: the closed forms below are the network's own.
   o.step_latency = o.net_step_latency = o.base_latency = Time::Zero();
   return o;
@@ -64,25 +64,25 @@ Time Beta(uint64_t bytes) { return kRate.TransmitTime(bytes); }
 // Ring AllReduce: 2(n-1) steps of alpha + S/(nB).
 TEST(CollectiveExecutorTest, RingAllReduceTakesTheAlphaBetaTime) {
   for (int32_t n : {2, 4, 8}) {
-    const RunResult run = Execute(Options(CollectiveOp::kAllReduce, n));
-    EXPECT_EQ(run.duration, (kAlpha + Beta(kS / n)) * (2 * (n - 1))) << n;
+    const RunResult run = Execute(ExecutorOptions(CollectiveOp::kAllReduce, n));
+    EXPECT_EQ(run.duration, (kAlpha + Beta(kOneMiB / n)) * (2 * (n - 1))) << n;
     EXPECT_EQ(run.network_transfers, static_cast<size_t>(2 * n * (n - 1)));
   }
   // A per-step latency lambda adds to every step: 2(n-1)(alpha + lambda +
   // S/(nB)). One rank per server: every step is a NET step.
-  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4);
+  CollectiveOptions o = ExecutorOptions(CollectiveOp::kAllReduce, 4);
   o.net_step_latency = Time::FromNs(500);
-  EXPECT_EQ(Execute(o).duration, (kAlpha + Time::FromNs(500) + Beta(kS / 4)) * 6);
+  EXPECT_EQ(Execute(o).duration, (kAlpha + Time::FromNs(500) + Beta(kOneMiB / 4)) * 6);
 }
 
 // K chunks, one transfer at a time per connection: every link is busy in
 // every step already, so pipelining cannot overlap anything in a ring; it
 // pays alpha per chunk-step: 2(n-1) * (K alpha + S/(nB)).
 TEST(CollectiveExecutorTest, ChunkedRingAllReducePaysAlphaPerChunk) {
-  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4);
-  o.chunk_bytes = kS / 8;
+  CollectiveOptions o = ExecutorOptions(CollectiveOp::kAllReduce, 4);
+  o.chunk_bytes = kOneMiB / 8;
   o.connection_window = 1;
-  EXPECT_EQ(Execute(o).duration, (kAlpha * 8 + Beta(kS / 4)) * 6);
+  EXPECT_EQ(Execute(o).duration, (kAlpha * 8 + Beta(kOneMiB / 4)) * 6);
 }
 
 // With a window as deep as a connection's whole issue (8 chunks x 6 steps)
@@ -90,50 +90,50 @@ TEST(CollectiveExecutorTest, ChunkedRingAllReducePaysAlphaPerChunk) {
 // each chunk then runs its own 2(n-1) steps alone:
 // 2(n-1) * (alpha + S/(nKB)).
 TEST(CollectiveExecutorTest, AConnectionWindowOverlapsTheChunks) {
-  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4);
-  o.chunk_bytes = kS / 8;
+  CollectiveOptions o = ExecutorOptions(CollectiveOp::kAllReduce, 4);
+  o.chunk_bytes = kOneMiB / 8;
   o.connection_window = 48;
-  EXPECT_EQ(Execute(o).duration, (kAlpha + Beta(kS / 32)) * 6);
+  EXPECT_EQ(Execute(o).duration, (kAlpha + Beta(kOneMiB / 32)) * 6);
 }
 
 // Recursive halving-doubling: 2 log2(n) alpha + 2(n-1)/n * S/B.
 TEST(CollectiveExecutorTest, HalvingDoublingTakesTheAlphaBetaTime) {
-  const RunResult run = Execute(Options(CollectiveOp::kAllReduce, 8, CollectiveAlgorithm::kHalvingDoubling));
-  EXPECT_EQ(run.duration, kAlpha * 6 + (Beta(kS / 2) + Beta(kS / 4) + Beta(kS / 8)) * 2);  // halves, then back
-  EXPECT_EQ(run.duration, kAlpha * 6 + Beta(2 * 7 * kS / 8));
+  const RunResult run = Execute(ExecutorOptions(CollectiveOp::kAllReduce, 8, CollectiveAlgorithm::kHalvingDoubling));
+  EXPECT_EQ(run.duration, kAlpha * 6 + (Beta(kOneMiB / 2) + Beta(kOneMiB / 4) + Beta(kOneMiB / 8)) * 2);  // halves, then back
+  EXPECT_EQ(run.duration, kAlpha * 6 + Beta(2 * 7 * kOneMiB / 8));
 }
 
 // Pipelined chain broadcast, K chunks of S/K: the last chunk leaves the
 // root after K-1 chunk times and needs n-1 hops:
 // (n-1 + K-1) * (alpha + S/(KB)).
 TEST(CollectiveExecutorTest, PipelinedBroadcastTakesNPlusKMinus2Steps) {
-  CollectiveOptions o = Options(CollectiveOp::kBroadcast, 5);
+  CollectiveOptions o = ExecutorOptions(CollectiveOp::kBroadcast, 5);
   o.root = 3;
-  o.chunk_bytes = kS / 16;
+  o.chunk_bytes = kOneMiB / 16;
   o.connection_window = 1;
-  EXPECT_EQ(Execute(o).duration, (kAlpha + Beta(kS / 16)) * (4 + 15));
+  EXPECT_EQ(Execute(o).duration, (kAlpha + Beta(kOneMiB / 16)) * (4 + 15));
 }
 
 // Past the DAG's node limit, k chunks move as one (CollectiveOptions::
-// max_dag_nodes): the same closed forms with K/k chunks of kS/K. Ring
+// max_dag_nodes): the same closed forms with K/k chunks of S/K. Ring
 // AllReduce, n = 4, 8 chunks of S/8, a window of 1: 36 nodes a chunk, so a
 // limit of 72 leaves 2 chunks (k = 4): 2(n-1)(2 alpha + S/(nB)) instead of
 // 2(n-1)(8 alpha + S/(nB)). The broadcast over 5 ranks, 16 chunks of S/16
 // (4 nodes each) under a limit of 32: 8 chunks of S/8, (n-1 + 8-1)(alpha +
 // S/(8B)).
 TEST(CollectiveExecutorTest, AggregatedChunksTakeTheClosedFormOfFewerChunks) {
-  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4);
-  o.chunk_bytes = kS / 8;
+  CollectiveOptions o = ExecutorOptions(CollectiveOp::kAllReduce, 4);
+  o.chunk_bytes = kOneMiB / 8;
   o.connection_window = 1;
   o.max_dag_nodes = 72;
-  EXPECT_EQ(Execute(o).duration, (kAlpha * 2 + Beta(kS / 4)) * 6);
-  o = Options(CollectiveOp::kBroadcast, 5);
+  EXPECT_EQ(Execute(o).duration, (kAlpha * 2 + Beta(kOneMiB / 4)) * 6);
+  o = ExecutorOptions(CollectiveOp::kBroadcast, 5);
   o.root = 3;
-  o.chunk_bytes = kS / 16;
+  o.chunk_bytes = kOneMiB / 16;
   o.connection_window = 1;
   o.max_dag_nodes = 32;
   const RunResult run = Execute(o);
-  EXPECT_EQ(run.duration, (kAlpha + Beta(kS / 8)) * (4 + 7));
+  EXPECT_EQ(run.duration, (kAlpha + Beta(kOneMiB / 8)) * (4 + 7));
   EXPECT_EQ(run.network_transfers, 4u * 8);
 }
 
@@ -141,16 +141,16 @@ TEST(CollectiveExecutorTest, AggregatedChunksTakeTheClosedFormOfFewerChunks) {
 // 1, 3 -> 2 -> 0), carries S/2 and runs beside the other tree (another
 // channel): 2 hops up + 2 down of alpha + S/(2B).
 TEST(CollectiveExecutorTest, DoubleBinaryTreeTakesTwiceTheDepth) {
-  EXPECT_EQ(Execute(Options(CollectiveOp::kAllReduce, 4, CollectiveAlgorithm::kTree)).duration,
-            (kAlpha + Beta(kS / 2)) * 4);
+  EXPECT_EQ(Execute(ExecutorOptions(CollectiveOp::kAllReduce, 4, CollectiveAlgorithm::kTree)).duration,
+            (kAlpha + Beta(kOneMiB / 2)) * 4);
 }
 
 // Reductions at rate R: each reduce-scatter step is transfer then reduce:
 // (n-1)(alpha + S/(nB) + S/(nR)).
 TEST(CollectiveExecutorTest, ReductionsTakeBytesOverTheReduceRate) {
   const DataRate reduce = DataRate::Gbps(400);
-  EXPECT_EQ(Execute(Options(CollectiveOp::kReduceScatter, 4), reduce).duration,
-            (kAlpha + Beta(kS / 4) + reduce.TransmitTime(kS / 4)) * 3);
+  EXPECT_EQ(Execute(ExecutorOptions(CollectiveOp::kReduceScatter, 4), reduce).duration,
+            (kAlpha + Beta(kOneMiB / 4) + reduce.TransmitTime(kOneMiB / 4)) * 3);
 }
 
 // Ranks on one node use the local-transfer model, never the network:
@@ -158,24 +158,24 @@ TEST(CollectiveExecutorTest, ReductionsTakeBytesOverTheReduceRate) {
 TEST(CollectiveExecutorTest, SameNodeTransfersGoThroughTheLocalModel) {
   const DataRate nvlink = DataRate::Gbps(3600);
   const Time latency = Time::FromNs(700);
-  const RunResult run = Execute(Options(CollectiveOp::kSendRecv, 2), DataRate(), true, nvlink, latency);
-  EXPECT_EQ(run.duration, latency + nvlink.TransmitTime(kS));
+  const RunResult run = Execute(ExecutorOptions(CollectiveOp::kSendRecv, 2), DataRate(), true, nvlink, latency);
+  EXPECT_EQ(run.duration, latency + nvlink.TransmitTime(kOneMiB));
   EXPECT_EQ(run.network_transfers, 0u);
   // NVLS on one server of L = 4 (GPUs and the switch on node 0): upload S,
   // the reduced S/L slice back, the slice up again, then the L-1 other
   // slices multicast into each GPU, one after another on its connection
   // from the switch (a window of 1): 3 + (L-1) steps, S + (2 + L-1) * S/L
   // bytes.
-  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 4, CollectiveAlgorithm::kNvls);
+  CollectiveOptions o = ExecutorOptions(CollectiveOp::kAllReduce, 4, CollectiveAlgorithm::kNvls);
   o.ranks_per_server = 4;
   o.connection_window = 1;
   EXPECT_EQ(Execute(o, DataRate(), true, nvlink, latency).duration,
-            latency * 6 + nvlink.TransmitTime(kS) + nvlink.TransmitTime(kS / 4) * 5);
+            latency * 6 + nvlink.TransmitTime(kOneMiB) + nvlink.TransmitTime(kOneMiB / 4) * 5);
 }
 
 TEST(CollectiveExecutorTest, EmptyDagIsDoneAtOnceAndBadMappingsAreErrors) {
-  EXPECT_EQ(Execute(Options(CollectiveOp::kAllReduce, 1)).duration, Time::Zero());
-  Result<CollectiveDag> dag = BuildCollective(Options(CollectiveOp::kAllReduce, 4));
+  EXPECT_EQ(Execute(ExecutorOptions(CollectiveOp::kAllReduce, 1)).duration, Time::Zero());
+  Result<CollectiveDag> dag = BuildCollective(ExecutorOptions(CollectiveOp::kAllReduce, 4));
   ASSERT_TRUE(dag.ok());
   Simulator sim(1);
   AlphaBetaNetwork network(sim, kAlpha, kRate);

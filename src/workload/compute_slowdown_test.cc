@@ -3,10 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "workload/workload_test_util.h"
+
 namespace aifabric {
 namespace {
 
-constexpr Time Us(int64_t us) { return Time::FromUs(us); }
+using workload_testing::Us;
 
 TEST(ComputeSlowdowns, NoWindowLeavesTheNominalDuration) {
   const ComputeSlowdowns s({{3, Us(0), Us(100), 0.5}});

@@ -7,7 +7,7 @@
 namespace aifabric {
 namespace {
 
-std::string FieldError(const char* field, const std::string& what) {
+std::string ModelFieldMessage(const char* field, const std::string& what) {
   std::string m = "model.";
   m += field;
   m += ": ";
@@ -53,29 +53,29 @@ Status ValidateInferenceModel(const InferenceModel& m) {
                   {"kv_heads", m.kv_heads},   {"vocab", m.vocab},   {"dtype_bytes", m.dtype_bytes},
                   {"mlp_matrices", m.mlp_matrices}};
   for (const auto& p : positive) {
-    if (p.value <= 0) return Error{FieldError(p.field, "must be positive, got " + std::to_string(p.value))};
+    if (p.value <= 0) return Error{ModelFieldMessage(p.field, "must be positive, got " + std::to_string(p.value))};
   }
-  if (m.head_dim < 0) return Error{FieldError("head_dim", "must be >= 0 (0: hidden / heads)")};
+  if (m.head_dim < 0) return Error{ModelFieldMessage("head_dim", "must be >= 0 (0: hidden / heads)")};
   if (m.head_dim == 0 && m.hidden % m.heads != 0) {
-    return Error{FieldError("heads", std::to_string(m.heads) + " does not divide hidden " + std::to_string(m.hidden))};
+    return Error{ModelFieldMessage("heads", std::to_string(m.heads) + " does not divide hidden " + std::to_string(m.hidden))};
   }
   if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0) {
-    return Error{FieldError("kv_heads", std::to_string(m.kv_heads) + " must divide heads " + std::to_string(m.heads))};
+    return Error{ModelFieldMessage("kv_heads", std::to_string(m.kv_heads) + " must divide heads " + std::to_string(m.heads))};
   }
   if (m.experts == 0) {
-    if (m.ffn_hidden <= 0) return Error{FieldError("ffn_hidden", "must be positive for a dense model")};
+    if (m.ffn_hidden <= 0) return Error{ModelFieldMessage("ffn_hidden", "must be positive for a dense model")};
     return Status::Ok();
   }
-  if (m.experts < 0) return Error{FieldError("experts", "must be >= 0")};
+  if (m.experts < 0) return Error{ModelFieldMessage("experts", "must be >= 0")};
   if (m.top_k <= 0 || m.top_k > m.experts) {
-    return Error{FieldError("top_k", "must be in 1.." + std::to_string(m.experts) + ", got " + std::to_string(m.top_k))};
+    return Error{ModelFieldMessage("top_k", "must be in 1.." + std::to_string(m.experts) + ", got " + std::to_string(m.top_k))};
   }
-  if (m.expert_ffn <= 0) return Error{FieldError("expert_ffn", "must be positive for an MoE model")};
-  if (m.shared_experts < 0) return Error{FieldError("shared_experts", "must be >= 0")};
+  if (m.expert_ffn <= 0) return Error{ModelFieldMessage("expert_ffn", "must be positive for an MoE model")};
+  if (m.shared_experts < 0) return Error{ModelFieldMessage("shared_experts", "must be >= 0")};
   if (m.dense_layers < 0 || m.dense_layers > m.layers) {
-    return Error{FieldError("dense_layers", "must be in 0.." + std::to_string(m.layers))};
+    return Error{ModelFieldMessage("dense_layers", "must be in 0.." + std::to_string(m.layers))};
   }
-  if (m.dense_layers > 0 && m.ffn_hidden <= 0) return Error{FieldError("ffn_hidden", "must be positive for dense layers")};
+  if (m.dense_layers > 0 && m.ffn_hidden <= 0) return Error{ModelFieldMessage("ffn_hidden", "must be positive for dense layers")};
   return Status::Ok();
 }
 

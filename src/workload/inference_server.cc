@@ -6,6 +6,8 @@
 #include <limits>
 #include <utility>
 
+#include "core/concat.h"
+
 namespace aifabric {
 namespace {
 
@@ -14,14 +16,7 @@ namespace {
 constexpr FlowId kIdsPerExecutor = FlowId{1} << 32;
 constexpr uint64_t kArrivalStream = 0x696e666572656e63ull;  // "inferenc"
 
-template <typename... Parts>
-std::string Concat(const Parts&... parts) {
-  std::string s;
-  (s += ... += parts);
-  return s;
-}
-
-Error FieldError(const char* field, const std::string& what) { return Error{Concat("inference.", field, ": ", what)}; }
+Error InferenceFieldError(const char* field, const std::string& what) { return Error{Concat("inference.", field, ": ", what)}; }
 
 std::string Str(int64_t v) { return std::to_string(v); }
 
@@ -62,41 +57,41 @@ Status ValidateInferenceSpec(const InferenceSpec& spec, const ClusterLayout& lay
   const InferenceModel& m = spec.model;
   const InferenceGpu& g = spec.gpu;
   if (!(g.peak_flops > 0) || !(g.hbm_bytes_per_s > 0) || !(g.hbm_bytes > 0)) {
-    return FieldError("gpu", "peak_flops, hbm_bytes_per_s and hbm_bytes must be positive");
+    return InferenceFieldError("gpu", "peak_flops, hbm_bytes_per_s and hbm_bytes must be positive");
   }
   for (double e : {g.compute_efficiency, g.memory_efficiency, g.memory_utilization}) {
-    if (!(e > 0 && e <= 1)) return FieldError("gpu", "efficiencies and memory_utilization must be in (0, 1]");
+    if (!(e > 0 && e <= 1)) return InferenceFieldError("gpu", "efficiencies and memory_utilization must be in (0, 1]");
   }
   const int32_t tp = spec.tp, pp = spec.pp;
-  if (tp < 1) return FieldError("tp", "must be >= 1, got " + Str(tp));
-  if (pp < 1) return FieldError("pp", "must be >= 1, got " + Str(pp));
-  if (pp > m.layers) return FieldError("pp", Concat(Str(pp), " stages for ", Str(m.layers), " layers"));
-  if (m.heads % tp != 0) return FieldError("tp", Concat(Str(tp), " does not divide the model's ", Str(m.heads), " heads"));
+  if (tp < 1) return InferenceFieldError("tp", "must be >= 1, got " + Str(tp));
+  if (pp < 1) return InferenceFieldError("pp", "must be >= 1, got " + Str(pp));
+  if (pp > m.layers) return InferenceFieldError("pp", Concat(Str(pp), " stages for ", Str(m.layers), " layers"));
+  if (m.heads % tp != 0) return InferenceFieldError("tp", Concat(Str(tp), " does not divide the model's ", Str(m.heads), " heads"));
   if (m.kv_heads % tp != 0 && tp % m.kv_heads != 0) {
-    return FieldError("tp", Concat(Str(tp), " and the model's ", Str(m.kv_heads), " KV heads: one must divide the other"));
+    return InferenceFieldError("tp", Concat(Str(tp), " and the model's ", Str(m.kv_heads), " KV heads: one must divide the other"));
   }
   if (m.experts > 0 && m.experts % tp != 0) {
-    return FieldError("tp", Concat(Str(tp), " does not divide the model's ", Str(m.experts), " experts"));
+    return InferenceFieldError("tp", Concat(Str(tp), " does not divide the model's ", Str(m.experts), " experts"));
   }
   const int32_t gps = layout.gpus_per_server();
   if (gps % tp != 0 && tp % gps != 0) {
-    return FieldError("tp", Concat(Str(tp), " must divide the ", Str(gps), " GPUs per server or be a multiple of it"));
+    return InferenceFieldError("tp", Concat(Str(tp), " must divide the ", Str(gps), " GPUs per server or be a multiple of it"));
   }
   if (spec.first_gpu < 0 || spec.first_gpu % std::min(tp, gps) != 0) {
-    return FieldError("first_gpu", Concat(Str(spec.first_gpu), " must be a multiple of ", Str(std::min(tp, gps)),
+    return InferenceFieldError("first_gpu", Concat(Str(spec.first_gpu), " must be a multiple of ", Str(std::min(tp, gps)),
                                           " so no stage straddles servers"));
   }
   int64_t replicas = spec.replicas;
   if (spec.disaggregated) {
-    if (spec.prefill_replicas < 1) return FieldError("prefill_replicas", "must be >= 1");
-    if (spec.decode_replicas < 1) return FieldError("decode_replicas", "must be >= 1");
+    if (spec.prefill_replicas < 1) return InferenceFieldError("prefill_replicas", "must be >= 1");
+    if (spec.decode_replicas < 1) return InferenceFieldError("decode_replicas", "must be >= 1");
     replicas = int64_t{spec.prefill_replicas} + spec.decode_replicas;
   } else if (spec.replicas < 1) {
-    return FieldError("replicas", "must be >= 1");
+    return InferenceFieldError("replicas", "must be >= 1");
   }
   const int64_t needed = spec.first_gpu + replicas * tp * pp;
   if (needed > layout.gpus()) {
-    return FieldError("replicas", Concat(Str(replicas), " replicas of ", Str(tp), " x ", Str(pp), " GPUs from GPU ",
+    return InferenceFieldError("replicas", Concat(Str(replicas), " replicas of ", Str(tp), " x ", Str(pp), " GPUs from GPU ",
                                          Str(spec.first_gpu), " need ", Str(needed), " GPUs; the cluster has ",
                                          Str(layout.gpus())));
   }
@@ -106,40 +101,40 @@ Status ValidateInferenceSpec(const InferenceSpec& spec, const ClusterLayout& lay
     const double weights = StageWeightBytesPerRank(m, one.first_layer[i], one.layer_count[i], tp, s == 0, s + 1 == pp);
     const double usable = g.hbm_bytes * g.memory_utilization;
     if (weights >= usable) {
-      return FieldError("tp", Concat("the model does not fit: stage ", Str(s), " holds ", Gb(weights),
+      return InferenceFieldError("tp", Concat("the model does not fit: stage ", Str(s), " holds ", Gb(weights),
                                      " of weights per GPU, ", Gb(usable), " usable"));
     }
   }
-  if (spec.max_num_batched_tokens < 1) return FieldError("max_num_batched_tokens", "must be >= 1");
-  if (spec.max_num_seqs < 1) return FieldError("max_num_seqs", "must be >= 1");
+  if (spec.max_num_batched_tokens < 1) return InferenceFieldError("max_num_batched_tokens", "must be >= 1");
+  if (spec.max_num_seqs < 1) return InferenceFieldError("max_num_seqs", "must be >= 1");
   if (spec.max_num_batched_tokens < spec.max_num_seqs) {
-    return FieldError("max_num_batched_tokens", Concat(Str(spec.max_num_batched_tokens), " is below max_num_seqs ",
+    return InferenceFieldError("max_num_batched_tokens", Concat(Str(spec.max_num_batched_tokens), " is below max_num_seqs ",
                                                        Str(spec.max_num_seqs), " (as vLLM, every running request must fit)"));
   }
-  if (spec.layers_per_block < 1) return FieldError("layers_per_block", "must be >= 1");
-  if (spec.channels < 0 || spec.channels > 64) return FieldError("channels", "must be in 0..64");
-  if (spec.priority > 7) return FieldError("priority", "must be in 0..7");
-  if (!(spec.ttft_slo_ms > 0) || !(spec.tpot_slo_ms > 0)) return FieldError("ttft_slo_ms", "SLOs must be positive");
+  if (spec.layers_per_block < 1) return InferenceFieldError("layers_per_block", "must be >= 1");
+  if (spec.channels < 0 || spec.channels > 64) return InferenceFieldError("channels", "must be in 0..64");
+  if (spec.priority > 7) return InferenceFieldError("priority", "must be in 0..7");
+  if (!(spec.ttft_slo_ms > 0) || !(spec.tpot_slo_ms > 0)) return InferenceFieldError("ttft_slo_ms", "SLOs must be positive");
   if (spec.trace.empty()) {
-    if (!(spec.rate_per_s > 0) || !std::isfinite(spec.rate_per_s)) return FieldError("rate_per_s", "must be positive");
+    if (!(spec.rate_per_s > 0) || !std::isfinite(spec.rate_per_s)) return InferenceFieldError("rate_per_s", "must be positive");
     if (spec.num_requests < 1 || spec.num_requests > kMaxInferenceRequests) {
-      return FieldError("num_requests", Concat("must be in 1..", Str(kMaxInferenceRequests)));
+      return InferenceFieldError("num_requests", Concat("must be in 1..", Str(kMaxInferenceRequests)));
     }
     if (spec.input_tokens_min < 1 || spec.input_tokens_min > spec.input_tokens_max) {
-      return FieldError("input_tokens_min", "need 1 <= min <= max");
+      return InferenceFieldError("input_tokens_min", "need 1 <= min <= max");
     }
     if (spec.output_tokens_min < 1 || spec.output_tokens_min > spec.output_tokens_max) {
-      return FieldError("output_tokens_min", "need 1 <= min <= max");
+      return InferenceFieldError("output_tokens_min", "need 1 <= min <= max");
     }
   } else {
     if (spec.trace.size() > kMaxInferenceRequests) {
-      return FieldError("trace", Concat(Str(static_cast<int64_t>(spec.trace.size())), " requests; at most ",
+      return InferenceFieldError("trace", Concat(Str(static_cast<int64_t>(spec.trace.size())), " requests; at most ",
                                         Str(kMaxInferenceRequests)));
     }
     for (size_t i = 0; i < spec.trace.size(); ++i) {
       const InferenceRequestSpec& r = spec.trace[i];
       if (!(r.arrival_us >= 0) || !std::isfinite(r.arrival_us) || r.input_tokens < 1 || r.output_tokens < 1) {
-        return FieldError("trace", Concat("request ", Str(static_cast<int64_t>(i)),
+        return InferenceFieldError("trace", Concat("request ", Str(static_cast<int64_t>(i)),
                                           ": needs arrival_us >= 0 and at least 1 input and 1 output token"));
       }
     }
@@ -206,20 +201,20 @@ Status InferenceServer::CheckRequests() const {
     const std::string which = Concat("request ", Str(static_cast<int64_t>(i)), " (", Str(q.input), " + ",
                                      Str(q.output), " tokens)");
     if (!spec_.chunked_prefill && q.input > spec_.max_num_batched_tokens) {
-      return FieldError("max_num_batched_tokens", Concat(which, ": the prompt exceeds the budget of ",
+      return InferenceFieldError("max_num_batched_tokens", Concat(which, ": the prompt exceeds the budget of ",
                                                           Str(spec_.max_num_batched_tokens),
                                                           " tokens; raise it or turn chunked_prefill on"));
     }
     const uint64_t held = spec_.disaggregated ? q.input : uint64_t{q.input} + q.output;
     if (held > (spec_.disaggregated ? prefill_cap : decode_cap) ||
         (spec_.disaggregated && uint64_t{q.input} + q.output > decode_cap)) {
-      return FieldError("replicas", Concat(which, ": its KV cache exceeds a replica's room of ",
+      return InferenceFieldError("replicas", Concat(which, ": its KV cache exceeds a replica's room of ",
                                            Str(static_cast<int64_t>(std::min(prefill_cap, decode_cap))), " tokens"));
     }
     iterations += q.output + (q.input + spec_.max_num_batched_tokens - 1) / spec_.max_num_batched_tokens;
   }
   if (iterations > kMaxInferenceIterations) {
-    return FieldError("num_requests", Concat("up to ", Str(static_cast<int64_t>(iterations)),
+    return InferenceFieldError("num_requests", Concat("up to ", Str(static_cast<int64_t>(iterations)),
                                              " batch iterations; the limit is ", Str(kMaxInferenceIterations)));
   }
   return Status::Ok();

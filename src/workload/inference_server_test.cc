@@ -19,11 +19,8 @@ namespace {
 
 using testing::AlphaBetaNetwork;
 
-constexpr Time kAlpha = Time::FromUs(1);
-constexpr DataRate kRate = DataRate::Gbps(100);  // 80 ps per byte
-
-// 2 servers of 2 GPUs.
-ClusterLayout Layout() { return testing_topology::GpuServers(2, 2); }
+using testing::kAlpha;
+using testing::kRate;
 
 // A toy model with round numbers: attention params 2*h*a*d + 2*h*kv*d =
 // 4 * 1024^2 = 4,194,304; MLP (2 matrices) 2 * 1024 * 4096 = 8,388,608;
@@ -76,7 +73,7 @@ struct ServingRun {
   }
   Simulator sim;
   AlphaBetaNetwork net{sim, kAlpha, kRate};
-  ClusterLayout layout = Layout();
+  ClusterLayout layout = testing_topology::GpuServers(2, 2);
   Result<InferenceResult> result = Error{"not run"};
 };
 
@@ -277,7 +274,7 @@ TEST(InferenceServer, QueueingGrowsWithLoadPastSaturation) {
   // sizes. Past saturation requests queue and p99 TTFT climbs with load.
   const std::vector<double> rates{500, 2000, 8000, 16000, 32000};
   const Result<std::vector<InferenceLoadPoint>> sweep = SweepInferenceLoad(
-      Layout(), PoissonSpec(1), rates, 1,
+      testing_topology::GpuServers(2, 2), PoissonSpec(1), rates, 1,
       [](Simulator& sim) -> std::unique_ptr<NetworkModel> { return std::make_unique<AlphaBetaNetwork>(sim, kAlpha, kRate); });
   ASSERT_TRUE(sweep.ok()) << sweep.error().message;
   ASSERT_EQ(sweep->size(), rates.size());

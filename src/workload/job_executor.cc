@@ -12,7 +12,7 @@ namespace {
 
 constexpr uint64_t kTransferOwner = 1ull << 63;  // owner_ value flag: a transfer node
 
-std::string NodeError(const JobGraph& g, JobNodeIndex i, const std::string& what) {
+std::string JobNodeError(const JobGraph& g, JobNodeIndex i, const std::string& what) {
   std::string m = "job node ";
   m += std::to_string(i);
   const std::string& label = g.label(g.node(i).label);
@@ -44,7 +44,7 @@ Status JobExecutor::CheckGpus() const {
   for (JobNodeIndex i = 0; i < graph_.size(); ++i) {
     const JobNode& n = graph_.node(i);
     if (n.kind != JobNodeKind::kCollective && (n.gpu >= gpus || n.peer >= gpus)) {
-      return Error{NodeError(graph_, i, "GPU beyond the cluster's " + std::to_string(gpus))};
+      return Error{JobNodeError(graph_, i, "GPU beyond the cluster's " + std::to_string(gpus))};
     }
   }
   for (uint32_t g = 0; g < graph_.group_count(); ++g) {
@@ -81,7 +81,7 @@ Status JobExecutor::Start() {
   for (JobNodeIndex i = static_cast<JobNodeIndex>(run_nodes_); i < graph_.size(); ++i) {
     for (JobNodeIndex s : graph_.successors(i)) {
       if (s < run_nodes_) {
-        return Error{NodeError(graph_, s, "depends on node " + std::to_string(i) + ", past the executor's " +
+        return Error{JobNodeError(graph_, s, "depends on node " + std::to_string(i) + ", past the executor's " +
                                               std::to_string(run_nodes_) + " nodes")};
       }
     }
@@ -207,7 +207,7 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
     if (ring.ok()) dag = std::move(ring);
   }
   if (!dag.ok()) {
-    error_ = Error{NodeError(graph_, i, "cannot run this " + std::string(CollectiveOpName(n.op)) + " over " +
+    error_ = Error{JobNodeError(graph_, i, "cannot run this " + std::string(CollectiveOpName(n.op)) + " over " +
                                             std::to_string(ranks) + " GPUs step by step: " + dag.error().message +
                                             "; at this scale use the flow model with collectives as coflows")};
     sim_.Stop();

@@ -17,11 +17,8 @@ namespace {
 
 using testing::AlphaBetaNetwork;
 
-constexpr Time kAlpha = Time::FromUs(1);
-constexpr DataRate kRate = DataRate::Gbps(100);  // 80 ps per byte
-
-// 2 servers of 4 GPUs.
-ClusterLayout Layout() { return testing_topology::GpuServers(2, 4); }
+using testing::kAlpha;
+using testing::kRate;
 
 struct JobRun {
   explicit JobRun(JobGraph g, JobExecutorOptions options = {}) : graph(std::move(g)) {
@@ -35,7 +32,7 @@ struct JobRun {
   JobMetrics metrics() const { return ComputeJobMetrics(graph, executor->node_start(), executor->node_finish()); }
   Simulator sim{1};
   AlphaBetaNetwork net{sim, kAlpha, kRate};
-  ClusterLayout layout = Layout();
+  ClusterLayout layout = testing_topology::GpuServers(2, 4);
   JobGraph graph;
   std::unique_ptr<JobExecutor> executor;
   Status status;

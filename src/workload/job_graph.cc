@@ -9,7 +9,7 @@
 namespace aifabric {
 namespace {
 
-std::string NodeError(const std::vector<JobNode>& nodes, const std::vector<std::string>& labels, JobNodeIndex i,
+std::string GraphNodeError(const std::vector<JobNode>& nodes, const std::vector<std::string>& labels, JobNodeIndex i,
                       const std::string& what) {
   std::string message = "job graph node ";
   message += std::to_string(i);
@@ -123,26 +123,26 @@ Result<JobGraph> JobGraphBuilder::Build() && {
     const JobNode& n = nodes_[i];
     switch (n.kind) {
       case JobNodeKind::kCompute:
-        if (n.gpu < 0) return Error{NodeError(nodes_, labels_, i, "no GPU")};
-        if (n.duration < Time::Zero()) return Error{NodeError(nodes_, labels_, i, "negative duration")};
+        if (n.gpu < 0) return Error{GraphNodeError(nodes_, labels_, i, "no GPU")};
+        if (n.duration < Time::Zero()) return Error{GraphNodeError(nodes_, labels_, i, "negative duration")};
         gpus = std::max(gpus, n.gpu + 1);
         break;
       case JobNodeKind::kCollective:
-        if (n.group >= groups_.size()) return Error{NodeError(nodes_, labels_, i, "unknown group")};
+        if (n.group >= groups_.size()) return Error{GraphNodeError(nodes_, labels_, i, "unknown group")};
         break;
       case JobNodeKind::kTransfer:
-        if (n.gpu < 0 || n.peer < 0) return Error{NodeError(nodes_, labels_, i, "no GPU")};
-        if (n.gpu == n.peer) return Error{NodeError(nodes_, labels_, i, "transfer to itself")};
+        if (n.gpu < 0 || n.peer < 0) return Error{GraphNodeError(nodes_, labels_, i, "no GPU")};
+        if (n.gpu == n.peer) return Error{GraphNodeError(nodes_, labels_, i, "transfer to itself")};
         gpus = std::max({gpus, n.gpu + 1, n.peer + 1});
         break;
     }
     if (n.label >= labels_.size() && !(n.label == 0 && labels_.empty())) {
-      return Error{NodeError(nodes_, labels_, i, "unknown label")};
+      return Error{GraphNodeError(nodes_, labels_, i, "unknown label")};
     }
   }
   for (auto [from, to] : edges_) {
-    if (from >= count || to >= count) return Error{NodeError(nodes_, labels_, std::max(from, to), "edge to a missing node")};
-    if (from == to) return Error{NodeError(nodes_, labels_, from, "depends on itself")};
+    if (from >= count || to >= count) return Error{GraphNodeError(nodes_, labels_, std::max(from, to), "edge to a missing node")};
+    if (from == to) return Error{GraphNodeError(nodes_, labels_, from, "depends on itself")};
   }
   DependencyCsr csr;
   csr.Assign(count, edges_);

@@ -10,7 +10,7 @@
 namespace aifabric {
 namespace {
 
-Error FieldError(const std::string& path, const char* field, const std::string& what) {
+Error CatalogFieldError(const std::string& path, const char* field, const std::string& what) {
   std::string message = path;
   message += ".";
   message += field;
@@ -29,44 +29,44 @@ std::string Quoted(int64_t value, const char* rule) {
 }  // namespace
 
 Status ValidateModel(const ModelSpec& m, const std::string& path) {
-  if (m.name.empty()) return FieldError(path, "name", "must not be empty");
-  if (m.layers <= 0) return FieldError(path, "layers", Quoted(m.layers, "must be > 0"));
-  if (m.hidden <= 0) return FieldError(path, "hidden", Quoted(m.hidden, "must be > 0"));
-  if (m.heads <= 0) return FieldError(path, "heads", Quoted(m.heads, "must be > 0"));
+  if (m.name.empty()) return CatalogFieldError(path, "name", "must not be empty");
+  if (m.layers <= 0) return CatalogFieldError(path, "layers", Quoted(m.layers, "must be > 0"));
+  if (m.hidden <= 0) return CatalogFieldError(path, "hidden", Quoted(m.hidden, "must be > 0"));
+  if (m.heads <= 0) return CatalogFieldError(path, "heads", Quoted(m.heads, "must be > 0"));
   if (m.head_dim == 0 && m.hidden % m.heads != 0) {
-    return FieldError(path, "heads", Quoted(m.heads, "must divide hidden (or give head_dim)"));
+    return CatalogFieldError(path, "heads", Quoted(m.heads, "must divide hidden (or give head_dim)"));
   }
-  if (m.head_dim < 0) return FieldError(path, "head_dim", Quoted(m.head_dim, "must be >= 0"));
+  if (m.head_dim < 0) return CatalogFieldError(path, "head_dim", Quoted(m.head_dim, "must be >= 0"));
   if (m.kv_heads < 0 || m.kv_heads > m.heads || (m.kv_heads > 0 && m.heads % m.kv_heads != 0)) {
-    return FieldError(path, "kv_heads", Quoted(m.kv_heads, "must divide heads"));
+    return CatalogFieldError(path, "kv_heads", Quoted(m.kv_heads, "must divide heads"));
   }
-  if (m.ffn_hidden <= 0) return FieldError(path, "ffn_hidden", Quoted(m.ffn_hidden, "must be > 0"));
-  if (m.vocab <= 0) return FieldError(path, "vocab", Quoted(m.vocab, "must be > 0"));
-  if (m.seq_len <= 0) return FieldError(path, "seq_len", Quoted(m.seq_len, "must be > 0"));
-  if (m.q_lora_rank < 0) return FieldError(path, "q_lora_rank", Quoted(m.q_lora_rank, "must be >= 0"));
-  if (m.kv_lora_rank < 0) return FieldError(path, "kv_lora_rank", Quoted(m.kv_lora_rank, "must be >= 0"));
+  if (m.ffn_hidden <= 0) return CatalogFieldError(path, "ffn_hidden", Quoted(m.ffn_hidden, "must be > 0"));
+  if (m.vocab <= 0) return CatalogFieldError(path, "vocab", Quoted(m.vocab, "must be > 0"));
+  if (m.seq_len <= 0) return CatalogFieldError(path, "seq_len", Quoted(m.seq_len, "must be > 0"));
+  if (m.q_lora_rank < 0) return CatalogFieldError(path, "q_lora_rank", Quoted(m.q_lora_rank, "must be >= 0"));
+  if (m.kv_lora_rank < 0) return CatalogFieldError(path, "kv_lora_rank", Quoted(m.kv_lora_rank, "must be >= 0"));
   if (m.qk_rope_head_dim < 0) {
-    return FieldError(path, "qk_rope_head_dim", Quoted(m.qk_rope_head_dim, "must be >= 0"));
+    return CatalogFieldError(path, "qk_rope_head_dim", Quoted(m.qk_rope_head_dim, "must be >= 0"));
   }
-  if (m.v_head_dim < 0) return FieldError(path, "v_head_dim", Quoted(m.v_head_dim, "must be >= 0"));
+  if (m.v_head_dim < 0) return CatalogFieldError(path, "v_head_dim", Quoted(m.v_head_dim, "must be >= 0"));
   if (!m.mla() && (m.q_lora_rank > 0 || m.qk_rope_head_dim > 0)) {
-    return FieldError(path, "kv_lora_rank", "must be > 0 when q_lora_rank or qk_rope_head_dim is set (MLA)");
+    return CatalogFieldError(path, "kv_lora_rank", "must be > 0 when q_lora_rank or qk_rope_head_dim is set (MLA)");
   }
-  if (m.experts < 0) return FieldError(path, "experts", Quoted(m.experts, "must be >= 0"));
+  if (m.experts < 0) return CatalogFieldError(path, "experts", Quoted(m.experts, "must be >= 0"));
   if (m.moe()) {
     if (m.top_k <= 0 || m.top_k > m.experts) {
-      return FieldError(path, "top_k", Quoted(m.top_k, "must be in [1, experts]"));
+      return CatalogFieldError(path, "top_k", Quoted(m.top_k, "must be in [1, experts]"));
     }
     if (m.expert_ffn_hidden <= 0) {
-      return FieldError(path, "expert_ffn_hidden", Quoted(m.expert_ffn_hidden, "must be > 0"));
+      return CatalogFieldError(path, "expert_ffn_hidden", Quoted(m.expert_ffn_hidden, "must be > 0"));
     }
-    if (m.shared_experts < 0) return FieldError(path, "shared_experts", Quoted(m.shared_experts, "must be >= 0"));
+    if (m.shared_experts < 0) return CatalogFieldError(path, "shared_experts", Quoted(m.shared_experts, "must be >= 0"));
     if (m.first_dense_layers < 0 || m.first_dense_layers >= m.layers) {
-      return FieldError(path, "first_dense_layers", Quoted(m.first_dense_layers, "must be in [0, layers)"));
+      return CatalogFieldError(path, "first_dense_layers", Quoted(m.first_dense_layers, "must be in [0, layers)"));
     }
-    if (m.moe_layer_freq <= 0) return FieldError(path, "moe_layer_freq", Quoted(m.moe_layer_freq, "must be > 0"));
+    if (m.moe_layer_freq <= 0) return CatalogFieldError(path, "moe_layer_freq", Quoted(m.moe_layer_freq, "must be > 0"));
   } else if (m.top_k != 0 || m.shared_experts != 0 || m.expert_ffn_hidden != 0) {
-    return FieldError(path, "experts", "must be > 0 when top_k, shared_experts or expert_ffn_hidden is set");
+    return CatalogFieldError(path, "experts", "must be > 0 when top_k, shared_experts or expert_ffn_hidden is set");
   }
   return Status::Ok();
 }

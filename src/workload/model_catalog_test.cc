@@ -6,11 +6,12 @@
 #include <gtest/gtest.h>
 
 #include "workload/model_costs.h"
+#include "workload/workload_test_util.h"
 
 namespace aifabric {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using workload_testing::Contains;
 
 TEST(ModelCatalog, BuiltInModelsHaveSourcesAndTheirShapes) {
   ASSERT_GE(BuiltInModels().size(), 4u);

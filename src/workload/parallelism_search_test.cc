@@ -8,26 +8,16 @@
 
 #include <string>
 
+#include "workload/workload_test_util.h"
+
 namespace aifabric {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using workload_testing::Contains;
 
-// 8 layers, h 1024, 16 heads, GeLU FFN 4096, vocab 32000 (untied), seq 512.
-ModelSpec Tiny() {
-  ModelSpec m;
-  m.name = "tiny";
-  m.layers = 8;
-  m.hidden = 1024;
-  m.heads = 16;
-  m.ffn_hidden = 4096;
-  m.gated_mlp = false;
-  m.vocab = 32000;
-  m.seq_len = 512;
-  return m;
-}
+using workload_testing::Tiny;
 
-TrainingSpec Batch(int global_batch) {
+TrainingSpec BatchWithGpuFigures(int global_batch) {
   TrainingSpec t;
   t.global_batch = global_batch;
   t.gpu_peak_tflops = 1000;
@@ -59,7 +49,7 @@ SearchCluster Server(int gpus = 8) {
 // 30 B each at 3e12 B/s: 0.00166216704 s. Step 0.005147532960704 s.
 TEST(ParallelismSearch, OneGpuEstimateByHand) {
   ParallelismSpec p;
-  const StepEstimate e = EstimateStepTime(Tiny(), p, Batch(4), {}, Server(1));
+  const StepEstimate e = EstimateStepTime(Tiny(), p, BatchWithGpuFigures(4), {}, Server(1));
   EXPECT_NEAR(e.compute_s, 0.003485365960704, 1e-15);
   EXPECT_EQ(e.bubble_s, 0);
   EXPECT_EQ(e.tensor_s, 0);
@@ -75,7 +65,7 @@ TEST(ParallelismSearch, BubbleIsPpMinusOneOverM) {
   p.tp = 2;
   p.pp = 4;
   p.dp = 1;
-  const StepEstimate e = EstimateStepTime(Tiny(), p, Batch(8), {}, Server(8));
+  const StepEstimate e = EstimateStepTime(Tiny(), p, BatchWithGpuFigures(8), {}, Server(8));
   EXPECT_NEAR(e.bubble_s / (e.compute_s + e.tensor_s + e.expert_s), 3.0 / 8.0, 1e-12);
   EXPECT_GT(e.pipeline_s, 0);
   // Four sends of b s h x 2 B = 1 MiB across the pipeline's 3 boundaries,
@@ -98,7 +88,7 @@ TEST(ParallelismSearch, BubbleIsPpMinusOneOverM) {
 TEST(ParallelismSearch, SmallModelPicksPureDataParallelism) {
   TrainingMemoryOptions zero1;
   zero1.zero_stage = 1;
-  Result<std::vector<RankedSplit>> r = SearchParallelism(Tiny(), {}, Batch(256), zero1, Server());
+  Result<std::vector<RankedSplit>> r = SearchParallelism(Tiny(), {}, BatchWithGpuFigures(256), zero1, Server());
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(r->size(), 10u);
   const ParallelismSpec& best = r->front().parallelism;
@@ -116,7 +106,7 @@ TEST(ParallelismSearch, EverySplitReturnedFits) {
   Result<ModelSpec> m = FindModel("llama3-70b");
   ASSERT_TRUE(m.ok());
   SearchCluster c = Server(64);
-  TrainingSpec t = Batch(64);
+  TrainingSpec t = BatchWithGpuFigures(64);
   t.seq_len = 4096;
   ParallelismSpec base;
   base.sequence_parallel = true;
@@ -144,7 +134,7 @@ TEST(ParallelismSearch, EverySplitReturnedFits) {
 TEST(ParallelismSearch, NothingFitsNamesTheClosestMiss) {
   Result<ModelSpec> m = FindModel("gpt3-175b");
   ASSERT_TRUE(m.ok());
-  Result<std::vector<RankedSplit>> r = SearchParallelism(*m, {}, Batch(16), {}, Server(16));
+  Result<std::vector<RankedSplit>> r = SearchParallelism(*m, {}, BatchWithGpuFigures(16), {}, Server(16));
   ASSERT_FALSE(r.ok());
   const std::string& e = r.error().message;
   EXPECT_TRUE(Contains(e, "parallelism: no split of 16 GPUs fits gpt3-175b in 74.5 GiB per GPU")) << e;
@@ -156,7 +146,7 @@ TEST(ParallelismSearch, NothingFitsNamesTheClosestMiss) {
 TEST(ParallelismSearch, UnevenLayersGetTheBalancedSplit) {
   ModelSpec m = Tiny();
   m.layers = 7;
-  Result<std::vector<RankedSplit>> r = SearchParallelism(m, {}, Batch(16), {}, Server(8));
+  Result<std::vector<RankedSplit>> r = SearchParallelism(m, {}, BatchWithGpuFigures(16), {}, Server(8));
   ASSERT_TRUE(r.ok()) << r.error().message;
   bool seen = false;
   for (const RankedSplit& s : *r) {
@@ -176,7 +166,7 @@ TEST(ParallelismSearch, ExpertParallelismForMoe) {
   m.experts = 8;
   m.top_k = 2;
   m.expert_ffn_hidden = 1024;
-  Result<std::vector<RankedSplit>> r = SearchParallelism(m, {}, Batch(16), {}, Server(8));
+  Result<std::vector<RankedSplit>> r = SearchParallelism(m, {}, BatchWithGpuFigures(16), {}, Server(8));
   ASSERT_TRUE(r.ok()) << r.error().message;
   int eps = 0;
   for (const RankedSplit& s : *r) {

@@ -19,7 +19,8 @@ DataRate HostRate(const Topology& topology, NodeId host) {
   return DataRate::BitsPerSecond(bps);
 }
 
-std::string Num(double v) {
+// `v` as a stream prints it: 6 significant digits ("0.75", "1e+06").
+std::string StreamedNumber(double v) {
   std::ostringstream out;
   out << v;
   return out.str();
@@ -44,7 +45,7 @@ Result<std::vector<FlowSpec>> BuildPoissonFlows(const PoissonSpec& spec,
   const std::string field = field_prefix + ".poisson";
   if (!(spec.load > 0 && spec.load <= 1)) {
     return Error{field + ".load: expected a fraction of the host link rate in (0, 1], got " +
-                 Num(spec.load)};
+                 StreamedNumber(spec.load)};
   }
   if (spec.duration <= Time::Zero() || spec.duration.IsInfinite()) {
     return Error{field + ".duration: expected a finite duration > 0"};

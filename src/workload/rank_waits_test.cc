@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include "workload/workload_test_util.h"
+
 namespace aifabric {
 namespace {
 
-constexpr Time Us(int64_t us) { return Time::FromUs(us); }
+using workload_testing::Us;
 
 TEST(RankWaits, TheLastInputOfACollectiveAndOfTheEndHoldsTheOthers) {
   // Three GPUs compute, all-reduce, compute again. GPU 2 is slow:

@@ -4,17 +4,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "workload/field_error.h"
 #include "workload/model_costs.h"
 
 namespace aifabric {
 namespace {
-
-Error FieldError(const char* field, const std::string& what) {
-  std::string message = field;
-  message += ": ";
-  message += what;
-  return Error{std::move(message)};
-}
 
 uint64_t Bytes(double x) { return x <= 0 ? 0 : static_cast<uint64_t>(std::llround(x)); }
 

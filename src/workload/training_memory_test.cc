@@ -9,20 +9,14 @@
 #include <cmath>
 
 #include "workload/model_costs.h"
+#include "workload/workload_test_util.h"
 
 namespace aifabric {
 namespace {
 
-ParallelismSpec Par(int tp, int pp, int dp, int ep = 1) {
-  ParallelismSpec p;
-  p.tp = tp;
-  p.pp = pp;
-  p.dp = dp;
-  p.ep = ep;
-  return p;
-}
+using workload_testing::Par;
 
-TrainingSpec Batch(int global_batch, int micro_batch = 1) {
+TrainingSpec GlobalBatch(int global_batch, int micro_batch = 1) {
   TrainingSpec t;
   t.global_batch = global_batch;
   t.micro_batch = micro_batch;
@@ -112,7 +106,7 @@ TEST(TrainingMemory, Llama70bTp8Pp4ZeroOneByHand) {
   TrainingMemoryOptions o;
   o.zero_stage = 1;
   o.recompute = Recompute::kSelective;
-  Result<TrainingMemory> r = EstimateTrainingMemory(*m, p, Batch(128), o, 80'000'000'000);
+  Result<TrainingMemory> r = EstimateTrainingMemory(*m, p, GlobalBatch(128), o, 80'000'000'000);
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(r->stages.size(), 4u);
   EXPECT_EQ(r->stages[0].params.dense, 2'270'756'864);
@@ -136,7 +130,7 @@ TEST(TrainingMemory, Llama70bTp8Pp4ZeroOneByHand) {
 TEST(TrainingMemory, InFlightMicroBatchesAreCappedByTheirCount) {
   Result<ModelSpec> m = FindModel("llama3-70b");
   ASSERT_TRUE(m.ok());
-  Result<TrainingMemory> r = EstimateTrainingMemory(*m, Par(8, 4, 8), Batch(16), {}, 80'000'000'000);
+  Result<TrainingMemory> r = EstimateTrainingMemory(*m, Par(8, 4, 8), GlobalBatch(16), {}, 80'000'000'000);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->stages[0].in_flight, 2);  // m = 16 / 8
   EXPECT_EQ(r->stages[2].in_flight, 2);
@@ -175,7 +169,7 @@ TEST(TrainingMemory, StageParametersMatchTheTrainingStep) {
     c.gpus_per_server = 8;
     ParallelismSpec coarse = p;
     coarse.layers_per_node = 8;
-    Result<TrainingStep> step = BuildTrainingStep(*m, coarse, Batch(8), c);
+    Result<TrainingStep> step = BuildTrainingStep(*m, coarse, GlobalBatch(8), c);
     ASSERT_TRUE(step.ok()) << step.error().message;
     const std::vector<int> counts = StageLayerCounts(*m, p);
     int first = 0;
@@ -192,7 +186,7 @@ TEST(TrainingMemory, StageParametersMatchTheTrainingStep) {
 TEST(TrainingMemory, Gpt3On16GpusDoesNotFit) {
   Result<ModelSpec> m = FindModel("gpt3-175b");
   ASSERT_TRUE(m.ok());
-  Result<TrainingMemory> r = EstimateTrainingMemory(*m, Par(8, 2, 1), Batch(8), {}, 80'000'000'000);
+  Result<TrainingMemory> r = EstimateTrainingMemory(*m, Par(8, 2, 1), GlobalBatch(8), {}, 80'000'000'000);
   ASSERT_TRUE(r.ok());
   EXPECT_FALSE(r->fits());
   EXPECT_GT(r->worst().weights_bytes + r->worst().gradients_bytes + r->worst().optimizer_bytes, 190'000'000'000u);
@@ -200,7 +194,7 @@ TEST(TrainingMemory, Gpt3On16GpusDoesNotFit) {
   // two layers of 12 h^2 / 8 parameters (+ norms) at 2 bytes.
   TrainingMemoryOptions z3;
   z3.zero_stage = 3;
-  Result<TrainingMemory> r3 = EstimateTrainingMemory(*m, Par(8, 2, 1), Batch(8), z3, 80'000'000'000);
+  Result<TrainingMemory> r3 = EstimateTrainingMemory(*m, Par(8, 2, 1), GlobalBatch(8), z3, 80'000'000'000);
   ASSERT_TRUE(r3.ok());
   const uint64_t layer = 12ull * 12288 * 12288 / 8 + 2 * 12288;
   EXPECT_EQ(r3->stages[0].buffer_bytes, 2 * layer * 2);
@@ -211,7 +205,7 @@ TEST(TrainingMemory, ExpertStatesShardOverTheExpertDataParallelGroup) {
   ASSERT_TRUE(m.ok());
   TrainingMemoryOptions o;
   o.zero_stage = 1;
-  Result<TrainingMemory> r = EstimateTrainingMemory(*m, Par(8, 1, 16, 8), Batch(32), o, 80'000'000'000);
+  Result<TrainingMemory> r = EstimateTrainingMemory(*m, Par(8, 1, 16, 8), GlobalBatch(32), o, 80'000'000'000);
   ASSERT_TRUE(r.ok());
   const StageMemory& s = r->stages[0];
   // Adam: dense over 16 ranks, experts over 16 / 8 = 2.
@@ -224,10 +218,10 @@ TEST(TrainingMemory, ErrorsNameTheField) {
   ASSERT_TRUE(m.ok());
   TrainingMemoryOptions o;
   o.zero_stage = 4;
-  Result<TrainingMemory> r = EstimateTrainingMemory(*m, Par(8, 1, 1), Batch(8), o, 1);
+  Result<TrainingMemory> r = EstimateTrainingMemory(*m, Par(8, 1, 1), GlobalBatch(8), o, 1);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message.rfind("zero: 4", 0), 0u) << r.error().message;
-  Result<TrainingMemory> batch = EstimateTrainingMemory(*m, Par(1, 1, 3), Batch(8), {}, 1);
+  Result<TrainingMemory> batch = EstimateTrainingMemory(*m, Par(1, 1, 3), GlobalBatch(8), {}, 1);
   ASSERT_FALSE(batch.ok());
   EXPECT_NE(batch.error().message.find("training.global_batch"), std::string::npos);
 }

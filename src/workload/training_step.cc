@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "workload/field_error.h"
 #include "workload/model_costs.h"
 #include "workload/training_calibration.h"
 #include "workload/training_schedule.h"
@@ -9,13 +10,6 @@
 
 namespace aifabric {
 namespace {
-
-Error FieldError(const char* field, const std::string& what) {
-  std::string message = field;
-  message += ": ";
-  message += what;
-  return Error{std::move(message)};
-}
 
 std::string Num(int64_t v) { return std::to_string(v); }
 

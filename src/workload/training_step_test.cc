@@ -9,26 +9,14 @@
 #include <string>
 
 #include "workload/model_costs.h"
+#include "workload/workload_test_util.h"
 
 namespace aifabric {
 namespace {
 
-bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using workload_testing::Contains;
 
-// A small dense model: 8 layers, h 1024, 16 heads, GeLU FFN 4096, vocab 32000 (untied), seq 512.
-// Per layer: attention 4h^2 = 4,194,304, MLP 2 x 1024 x 4096 = 8,388,608, norms 2h = 2,048.
-ModelSpec Tiny() {
-  ModelSpec m;
-  m.name = "tiny";
-  m.layers = 8;
-  m.hidden = 1024;
-  m.heads = 16;
-  m.ffn_hidden = 4096;
-  m.gated_mlp = false;
-  m.vocab = 32000;
-  m.seq_len = 512;
-  return m;
-}
+using workload_testing::Tiny;
 
 // Tiny with MoE layers 1, 3, 5, 7 (first dense, then every other): 8 experts
 // of width 1024 (GeLU), top-2, no shared expert.
@@ -43,14 +31,7 @@ ModelSpec TinyMoe() {
   return m;
 }
 
-ParallelismSpec Par(int tp, int pp, int dp, int ep = 1) {
-  ParallelismSpec p;
-  p.tp = tp;
-  p.pp = pp;
-  p.dp = dp;
-  p.ep = ep;
-  return p;
-}
+using workload_testing::Par;
 
 TrainingSpec Batch(int global_batch) {
   TrainingSpec t;

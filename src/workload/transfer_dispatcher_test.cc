@@ -49,9 +49,6 @@ TEST(TransferDispatcher, BlocksAreDisjointAndCompletionsReachTheirOwner) {
   EXPECT_EQ(d.Reserve(1, &b), 116);
 }
 
-// 2 servers of 2 GPUs.
-ClusterLayout Layout() { return testing_topology::GpuServers(2, 2); }
-
 TEST(TransferDispatcher, TwoJobExecutorsShareOneNetwork) {
   // Executor A: a 1 MB transfer 0 -> 2 at t = 0 (1 us + 80 us at 100 Gb/s)
   // then a 10 us kernel on 2: done at 91 us. Executor B, started at 40 us
@@ -63,7 +60,7 @@ TEST(TransferDispatcher, TwoJobExecutorsShareOneNetwork) {
   AlphaBetaNetwork net(sim, Time::FromUs(1), DataRate::Gbps(100));
   TransferDispatcher dispatcher;
   net.SetObserver(&dispatcher);
-  const ClusterLayout layout = Layout();
+  const ClusterLayout layout = testing_topology::GpuServers(2, 2);
 
   JobGraphBuilder ga;
   const JobNodeIndex send = ga.AddTransfer(0, 2, 1'000'000, CommDimension::kPipeline, 0);
