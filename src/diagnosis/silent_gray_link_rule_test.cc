@@ -33,7 +33,7 @@ Topology ThreeLeaves() {
   return t;
 }
 
-TransferObservation Transfer(FlowId id, NodeId src, NodeId dst, std::vector<PortId> path, uint64_t resent) {
+TransferObservation ResendingTransfer(FlowId id, NodeId src, NodeId dst, std::vector<PortId> path, uint64_t resent) {
   TransferObservation x{id, src, dst, 1'000'000, Time::Zero(), Time::FromMs(1), Time::FromUs(100), std::move(path),
                         "job"};
   x.resent_bytes = resent;
@@ -56,9 +56,9 @@ FabricObservation SilentLeaf0Spine1(const Topology& t) {
     port.tx_packets = 1000;
     o.ports.push_back(port);
   }
-  o.transfers = {Transfer(0, 0, 1, {0, 8, 13, 3}, 6000), Transfer(1, 0, 2, {0, 8, 17, 5}, 4500),
-                 Transfer(2, 2, 0, {4, 16, 9, 1}, 4500), Transfer(3, 1, 2, {2, 12, 17, 5}, 0),
-                 Transfer(4, 1, 0, {2, 10, 7, 1}, 0),    Transfer(5, 2, 1, {4, 14, 11, 3}, 0)};
+  o.transfers = {ResendingTransfer(0, 0, 1, {0, 8, 13, 3}, 6000), ResendingTransfer(1, 0, 2, {0, 8, 17, 5}, 4500),
+                 ResendingTransfer(2, 2, 0, {4, 16, 9, 1}, 4500), ResendingTransfer(3, 1, 2, {2, 12, 17, 5}, 0),
+                 ResendingTransfer(4, 1, 0, {2, 10, 7, 1}, 0),    ResendingTransfer(5, 2, 1, {4, 14, 11, 3}, 0)};
   return o;
 }
 
@@ -143,7 +143,7 @@ TEST(SilentGrayLinkRule, APathLeftForAnotherStillCounts) {
   FabricObservation o = SilentLeaf0Spine1(t);
   o.transfers[4].earlier_path = {2, 12, 9, 1};
   o.transfers[4].resent_bytes = 3000;
-  o.transfers.push_back(Transfer(6, 2, 0, {4, 14, 7, 1}, 0));
+  o.transfers.push_back(ResendingTransfer(6, 2, 0, {4, 14, 7, 1}, 0));
   const std::vector<Finding> f = Diagnose(t, o);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].kind, "gray_link");
