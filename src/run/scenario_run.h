@@ -33,7 +33,7 @@ struct WorkloadSlice {
   size_t count = 0;
 };
 
-class ScenarioRun : private TransferObserver {
+class ScenarioRun final : private TransferObserver {
  public:
   // Builds the run; an Error names the scenario field or file line at fault.
   static Result<std::unique_ptr<ScenarioRun>> Prepare(const Scenario& scenario);

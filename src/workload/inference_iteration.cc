@@ -18,8 +18,7 @@ KernelCost Times(KernelCost c, int32_t k) {
 // next one waits for.
 class StageEmitter {
  public:
-  StageEmitter(JobGraphBuilder& b, const InferenceGpu& gpu, const IterationGraphOptions& options)
-      : b_(b), gpu_(gpu), options_(options) {}
+  StageEmitter(JobGraphBuilder& b, const InferenceGpu& gpu) : b_(b), gpu_(gpu) {}
 
   // A compute node on every rank of `gpus`, each after the rank's `last`.
   void Compute(const std::vector<GpuId>& gpus, std::vector<JobNodeIndex>& last, const KernelCost& cost,
@@ -49,7 +48,6 @@ class StageEmitter {
  private:
   JobGraphBuilder& b_;
   const InferenceGpu& gpu_;
-  const IterationGraphOptions& options_;
 };
 
 }  // namespace
@@ -74,7 +72,7 @@ JobGraph BuildIterationGraph(const InferenceModel& model, const InferenceGpu& gp
                              const BatchWork& batch, const IterationGraphOptions& options) {
   assert(batch.tokens > 0 && options.layers_per_block >= 1);
   JobGraphBuilder b;
-  StageEmitter e(b, gpu, options);
+  StageEmitter e(b, gpu);
   const int32_t tp = replica.tp();
   const uint64_t activation = batch.tokens * static_cast<uint64_t>(model.hidden) * static_cast<uint64_t>(model.dtype_bytes);
   const uint64_t a2a = CeilDiv(batch.tokens, static_cast<uint64_t>(tp)) * static_cast<uint64_t>(model.top_k) *
