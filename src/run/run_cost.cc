@@ -117,6 +117,16 @@ struct Traffic {
   double job_nodes = 0;
   double dag_transfers = 0;  // the transfers collectives run as, in steps (not coflows)
   double extra_events = 0;   // events that are not packets, flows or nodes (inference iterations)
+
+  void Add(const Traffic& o) {
+    flows += o.flows;
+    bytes += o.bytes;
+    packets += o.packets;
+    rail_packets += o.rail_packets;
+    job_nodes += o.job_nodes;
+    dag_transfers += o.dag_transfers;
+    extra_events += o.extra_events;
+  }
 };
 
 void AddFlow(Traffic& t, double bytes, double mtu, double count = 1) {
@@ -276,11 +286,18 @@ Result<Traffic> FlowTraffic(const Scenario& scenario, const Topology& topology, 
       what += ", as much as simulation.until lets move";
     }
     Note(cost, field, what, Events(t, scenario.model, shape));
-    all.flows += t.flows;
-    all.bytes += t.bytes;
-    all.packets += t.packets;
+    all.Add(t);
   }
   return all;
+}
+
+// A training step at flow level with coflow collectives, charged its
+// graph's bound (kMaxTrainingGraphNodes), run `repeats` times.
+Traffic TrainingAtGraphBound(double repeats) {
+  Traffic t;
+  t.job_nodes = static_cast<double>(kMaxTrainingGraphNodes);
+  t.extra_events = t.job_nodes * (repeats - 1) * kFlowEventsPerJobNode;
+  return t;
 }
 
 // The steps (or Chakra runs) a job item runs: its tenant's `steps`.
@@ -349,13 +366,7 @@ Result<RunCost> EstimateRunCost(const Scenario& scenario, const CostBounds& boun
     events += e;
     simulation_events = std::max(simulation_events, e / fault_runs);
     memory = std::max(memory, Memory(t, scenario.model, shape));
-    shared.flows += t.flows;
-    shared.bytes += t.bytes;
-    shared.packets += t.packets;
-    shared.rail_packets += t.rail_packets;
-    shared.job_nodes += t.job_nodes;
-    shared.dag_transfers += t.dag_transfers;
-    shared.extra_events += t.extra_events;
+    shared.Add(t);
     Note(cost, field, what, e);
   };
   const int gpus_per_server = scenario.server.gpus_per_server;
@@ -370,9 +381,7 @@ Result<RunCost> EstimateRunCost(const Scenario& scenario, const CostBounds& boun
   if (at_bound) {
     Traffic bound;
     for (size_t i = 0; i < scenario.trainings.size(); ++i) {
-      const double repeats = Repeats(scenario, TenantKind::kTraining, i);
-      bound.job_nodes += static_cast<double>(kMaxTrainingGraphNodes);
-      bound.extra_events += static_cast<double>(kMaxTrainingGraphNodes) * (repeats - 1) * kFlowEventsPerJobNode;
+      bound.Add(TrainingAtGraphBound(Repeats(scenario, TenantKind::kTraining, i)));
     }
     const double runs = fault_runs * (scenario.shared_fabric ? 2 : 1);
     const double e = events + Events(bound, scenario.model, shape) * runs;
@@ -384,10 +393,7 @@ Result<RunCost> EstimateRunCost(const Scenario& scenario, const CostBounds& boun
   for (size_t i = 0; i < scenario.trainings.size(); ++i) {
     const Scenario::Training& training = scenario.trainings[i];
     if (at_bound) {
-      Traffic t;
-      const double repeats = Repeats(scenario, TenantKind::kTraining, i);
-      t.job_nodes = static_cast<double>(kMaxTrainingGraphNodes);
-      t.extra_events = t.job_nodes * (repeats - 1) * kFlowEventsPerJobNode;
+      const Traffic t = TrainingAtGraphBound(Repeats(scenario, TenantKind::kTraining, i));
       add_job(t, training.path, fmt::format("a training step held to {} graph nodes", Num(t.job_nodes)));
       continue;
     }
