@@ -12,6 +12,7 @@
 #include "telemetry/chrome_trace.h"
 #include "telemetry/html_report.h"
 #include "telemetry/prometheus_text.h"
+#include "workload/collective_sweep.h"
 
 namespace aifabric {
 namespace {
@@ -62,10 +63,41 @@ CheckpointSplit SplitByCheckpoint(const TenantFigures& f) {
   return c;
 }
 
+// What a tenant's headline time is: its long name (report.html) and the
+// terminal's short one.
+struct HeadlineName {
+  const char* long_name;
+  const char* short_name;
+};
+HeadlineName HeadlineOf(const TenantResult& t) {
+  if (t.kind == "inference") return {"mean TTFT", "TTFT"};
+  if (t.collective) return {"mean time per iteration", "iteration"};
+  if (t.kind == "flows" || t.shared.steps.empty()) return {"mean FCT", "FCT"};
+  return {"mean step time", "step"};
+}
+
+// The mean of `times` (zero if empty).
+Time MeanOf(const std::vector<Time>& times) {
+  int64_t sum = 0;
+  for (Time x : times) sum += x.ps();
+  return times.empty() ? Time::Zero() : Time::FromPs(sum / static_cast<int64_t>(times.size()));
+}
+
 nlohmann::ordered_json FiguresJson(const TenantResult& t, const TenantFigures& f) {
   nlohmann::ordered_json j;
   j["complete"] = f.complete;
-  if (t.kind == "inference") {
+  if (t.collective) {
+    // nccl-tests' figures of the mean iteration (docs/collectives.md).
+    const CollectiveChoice& c = *t.collective;
+    j["iterations"] = f.steps.size();
+    j["time_s"] = f.headline.seconds();
+    nlohmann::ordered_json times = nlohmann::ordered_json::array();
+    for (const JobMetrics& m : f.steps) times.push_back(m.makespan.seconds());
+    j["iteration_times_s"] = std::move(times);
+    const Bandwidth bw = BandwidthFor(c.op, c.ranks, c.bytes, f.headline);
+    j["algbw_gb_s"] = bw.alg_gb_per_s;
+    j["busbw_gb_s"] = bw.bus_gb_per_s;
+  } else if (t.kind == "inference") {
     // The headline is the mean TTFT; every figure is over all its requests.
     if (f.inference) {
       j["requests"] = f.inference->requests;
@@ -89,6 +121,9 @@ nlohmann::ordered_json FiguresJson(const TenantResult& t, const TenantFigures& f
                          {"step_time_s", c.step.seconds()},
                          {"other_step_time_s", c.other.seconds()},
                          {"write_s", c.write.seconds()}};
+    }
+    if (t.dataset_readers > 0) {
+      j["dataset"] = {{"readers", t.dataset_readers}, {"bytes", t.dataset_bytes}, {"read_s", MeanOf(f.dataset_read).seconds()}};
     }
     if (t.model_flops_per_step > 0) {
       j["mfu"] = TenantMfu(t, f);
@@ -170,6 +205,14 @@ nlohmann::ordered_json TenantsSummary(const Scenario& scenario, const Topology& 
     j["name"] = t.name;
     j["kind"] = t.kind;
     if (!t.gpus.empty()) j["gpus"] = t.gpus;
+    if (t.collective) {
+      const CollectiveChoice& c = *t.collective;
+      j["collective"] = {{"op", CollectiveOpName(c.op)},
+                         {"bytes", c.bytes},
+                         {"ranks", c.ranks},
+                         {"algorithm", CollectiveAlgorithmName(c.algorithm)},
+                         {"protocol", CollectiveProtocolName(c.protocol)}};
+    }
     j["shared"] = FiguresJson(t, t.shared);
     j["alone"] = FiguresJson(t, t.alone);
     j["slowdown"] = t.slowdown;
@@ -206,12 +249,9 @@ nlohmann::ordered_json TenantsReportData(const nlohmann::ordered_json& summary, 
   data["summary"] = std::move(figures);
   nlohmann::ordered_json tenants = nlohmann::ordered_json::array();
   for (const TenantResult& t : runs.tenants) {
-    const char* what = t.kind == "inference" ? "mean TTFT"
-                       : t.kind == "flows" || t.shared.steps.empty() ? "mean FCT"
-                                                                      : "mean step time";
     tenants.push_back({{"name", t.name},
                        {"kind", t.kind},
-                       {"headline", what},
+                       {"headline", HeadlineOf(t).long_name},
                        {"shared_ms", Ms(t.shared.headline)},
                        {"alone_ms", Ms(t.alone.headline)},
                        {"slowdown", t.slowdown}});
@@ -233,10 +273,22 @@ std::string FormatTenantsSummary(const Scenario& scenario, const Topology& topol
   out += fmt::format("  {:<20} {:<12} {:>6} {:>14} {:>14} {:>9}\n", "tenant", "kind", "GPUs", "shared", "alone",
                      "slowdown");
   for (const TenantResult& t : runs.tenants) {
-    const char* what = t.kind == "inference" ? "TTFT" : t.kind == "flows" || t.shared.steps.empty() ? "FCT" : "step";
-    out += fmt::format("  {:<20} {:<12} {:>6} {:>9.3f} ms {:>9.3f} ms {:>8.3f}x  ({} {})\n", t.name, t.kind,
+    out += fmt::format("  {:<20} {:<12} {:>6} {:>9.3f} ms {:>9.3f} ms {:>8.3f}x  (mean {})\n", t.name, t.kind,
                        t.gpus.size(), Ms(t.shared.headline), Ms(t.alone.headline), t.slowdown,
-                       t.shared.steps.empty() ? "mean" : "mean", what);
+                       HeadlineOf(t).short_name);
+    if (t.collective) {
+      const CollectiveChoice& c = *t.collective;
+      const Bandwidth shared = BandwidthFor(c.op, c.ranks, c.bytes, t.shared.headline);
+      const Bandwidth alone = BandwidthFor(c.op, c.ranks, c.bytes, t.alone.headline);
+      out += fmt::format("  {:<20} {} of {} bytes, {} {}: busbw {:.2f} GB/s shared, {:.2f} GB/s alone\n", "",
+                         CollectiveOpName(c.op), c.bytes, CollectiveAlgorithmName(c.algorithm),
+                         CollectiveProtocolName(c.protocol), shared.bus_gb_per_s, alone.bus_gb_per_s);
+    }
+    if (t.dataset_readers > 0) {
+      out += fmt::format("  {:<20} dataset reads {} bytes a step on {} GPUs: {:.3f} ms shared, {:.3f} ms alone\n", "",
+                         t.dataset_bytes, t.dataset_readers, Ms(MeanOf(t.shared.dataset_read)),
+                         Ms(MeanOf(t.alone.dataset_read)));
+    }
     if (t.model_flops_per_step > 0) {
       out += fmt::format("  {:<20} MFU {:.1f}% shared, {:.1f}% alone; exposed communication {:.3f} ms shared, {:.3f} ms alone\n",
                          "", 100 * TenantMfu(t, t.shared), 100 * TenantMfu(t, t.alone), t.shared.mean_exposed_comm_s * 1e3,

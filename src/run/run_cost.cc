@@ -10,6 +10,7 @@
 
 #include "fabric/host_distance.h"
 #include "run/chakra_run.h"
+#include "run/collective_job.h"
 #include "run/fabric_setup.h"
 #include "run/training_run.h"
 #include "workload/collective_sweep.h"
@@ -414,6 +415,25 @@ Result<RunCost> EstimateRunCost(const Scenario& scenario, const CostBounds& boun
     add_job(t, job.path,
             fmt::format("a Chakra trace of {} nodes, {} bytes on the fabric", Num(t.job_nodes), Num(t.bytes)));
   }
+  for (size_t i = 0; i < scenario.collective_jobs.size(); ++i) {
+    // Its iterations, and with auto algorithm or protocol the sweep of the
+    // one size that chooses them first (run/collective_job.h).
+    const Scenario::CollectiveJob& job = scenario.collective_jobs[i];
+    Result<JobGraph> graph = CollectiveJobGraph(job, job.algorithm.value_or(CollectiveAlgorithm::kDefault));
+    if (!graph.ok()) return graph.error();
+    Traffic t;
+    const double repeats = Repeats(scenario, TenantKind::kCollective, i);
+    AddGraph(t, *graph, gpus_per_server, mtu, repeats, steps);
+    add_job(t, job.path,
+            fmt::format("{} runs of a {} over {} GPUs, {} bytes on the fabric", Num(repeats),
+                        CollectiveOpName(job.op), job.gpus, Num(t.bytes)));
+    if (job.algorithm && job.protocol) continue;
+    Result<RunCost> choice = EstimateCollectiveCost(scenario, CollectiveJobRequest(job), bounds);
+    if (!choice.ok()) return choice.error();
+    events += choice->events;
+    simulation_events = std::max(simulation_events, choice->simulation_events);
+    memory = std::max(memory, choice->memory_bytes);
+  }
   for (size_t i = 0; i < scenario.inferences.size(); ++i) {
     const InferenceSpec& s = scenario.inferences[i].spec;
     const double requests = s.trace.empty() ? static_cast<double>(s.num_requests) : static_cast<double>(s.trace.size());
@@ -456,6 +476,7 @@ Result<RunCost> EstimateCollectiveCost(const Scenario& scenario, const Collectiv
     fabric_only.trainings.clear();
     fabric_only.chakras.clear();
     fabric_only.inferences.clear();
+    fabric_only.collective_jobs.clear();
     fabric_only.tenants.clear();
     fabric_only.shared_fabric = false;
     return fabric_only;

@@ -37,6 +37,7 @@ Result<Scenario> PacketWindowScenario(const Scenario& cluster, const ReplayResul
   s.trainings.clear();
   s.chakras.clear();
   s.inferences.clear();
+  s.collective_jobs.clear();
   FlowListSpec list;
   list.flows.reserve(replay.window_flows.size());
   for (const WindowFlow& w : replay.window_flows) {

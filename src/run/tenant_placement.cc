@@ -36,7 +36,7 @@ Result<std::vector<std::vector<GpuId>>> PlaceTenants(const Scenario& scenario, c
     for (GpuId g : gpus) {
       if (!allocation.is_free(g)) {
         return Error{t.path + ".placement: GPU " + std::to_string(g) + " is a storage server's (the last " +
-                     std::to_string(storage_servers) + " servers hold the checkpoints)"};
+                     std::to_string(storage_servers) + " servers hold storage: checkpoints and datasets)"};
       }
     }
     if (Status st = allocation.Allocate(t.name, gpus); !st.ok()) return Error{t.path + ".placement: " + st.error().message};

@@ -32,7 +32,8 @@ Status PrepareAll(const Scenario& scenario, const BuiltFabric& fabric, std::vect
         need = p->gpus;
         t.metric_gpus = p->gpus;
         t.timed_nodes = p->step.graph.size();
-        storage_servers = std::max(storage_servers, training.storage_servers);
+        t.read_nodes = p->read_nodes;
+        storage_servers = std::max(storage_servers, training.storage_reserved());
         t.checkpoint_every = training.checkpoint_every;
         // The graph (with its checkpoint) moves to the tenant; the step's
         // own copy is not read again (its figures are), so it goes: a
@@ -48,6 +49,16 @@ Status PrepareAll(const Scenario& scenario, const BuiltFabric& fabric, std::vect
         if (!g.ok()) return g.error();
         need = g->gpu_count();
         t.graph = std::move(g).value();
+        break;
+      }
+      case TenantKind::kCollective: {
+        Result<PreparedCollectiveJob> p = PrepareCollectiveJob(scenario, scenario.collective_jobs[spec.index]);
+        if (!p.ok()) return p.error();
+        need = p->choice.ranks;
+        t.metric_gpus = p->choice.ranks;
+        t.timed_nodes = p->graph.size();
+        t.graph = std::move(p->graph);
+        t.collective = p->choice;
         break;
       }
       case TenantKind::kInference: {
@@ -180,8 +191,15 @@ Result<TenantRuns> RunTenants(const Scenario& scenario, const RunHooks& hooks) {
       r.model_flops_per_step = tenants[i].training->step.model_flops_per_step;
       r.tokens_per_step = tenants[i].training->step.tokens_per_step;
       r.peak_flops_per_gpu = tenants[i].training->step.peak_flops_per_gpu;
-      if (tenants[i].timed_nodes < tenants[i].graph.size()) r.checkpoint_every = tenants[i].checkpoint_every;
+      if (tenants[i].timed_nodes + tenants[i].read_nodes < tenants[i].graph.size()) {
+        r.checkpoint_every = tenants[i].checkpoint_every;
+      }
+      r.dataset_readers = static_cast<int>(tenants[i].read_nodes);
+      for (size_t k = 0; k < tenants[i].read_nodes; ++k) {
+        r.dataset_bytes += tenants[i].graph.node(static_cast<JobNodeIndex>(tenants[i].timed_nodes + k)).bytes;
+      }
     }
+    r.collective = tenants[i].collective;
     runs.tenants.push_back(std::move(r));
   }
   (*shared)->tenants.clear();

@@ -35,6 +35,9 @@ struct TenantResult {
   uint64_t tokens_per_step = 0;
   double peak_flops_per_gpu = 0;
   int checkpoint_every = 0;          // training with a checkpoint: its checkpoint.every (0: none)
+  int dataset_readers = 0;           // training with dataset reads: the GPUs that read (0: none)
+  uint64_t dataset_bytes = 0;        // and the bytes they read per step, all of them
+  std::optional<CollectiveChoice> collective;  // a collective item: what it ran
   std::vector<uint64_t> port_tx_bytes;  // its own bytes per port (its alone run)
   std::vector<size_t> bottleneck_ports;  // its links where the others' bytes take longest
 };

@@ -63,7 +63,7 @@ class FabricSplit final : public TransferObserver {
 // One job tenant: from its start, `steps` runs of its placed graph back to
 // back (or, with a duration, as many as start before start + duration),
 // each on a fresh JobExecutor with a block of the tenant's region. A step
-// ends when all it ran has finished, its checkpoint too. A training
+// ends when all it ran has finished, its dataset reads and checkpoint too. A training
 // job's checkpoint (the nodes past timed_nodes) runs only in the steps
 // that write one (checkpoint_every); the others run the same graph with
 // the executor's node_limit at timed_nodes, so no second graph is held (a
@@ -89,6 +89,7 @@ class JobDriver {
   std::vector<std::pair<Time, Time>>& spans() { return spans_; }
   std::vector<uint8_t>& checkpointed() { return checkpointed_; }
   std::vector<Time>& checkpoint_write() { return checkpoint_write_; }
+  std::vector<Time>& dataset_read() { return read_; }
 
  private:
   void BeginStep() {
@@ -98,7 +99,7 @@ class JobDriver {
     step_began_ = sim_.Now();
     const size_t step = steps_.size() + 1;  // counted from 1
     checkpoint_ = has_checkpoint() && step % static_cast<size_t>(tenant_.checkpoint_every) == 0;
-    if (has_checkpoint() && !checkpoint_) o.node_limit = tenant_.timed_nodes;
+    if (has_checkpoint() && !checkpoint_) o.node_limit = checkpoint_first();
     o.on_done = [this] { sim_.ScheduleCallback(sim_.Now(), [this] { StepDone(); }); };
     executor_ = std::make_unique<JobExecutor>(sim_, gpus_, layout_, tenant_.placed, std::move(o));
     dispatcher_.SetOwner(block_, executor_.get());
@@ -114,16 +115,22 @@ class JobDriver {
       return;
     }
     spans_.emplace_back(step_began_, sim_.Now());
+    // The step's time counts its dataset reads (the next step cannot start
+    // without its batch), not its checkpoint (written in the background;
+    // the next step waits for it all the same).
     steps_.push_back(ComputeJobMetrics(tenant_.graph, executor_->node_start(), executor_->node_finish(),
-                                       tenant_.metric_gpus, tenant_.timed_nodes));
+                                       tenant_.metric_gpus, checkpoint_first()));
+    const std::vector<Time>& finish = executor_->node_finish();
+    // The last of nodes [first, last) done, from the step's start.
+    const auto last_done = [&](size_t first, size_t last) {
+      Time done = step_began_;
+      for (size_t i = first; i < last; ++i) done = Max(done, finish[i]);
+      return done - step_began_;
+    };
+    if (tenant_.read_nodes > 0) read_.push_back(last_done(tenant_.timed_nodes, checkpoint_first()));
     if (has_checkpoint()) {
-      Time written = step_began_;
-      if (checkpoint_) {
-        const std::vector<Time>& finish = executor_->node_finish();
-        for (size_t i = tenant_.timed_nodes; i < finish.size(); ++i) written = Max(written, finish[i]);
-      }
       checkpointed_.push_back(checkpoint_ ? 1 : 0);
-      checkpoint_write_.push_back(written - step_began_);
+      checkpoint_write_.push_back(checkpoint_ ? last_done(checkpoint_first(), finish.size()) : Time::Zero());
     }
     dispatcher_.Release(block_);
     executor_.reset();
@@ -138,7 +145,9 @@ class JobDriver {
     on_finished_();
   }
 
-  bool has_checkpoint() const { return tenant_.timed_nodes > 0 && tenant_.timed_nodes < tenant_.graph.size(); }
+  // The checkpoint's nodes follow the step's and its reads.
+  size_t checkpoint_first() const { return tenant_.timed_nodes + tenant_.read_nodes; }
+  bool has_checkpoint() const { return tenant_.timed_nodes > 0 && checkpoint_first() < tenant_.graph.size(); }
 
   Simulator& sim_;
   GpuNetwork& gpus_;
@@ -153,6 +162,7 @@ class JobDriver {
   std::vector<std::pair<Time, Time>> spans_;  // each step's begin and end
   std::vector<uint8_t> checkpointed_;         // with a checkpoint: per step, whether it wrote one
   std::vector<Time> checkpoint_write_;        // and how long the write took
+  std::vector<Time> read_;                    // with dataset reads: per step, how long they took
   Time step_began_;
   bool checkpoint_ = false;  // the running step writes its checkpoint
   bool finished_ = false;
@@ -259,6 +269,11 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
     }
     JobExecutorOptions o = options;
     if (t.spec->priority >= 0) o.priority = static_cast<uint8_t>(t.spec->priority);
+    if (t.collective) {
+      // As `aifabric collective` runs it: its protocol at the scenario's calibration.
+      o.protocol = t.collective->protocol;
+      o.protocol_spec = t.collective->protocol_spec;
+    }
     const FlowId region = static_cast<FlowId>(which[w] + 1) << kRegionBits;
     drivers[w] = std::make_unique<JobDriver>(sim, gpus, fabric.layout, t, o, region, [&] {
       --unfinished_jobs;
@@ -320,6 +335,7 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
       f.step_spans = std::move(drivers[w]->spans());
       f.checkpointed = std::move(drivers[w]->checkpointed());
       f.checkpoint_write = std::move(drivers[w]->checkpoint_write());
+      f.dataset_read = std::move(drivers[w]->dataset_read());
       f.complete = drivers[w]->finished();
       std::vector<Time> step_times;
       for (const JobMetrics& m : f.steps) {

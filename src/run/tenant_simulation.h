@@ -25,6 +25,7 @@
 #include "fabric/fabric_observation.h"
 #include "fabric/port_counters.h"
 #include "run/fabric_setup.h"
+#include "run/collective_job.h"
 #include "run/run_hooks.h"
 #include "run/training_run.h"
 #include "scenario/scenario.h"
@@ -47,11 +48,18 @@ struct PreparedTenant {
   JobGraph placed;
   int32_t metric_gpus = 0;   // ComputeJobMetrics' `gpus`
   size_t timed_nodes = 0;    // ComputeJobMetrics' `timed_nodes`
-  // Training with a checkpoint (the graph's nodes past timed_nodes): step
-  // n (from 1) runs them when n % checkpoint_every == 0, else only the
-  // step's own nodes (JobExecutorOptions::node_limit), on the same graph.
+  // Training with dataset reads: graph nodes timed_nodes ..
+  // timed_nodes + read_nodes - 1, run in every step (a step ends when they
+  // are done too).
+  size_t read_nodes = 0;
+  // Training with a checkpoint (the graph's nodes past timed_nodes +
+  // read_nodes): step n (from 1) runs them when n % checkpoint_every == 0,
+  // else only the step's own nodes and reads (JobExecutorOptions::
+  // node_limit), on the same graph.
   int checkpoint_every = 1;
   std::optional<PreparedTraining> training;
+  // A collective item: what it runs (its graph is `graph`, one node).
+  std::optional<CollectiveChoice> collective;
   // Inference: the service, its first_gpu set to its placement.
   std::optional<InferenceSpec> inference;
   // Flows: with their ids (unique over all tenants) and starts.
@@ -83,6 +91,9 @@ struct TenantFigures {
   // done; zero in a step without one).
   std::vector<uint8_t> checkpointed;
   std::vector<Time> checkpoint_write;
+  // Training with dataset reads: per step, from its start to its last
+  // read done.
+  std::vector<Time> dataset_read;
 };
 
 struct TenantSimulation {

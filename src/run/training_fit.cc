@@ -8,7 +8,7 @@ SearchCluster TrainingSearchCluster(const Scenario& scenario, const Scenario::Tr
   SearchCluster c;
   c.gpus_per_server = scenario.server.gpus_per_server;
   c.gpus = training.gpus > 0 ? training.gpus
-                             : std::max(0, scenario.topology.servers - training.storage_servers) * c.gpus_per_server;
+                             : std::max(0, scenario.topology.servers - training.storage_reserved()) * c.gpus_per_server;
   c.nvlink_bytes_per_s = static_cast<double>(scenario.server.nvlink_per_dir.bps()) / 8;
   c.nic_bytes_per_s = static_cast<double>(scenario.topology.nic_rate.bps()) * scenario.nics_per_gpu / 8;
   c.hbm_bytes = scenario.gpu.hbm_bytes;

@@ -44,14 +44,16 @@ struct TrainingRunResult {
 };
 
 // A training entry made ready to run: its split, the step's JobGraph (with
-// the checkpoint's transfers after the step's nodes, when it has one) and
-// the memory fit. GPUs 0..gpus-1 are the job's; a checkpoint's targets are
-// the cluster's storage GPUs (ids >= gpus).
+// its storage traffic after the step's nodes: the dataset reads, then the
+// checkpoint's writes, when it has them) and the memory fit. GPUs
+// 0..gpus-1 are the job's; storage GPUs (read sources, checkpoint targets)
+// are the cluster's last servers' (ids >= gpus).
 struct PreparedTraining {
   ParallelismSpec parallelism;
   int gpus = 0;
   TrainingStep step;
-  JobGraph graph;  // step.graph, plus the checkpoint
+  JobGraph graph;  // step.graph, plus the dataset reads and the checkpoint
+  size_t read_nodes = 0;  // graph nodes step.graph.size() .. + read_nodes - 1 are the reads
   TrainingFit fit;
 };
 Result<PreparedTraining> PrepareTraining(const Scenario& scenario, const Scenario::Training& training);

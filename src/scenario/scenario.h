@@ -20,6 +20,9 @@
 #include "scenario/tenant_spec.h"
 #include "sched/job_profile.h"
 #include "transport/transport_config.h"
+#include "workload/collective_algorithms.h"
+#include "workload/collective_op.h"
+#include "workload/collective_protocol.h"
 #include "workload/inference_spec.h"
 #include "workload/model_catalog.h"
 #include "workload/traffic_spec.h"
@@ -95,6 +98,17 @@ struct Scenario {
     uint64_t checkpoint_bytes = 0;  // per GPU; 0 = its share of 16 bytes per parameter
     uint8_t checkpoint_priority = 1;
     int checkpoint_every = 1;       // >= 1; 1 = during every step
+    // The next step's input batch read during this one (training.dataset):
+    // the first pipeline stage's TP rank 0 of every data-parallel replica
+    // reads `dataset_bytes` from one of the last `dataset_servers` servers
+    // (its NIC on the same rail), on traffic class `dataset_priority`, in
+    // every step. 0 servers: no reads.
+    int dataset_servers = 0;
+    uint64_t dataset_bytes = 0;     // per reading GPU; 0 = its replica's tokens x bytes per token
+    uint8_t dataset_priority = 1;
+    // The servers the item's storage takes: the last max(checkpoint's,
+    // dataset's) of the cluster, one set both count from the last server.
+    int storage_reserved() const { return storage_servers > dataset_servers ? storage_servers : dataset_servers; }
     std::string path;  // "workload.N.training", for messages
   };
   std::vector<Training> trainings;
@@ -112,6 +126,17 @@ struct Scenario {
     std::string path;  // "workload.N.inference", for messages
   };
   std::vector<Inference> inferences;
+  // workload `collective` entries: one collective, run `steps` times back
+  // to back as a job of one collective node per iteration (run/collective_job.h).
+  struct CollectiveJob {
+    CollectiveOp op = CollectiveOp::kAllReduce;
+    uint64_t size = 0;   // as nccl-tests' -b (workload/collective_sweep.h's SizesFor)
+    int32_t gpus = 0;    // ranks: at most a server, or whole servers
+    std::optional<CollectiveAlgorithm> algorithm;  // unset: auto, as `aifabric collective` chooses
+    std::optional<CollectiveProtocol> protocol;    // unset: auto
+    std::string path;    // "workload.N.collective", for messages
+  };
+  std::vector<CollectiveJob> collective_jobs;
   // Every workload item as a tenant, in file order (tenant_spec.h). With
   // shared_fabric (an item carries a tenant key, or jobs stand beside
   // flows), `aifabric run` runs them all in one simulation

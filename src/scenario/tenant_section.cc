@@ -68,7 +68,7 @@ void ReadTenantKeys(const SectionContext& c, const MapReader& item, TenantSpec& 
   if (t.name.empty()) item.FailAt("name", "expected a non-empty name");
   if (t.kind == TenantKind::kFlows) {
     for (const char* key : {"placement", "steps", "duration"}) {
-      if (item.Has(key)) item.FailAt(key, "only for jobs (training, chakra, inference); flows name their hosts");
+      if (item.Has(key)) item.FailAt(key, "only for jobs (training, chakra, inference, collective); flows name their hosts");
     }
   }
   if (t.kind == TenantKind::kInference) {
@@ -87,6 +87,7 @@ void CheckTenants(const SectionContext& c, Scenario& s) {
   bool keys = false;
   bool jobs = false;
   bool flows = false;
+  bool collectives = false;  // run as tenants whatever else the list holds
   std::set<std::string> names;
   std::set<GpuId> taken;
   const int per_server = s.server.gpus_per_server;
@@ -94,6 +95,7 @@ void CheckTenants(const SectionContext& c, Scenario& s) {
   for (const TenantSpec& t : s.tenants) {
     keys = keys || t.tenant_keys;
     (t.kind == TenantKind::kFlows ? flows : jobs) = true;
+    collectives = collectives || t.kind == TenantKind::kCollective;
     if (!names.insert(t.name).second) {
       c.d.FailWith(Error{c.d.origin() + ": " + t.path + ".name: '" + t.name + "' names two workload items"});
       return;
@@ -120,7 +122,7 @@ void CheckTenants(const SectionContext& c, Scenario& s) {
       }
     }
   }
-  s.shared_fabric = keys || (jobs && flows);
+  s.shared_fabric = keys || (jobs && flows) || collectives;
 }
 
 }  // namespace aifabric

@@ -22,8 +22,8 @@ bool IsTenantKey(const std::string& key);
 void ReadTenantKeys(const SectionContext& c, const MapReader& item, TenantSpec& t);
 
 // After the whole list: names unique, explicit placements inside the
-// cluster and disjoint. Sets s.shared_fabric (any tenant key, or jobs
-// beside flows).
+// cluster and disjoint. Sets s.shared_fabric (any tenant key, jobs beside
+// flows, or a collective item: it has no run of its own).
 void CheckTenants(const SectionContext& c, Scenario& s);
 
 }  // namespace aifabric

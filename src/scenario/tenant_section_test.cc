@@ -123,5 +123,67 @@ TEST(TenantSection, BadCheckpointEveryNamesItsField) {
       << once;
 }
 
+TEST(TenantSection, ACollectiveItemIsATenantEvenWithoutTenantKeys) {
+  Result<Scenario> s = LoadWorkload(
+      "  - collective: {op: all_gather, size: 256MiB, gpus: 16, algo: ring, proto: simple}\n"
+      "  - {name: ar, steps: 3, collective: {op: all_reduce, size: 1MiB, gpus: 8}}\n");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_TRUE(s->shared_fabric);  // a collective has no run of its own
+  ASSERT_EQ(s->collective_jobs.size(), 2u);
+  const Scenario::CollectiveJob& a = s->collective_jobs[0];
+  EXPECT_EQ(a.op, CollectiveOp::kAllGather);
+  EXPECT_EQ(a.size, 256u << 20);
+  EXPECT_EQ(a.gpus, 16);
+  EXPECT_EQ(a.algorithm, CollectiveAlgorithm::kRing);
+  EXPECT_EQ(a.protocol, CollectiveProtocol::kSimple);
+  EXPECT_EQ(a.path, "workload.0.collective");
+  EXPECT_FALSE(s->collective_jobs[1].algorithm);  // auto
+  EXPECT_FALSE(s->collective_jobs[1].protocol);
+  EXPECT_EQ(s->tenants[0].name, "collective.0");
+  EXPECT_EQ(s->tenants[1].kind, TenantKind::kCollective);
+  EXPECT_EQ(s->tenants[1].index, 1u);
+  EXPECT_EQ(s->tenants[1].steps, 3);
+  // Without gpus: the cluster's, as `aifabric collective`.
+  Result<Scenario> all = LoadWorkload("  - collective: {op: broadcast, size: 4MiB}\n");
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  EXPECT_EQ(all->collective_jobs[0].gpus, 32);
+}
+
+TEST(TenantSection, BadCollectiveItemsNameFileLineAndField) {
+  const auto error = [](const std::string& item) { return WorkloadError("  - collective: " + item + "\n"); };
+  // The workload list starts on line 6 of t.yaml.
+  EXPECT_NE(error("{op: all_sum, size: 1MiB}").find("t.yaml:7:"), std::string::npos) << error("{op: all_sum, size: 1MiB}");
+  EXPECT_NE(error("{op: all_sum, size: 1MiB}").find("workload.0.collective.op"), std::string::npos);
+  EXPECT_NE(error("{op: all_reduce, size: 0}").find("workload.0.collective.size"), std::string::npos);
+  EXPECT_NE(error("{op: all_reduce}").find("workload.0.collective.size: required"), std::string::npos);
+  EXPECT_NE(error("{op: all_reduce, size: 1MiB, gpus: 64}").find("workload.0.collective.gpus: 64 GPUs, more than the cluster's 32"),
+            std::string::npos) << error("{op: all_reduce, size: 1MiB, gpus: 64}");
+  EXPECT_NE(error("{op: all_reduce, size: 1MiB, gpus: 12}").find("workload.0.collective.gpus: 12 GPUs do not fill whole servers"),
+            std::string::npos);
+  EXPECT_NE(error("{op: all_reduce, size: 1MiB, algo: fastest}").find("workload.0.collective.algo"), std::string::npos);
+  EXPECT_NE(error("{op: all_reduce, size: 1MiB, proto: ll64}").find("workload.0.collective.proto"), std::string::npos);
+  EXPECT_NE(error("{op: all_reduce, size: 1MiB, root: 1}").find("workload.0.collective.root"), std::string::npos);
+}
+
+TEST(TenantSection, DatasetReadsShareTheCheckpointsStorageServers) {
+  const std::string training = "training: {model: llama3-8b, tp: 8, dp: 2, global_batch: 16, ";
+  Result<Scenario> both = LoadWorkload("  - " + training +
+                                       "checkpoint: {storage_servers: 2}, dataset: {bytes: 1MiB, priority: 2}}\n");
+  ASSERT_TRUE(both.ok()) << both.error().message;
+  const Scenario::Training& t = both->trainings[0];
+  EXPECT_EQ(t.dataset_servers, 2);  // the checkpoint's by default
+  EXPECT_EQ(t.dataset_bytes, 1u << 20);
+  EXPECT_EQ(t.dataset_priority, 2);
+  EXPECT_EQ(t.storage_reserved(), 2);
+  Result<Scenario> reads = LoadWorkload("  - " + training + "dataset: {storage_servers: 1}}\n");
+  ASSERT_TRUE(reads.ok()) << reads.error().message;
+  EXPECT_EQ(reads->trainings[0].storage_servers, 0);
+  EXPECT_EQ(reads->trainings[0].storage_reserved(), 1);
+  EXPECT_NE(WorkloadError("  - " + training + "dataset: {bytes: 1MiB}}\n").find("workload.0.training.dataset.storage_servers: required"),
+            std::string::npos);
+  EXPECT_NE(WorkloadError("  - " + training + "dataset: {storage_servers: 1, every: 2}}\n").find("workload.0.training.dataset.every"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace aifabric

@@ -17,7 +17,7 @@
 
 namespace aifabric {
 
-enum class TenantKind : uint8_t { kFlows, kTraining, kChakra, kInference };
+enum class TenantKind : uint8_t { kFlows, kTraining, kChakra, kInference, kCollective };
 
 struct TenantPlacement {
   std::vector<int> servers;  // placement.servers: whole servers, in order
@@ -30,10 +30,10 @@ struct TenantSpec {
   std::string name;        // `name`, default "<kind>.<item index>" (e.g. "training.0")
   TenantKind kind = TenantKind::kFlows;
   std::string kind_name;   // the item's key: "training", "permutation", ...
-  size_t index = 0;        // into Scenario::workload / trainings / chakras / inferences
+  size_t index = 0;        // into Scenario::workload / trainings / chakras / inferences / collective_jobs
   TenantPlacement placement;  // jobs only; empty: policy first_fit
   Time start;              // `start`: jobs begin then; flows are shifted by it
-  int steps = 1;           // `steps`: training steps (a Chakra trace's runs) back to back
+  int steps = 1;           // `steps`: training steps (a Chakra trace's runs, a collective's iterations) back to back
   Time duration;           // `duration`: repeat steps until start + duration (zero: `steps` only)
   int priority = -1;       // `class` / `priority`: the traffic class of all its transfers (-1: the item's own)
   bool tenant_keys = false;  // any of name, placement, start, steps, duration, class, priority given

@@ -26,7 +26,7 @@ void ReadTraining(const SectionContext& c, const YAML::Node& value, const std::s
   const MapReader m(c.d, value, path);
   m.AllowOnly({"model", "tp", "pp", "dp", "ep", "sequence_parallel", "distributed_optimizer", "zero", "parallelism",
                "gpus", "bucket", "overlap", "global_batch", "micro_batch", "seq_len", "recompute",
-               "compute_efficiency", "layers_per_node", "checkpoint"});
+               "compute_efficiency", "layers_per_node", "checkpoint", "dataset"});
   RequireKeys(m, {"model", "global_batch"});
   if (!c.d.ok()) return;
   Scenario::Training t;
@@ -89,6 +89,14 @@ void ReadTraining(const SectionContext& c, const YAML::Node& value, const std::s
   t.checkpoint_bytes = ck.Size("bytes", 0, 0, kMaxBytes);
   t.checkpoint_priority = static_cast<uint8_t>(ck.Int("priority", 1, 0, kNumPriorities - 1));
   t.checkpoint_every = static_cast<int>(ck.Int("every", 1, 1, kMaxInt));
+  // dataset: {storage_servers, bytes, priority}: the next step's batch read
+  // from storage; storage_servers defaults to the checkpoint's.
+  MapReader ds = m.Map("dataset");
+  ds.AllowOnly({"storage_servers", "bytes", "priority"});
+  if (m.Has("dataset") && t.storage_servers == 0) RequireKeys(ds, {"storage_servers"});
+  if (m.Has("dataset")) t.dataset_servers = static_cast<int>(ds.Int("storage_servers", t.storage_servers, 1, 1 << 20));
+  t.dataset_bytes = ds.Size("bytes", 0, 0, kMaxBytes);
+  t.dataset_priority = static_cast<uint8_t>(ds.Int("priority", 1, 0, kNumPriorities - 1));
   tr.gpu_peak_tflops = s.gpu.bf16_dense_tflops;
   tr.hbm_bytes_per_s = s.gpu.hbm_tbps * 1e12;
   if (c.d.ok()) s.trainings.push_back(std::move(t));

@@ -90,7 +90,8 @@ PoissonSpec ReadPoisson(const SectionContext& c, const MapReader& m) {
   return spec;
 }
 
-constexpr const char* kWorkloadKinds = "flows, permutation, incast, all_to_all, poisson, training, chakra, inference";
+constexpr const char* kWorkloadKinds =
+    "flows, permutation, incast, all_to_all, poisson, training, chakra, inference, collective";
 
 // "2 keys (permutation, incast)", or how a non-map is described.
 std::string DescribeKeys(const YAML::Node& node) {
@@ -114,7 +115,8 @@ void CheckCheckpointEvery(const MapReader& training, const Scenario::Training& t
 
 std::optional<TrafficSpec> ReadWorkloadItem(const SectionContext& c, const MapReader& item, Scenario& s,
                                             TenantSpec& tenant) {
-  item.AllowOnly({"flows", "permutation", "incast", "all_to_all", "poisson", "training", "chakra", "inference", "name",
+  item.AllowOnly({"flows", "permutation", "incast", "all_to_all", "poisson", "training", "chakra", "inference", "collective",
+                  "name",
                   "placement", "start", "steps", "duration", "class", "priority"});
   if (!c.d.ok()) return std::nullopt;
   const YAML::Node& node = item.node();
@@ -136,14 +138,16 @@ std::optional<TrafficSpec> ReadWorkloadItem(const SectionContext& c, const MapRe
   const YAML::Node value = node[kind];
   const std::string path = item.Path(kind);
   tenant.kind_name = kind;
-  tenant.kind = kind == "training"    ? TenantKind::kTraining
-                : kind == "chakra"    ? TenantKind::kChakra
-                : kind == "inference" ? TenantKind::kInference
-                                      : TenantKind::kFlows;
-  tenant.index = kind == "training"    ? s.trainings.size()
-                 : kind == "chakra"    ? s.chakras.size()
-                 : kind == "inference" ? s.inferences.size()
-                                       : s.workload.size();
+  tenant.kind = kind == "training"     ? TenantKind::kTraining
+                : kind == "chakra"     ? TenantKind::kChakra
+                : kind == "inference"  ? TenantKind::kInference
+                : kind == "collective" ? TenantKind::kCollective
+                                       : TenantKind::kFlows;
+  tenant.index = kind == "training"     ? s.trainings.size()
+                 : kind == "chakra"     ? s.chakras.size()
+                 : kind == "inference"  ? s.inferences.size()
+                 : kind == "collective" ? s.collective_jobs.size()
+                                        : s.workload.size();
   ReadTenantKeys(c, item, tenant);
   if (kind == "flows") return ReadFlows(c, value, path);
   if (kind == "training") {
@@ -157,6 +161,10 @@ std::optional<TrafficSpec> ReadWorkloadItem(const SectionContext& c, const MapRe
   }
   if (kind == "inference") {
     ReadInference(c, value, path, s);
+    return std::nullopt;
+  }
+  if (kind == "collective") {
+    ReadCollective(c, value, path, s);
     return std::nullopt;
   }
   const MapReader m(c.d, value, path);

@@ -183,9 +183,16 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
     o.algorithm = ChooseAllReduce(o);
     o.chunk_bytes = ChunkBytes(n.op, o.algorithm, ranks);
   }
+  if (options_.protocol_spec) {
+    const ProtocolSpec& spec = *options_.protocol_spec;
+    o.step_latency = spec.step_latency;
+    o.net_step_latency = spec.net_step_latency;
+    o.base_latency = spec.base_latency;
+    o.bus_efficiency = spec.bus_efficiency;
+  }
   if (n.fold > 1) {
     // k collectives in one: k times every latency the protocol adds.
-    const ProtocolSpec spec = GetProtocolSpec(o.protocol);
+    const ProtocolSpec spec = options_.protocol_spec ? *options_.protocol_spec : GetProtocolSpec(o.protocol);
     o.step_latency = spec.step_latency * n.fold;
     o.net_step_latency = spec.net_step_latency * n.fold;
     o.base_latency = spec.base_latency * n.fold;
