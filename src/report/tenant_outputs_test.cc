@@ -176,5 +176,51 @@ TEST(TenantOutputs, TimeseriesAndMetricsCarryLinksCsvsBytes) {
   }
 }
 
+TEST(TenantOutputs, ASummaryHasACollectivesFiguresAndATrainingsReads) {
+  // A training job on servers 0 and 3 reads 1 MiB a replica from the last
+  // server (4, storage); a ring all-reduce of 4 MiB (S: all_reduce's
+  // buffer is the size) takes the first free servers, 1 and 2, three
+  // iterations. Its figures are nccl-tests' of the mean iteration: algbw
+  // = S / t and busbw = algbw x 2(n-1)/n, in GB/s.
+  const std::string text =
+      "name: items\n"
+      "cluster: {servers: 5, gpus_per_server: 1, gpu: H100, nic: {rate: 100Gbps}}\n"
+      "fabric: {topology: {type: leaf_spine, hosts_per_leaf: 2, spines: 1},"
+      " link: {latency: 500ns}, switch: {name: t, radix: 16, port_rate: 100Gbps, latency: 400ns, buffer: 64MiB},"
+      " mtu: 4096, roce: {cc: none}}\n"
+      "simulation: {model: flow}\n"
+      "workload:\n"
+      "  - {name: t, placement: {servers: [0, 3]}, training: {model: {name: tiny, layers: 2, hidden: 1024, heads: 8,"
+      " kv_heads: 8, ffn_hidden: 4096, mlp: gelu, vocab: 1000, seq_len: 512}, dp: 2, global_batch: 2,"
+      " dataset: {storage_servers: 1, bytes: 1MiB}}}\n"
+      "  - {name: ar, steps: 3, collective: {op: all_reduce, size: 4MiB, gpus: 2, algo: ring, proto: simple}}\n";
+  Result<Scenario> s = LoadScenarioText(text, "items.yaml", ".", {});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  Result<TenantRuns> runs = RunTenants(*s);
+  ASSERT_TRUE(runs.ok()) << runs.error().message;
+  const nlohmann::ordered_json j = TenantsSummary(*s, runs->topology, *runs);
+  const auto& t = j["tenants"][0];
+  EXPECT_EQ(t["shared"]["dataset"]["readers"], 2);
+  EXPECT_EQ(t["shared"]["dataset"]["bytes"], 2 << 20);
+  EXPECT_GT(t["shared"]["dataset"]["read_s"].get<double>(), 0);
+  const auto& c = j["tenants"][1];
+  EXPECT_EQ(c["kind"], "collective");
+  EXPECT_EQ(c["gpus"], (std::vector<int>{1, 2}));
+  EXPECT_EQ(c["collective"]["op"], "all_reduce");
+  EXPECT_EQ(c["collective"]["bytes"], 4 << 20);
+  EXPECT_EQ(c["collective"]["ranks"], 2);
+  EXPECT_EQ(c["collective"]["algorithm"], "ring");
+  EXPECT_EQ(c["collective"]["protocol"], "simple");
+  for (const char* run : {"shared", "alone"}) {
+    const auto& f = c[run];
+    EXPECT_EQ(f["iterations"], 3);
+    EXPECT_EQ(f["iteration_times_s"].size(), 3u);
+    const double time = f["time_s"].get<double>();
+    ASSERT_GT(time, 0);
+    EXPECT_DOUBLE_EQ(f["algbw_gb_s"].get<double>(), (4 << 20) / time / 1e9) << run;
+    EXPECT_DOUBLE_EQ(f["busbw_gb_s"].get<double>(), (4 << 20) / time / 1e9 * 2 * (2 - 1) / 2) << run;
+  }
+}
+
 }  // namespace
 }  // namespace aifabric
