@@ -197,6 +197,27 @@ std::string Replace(std::string text, const std::string& from, const std::string
   return text;
 }
 
+TEST(Cli, ValidateAcceptsACollectiveItemAndCountsItsCost) {
+  // A collective item and a training item reading its dataset load, and
+  // the estimate counts the collective's iterations and the sweep that
+  // chooses its algorithm: more events than the flows alone.
+  TempDir dir;
+  const std::string flows = dir.Write("flows.yaml", kSmallScenario);
+  const std::string items = dir.Write(
+      "items.yaml", Replace(kSmallScenario, "  - permutation: {size: 256KiB}\n",
+                            "  - permutation: {size: 256KiB}\n"
+                            "  - {steps: 4, collective: {op: all_reduce, size: 4MiB, gpus: 2}}\n"));
+  CommandResult f = RunAifabric("validate " + flows);
+  CommandResult v = RunAifabric("validate " + items);
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const auto events = [](const std::string& out) {
+    const size_t at = out.find("estimated cost: ");
+    return at == std::string::npos ? 0.0 : std::stod(out.substr(at + 16));
+  };
+  EXPECT_GT(events(v.out), events(f.out)) << v.out;
+}
+
 std::vector<BadInput> BadInputs() {
   const std::string base = kSmallScenario;
   const std::string hpcc_topology = "name: t\nfabric:\n  topology: {format: hpcc, file: topology.txt}\n  switch: 32x100G\n";
@@ -230,6 +251,15 @@ std::vector<BadInput> BadInputs() {
                "  - {steps: 4, training: {model: llama3-8b, dp: 2, global_batch: 2, checkpoint: {storage_servers: 1, "
                "every: 1.5}}}\n"),
        {}, "", {"bad.yaml:9", "workload.0.training.checkpoint.every: expected an integer >= 1, got '1.5'"}},
+      {"collective of an unknown op",
+       Replace(base, "  - permutation: {size: 256KiB}\n", "  - collective: {op: all_sum, size: 1MiB, gpus: 2}\n"), {},
+       "", {"bad.yaml:9", "workload.0.collective.op"}},
+      {"collective of 0 bytes",
+       Replace(base, "  - permutation: {size: 256KiB}\n", "  - collective: {op: all_reduce, size: 0, gpus: 2}\n"), {},
+       "", {"bad.yaml:9", "workload.0.collective.size"}},
+      {"collective on more GPUs than the cluster",
+       Replace(base, "  - permutation: {size: 256KiB}\n", "  - collective: {op: all_reduce, size: 1MiB, gpus: 64}\n"),
+       {}, "", {"bad.yaml:9", "workload.0.collective.gpus: 64 GPUs, more than the cluster's"}},
       {"malformed --set", base, {}, "--set cluster.servers", {"--set cluster.servers"}},
       {"--set of an unknown field", base, {}, "--set fabric.color=blue", {"fabric.color"}},
       {"coflows on the packet model", base, {}, "--collectives coflow",
@@ -304,7 +334,7 @@ TEST(Cli, EveryExampleRunsAndConservesBytes) {
       bool same_work = true;
       for (const auto& t : s["tenants"]) {
         tenant_bytes += t["link_bytes"].get<uint64_t>();
-        for (const char* count : {"steps", "requests", "flows"}) {
+        for (const char* count : {"steps", "iterations", "requests", "flows"}) {
           if (t["shared"].contains(count)) same_work = same_work && t["shared"][count] == t["alone"][count];
         }
       }
