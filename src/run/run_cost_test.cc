@@ -128,6 +128,31 @@ TEST(RunCost, ARingAllReduceAgainstTheEngine) {
   EXPECT_GT(cost->events, static_cast<double>(sweep->events) / 1.5);
 }
 
+TEST(RunCost, ACollectiveItemCostsItsRunsAndItsChoice) {
+  // The same 32 MiB ring all-reduce as a workload item of the built-in
+  // cluster: a shared run of one tenant is two simulations of it (the
+  // shared one and the tenant alone), each the 199,684 events worked out
+  // above. With algo and proto auto, the sweep that chooses them runs
+  // first: its own estimate on top.
+  const std::string fabric = DefaultCollectiveScenarioText();
+  Result<Scenario> fixed = LoadScenarioText(
+      fabric + "workload:\n  - collective: {op: all_reduce, size: 32MiB, algo: ring, proto: simple}\n", "one.yaml",
+      ".", {});
+  ASSERT_TRUE(fixed.ok()) << fixed.error().message;
+  Result<RunCost> cost = EstimateRunCost(*fixed);
+  ASSERT_TRUE(cost.ok()) << cost.error().message;
+  EXPECT_DOUBLE_EQ(cost->events, 2 * 199'684.0);
+  Result<Scenario> chosen =
+      LoadScenarioText(fabric + "workload:\n  - collective: {op: all_reduce, size: 32MiB}\n", "one.yaml", ".", {});
+  ASSERT_TRUE(chosen.ok()) << chosen.error().message;
+  CollectiveRequest request;
+  request.sizes = {32 << 20};
+  Result<RunCost> sweep = EstimateCollectiveCost(*chosen, request);
+  Result<RunCost> with_choice = EstimateRunCost(*chosen);
+  ASSERT_TRUE(sweep.ok() && with_choice.ok());
+  EXPECT_DOUBLE_EQ(with_choice->events, 2 * 199'684.0 + sweep->events);
+}
+
 TEST(RunCost, FiguresReadAsWritten) {
   EXPECT_EQ(FormatEstimate(2048), "2048");
   EXPECT_EQ(FormatEstimate(2e10), "2e+10");
