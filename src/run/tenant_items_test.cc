@@ -152,11 +152,12 @@ TEST(TenantItems, TwoCollectivesThroughOneUplinkSlowEachByTheOthersBytes) {
 // A small dense model trained data-parallel over servers 0 and 1 (one
 // leaf of three hosts: server 2 is the storage server), gradients
 // all-reduced after backward; `dataset` its dataset key ("" for none).
-Scenario TrainingWithReads(const std::string& dataset, int steps = 1) {
+Scenario TrainingWithReads(const std::string& dataset, int steps = 1, const std::string& checkpoint = "") {
   std::string job = "training: {model: {name: tiny, layers: 2, hidden: 1024, heads: 8, kv_heads: 8,"
                     " ffn_hidden: 4096, mlp: gelu, vocab: 1000, seq_len: 512}, dp: 2, global_batch: 2,"
                     " bucket: 8MiB, overlap: false";
   if (!dataset.empty()) job += ", dataset: " + dataset;
+  if (!checkpoint.empty()) job += ", checkpoint: " + checkpoint;
   job += "}";
   return Cluster(3, 4, 1, "{model: flow}",
                  "  - {name: t, steps: " + std::to_string(steps) + ", placement: {servers: [0, 1]}, " + job + "}\n");
@@ -210,6 +211,32 @@ TEST(TenantItems, ADatasetReadLongerThanTheStepStretchesItToTheReadTime) {
   ASSERT_LT(storage_uplink, topology.ports().size());
   EXPECT_EQ(r->shared.port_tx_bytes[storage_uplink], 2 * 2 * ((uint64_t{1} << 30) / 4096 * 4178));
   EXPECT_EQ(t.port_tx_bytes, r->shared.port_tx_bytes);  // the only tenant
+}
+
+TEST(TenantItems, ReadsRunInEveryStepAndACheckpointOnlyInTheStepsItsEveryPicks) {
+  // Reads and a checkpoint on one storage server (server 2), the
+  // checkpoint every second step: step 1 reads only, step 2 reads and
+  // writes. The storage server's uplink carries the four reads (2 steps x
+  // 2 readers x one 4 KiB packet of 4178 bytes), its downlink the one
+  // checkpoint (2 GPUs x 1 MiB in 4 KiB packets).
+  Result<TenantRuns> r = RunTenants(
+      TrainingWithReads("{bytes: 4KiB}", 2, "{storage_servers: 1, bytes: 1MiB, every: 2}"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const TenantFigures& f = r->tenants[0].alone;
+  EXPECT_EQ(f.checkpointed, (std::vector<uint8_t>{0, 1}));
+  ASSERT_EQ(f.dataset_read.size(), 2u);
+  EXPECT_GT(f.dataset_read[0], Time::Zero());
+  EXPECT_EQ(f.dataset_read[0], f.dataset_read[1]);  // the same read, alone on its links, in each step
+  EXPECT_EQ(f.checkpoint_write[0], Time::Zero());
+  EXPECT_GT(f.checkpoint_write[1], Time::Zero());
+  const Topology& topology = r->topology;
+  uint64_t up = 0, down = 0;
+  for (const Port& port : topology.ports()) {
+    if (topology.node(port.node).name == "h2") up = r->shared.port_tx_bytes[port.id];
+    if (topology.node(port.peer).name == "h2") down = r->shared.port_tx_bytes[port.id];
+  }
+  EXPECT_EQ(up, 2u * 2 * 4178);
+  EXPECT_EQ(down, 2 * ((uint64_t{1} << 20) / 4096 * 4178));
 }
 
 }  // namespace
