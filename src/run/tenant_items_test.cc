@@ -11,6 +11,7 @@
 
 #include "run/collective_run.h"
 #include "run/tenant_run.h"
+#include "run/training_run.h"
 #include "scenario/scenario_loader.h"
 
 namespace aifabric {
@@ -203,6 +204,12 @@ TEST(TenantItems, ADatasetReadLongerThanTheStepStretchesItToTheReadTime) {
     EXPECT_NEAR(t.alone.steps[k].makespan.seconds(), expected, 1e-12 + 1e-9 * expected);
     EXPECT_EQ(t.alone.steps[k].makespan, t.alone.dataset_read[k]);
   }
+  // A training entry run on its own (RunTrainingStep) counts its reads
+  // in the step the same way.
+  const Scenario one = TrainingWithReads("{storage_servers: 1, bytes: 1GiB}");
+  Result<TrainingRunResult> single = RunTrainingStep(one, one.trainings[0]);
+  ASSERT_TRUE(single.ok()) << single.error().message;
+  EXPECT_EQ(single->step_time, t.alone.steps[0].makespan);
   const Topology& topology = r->topology;
   size_t storage_uplink = topology.ports().size();
   for (const Port& port : topology.ports()) {
