@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "run/collective_run.h"
+#include "run/job_run.h"
 #include "scenario/scenario_loader.h"
 
 namespace aifabric {
@@ -57,6 +58,33 @@ TEST(ScenarioCalibration, TheFilesLatenciesReplaceTheBuiltInOnes) {
   // The rest of the built-in table is still there.
   EXPECT_DOUBLE_EQ(calibrated->calibration_spec().nccl_net_us.ring[2], 14);
   EXPECT_DOUBLE_EQ(calibrated->calibration_spec().compute_efficiency, BuiltInCalibration().compute_efficiency);
+}
+
+TEST(ScenarioCalibration, AJobsCollectivesTakeTheFilesLatenciesToo) {
+  // The same 1 KiB ring all-reduce over the server's 8 GPUs, as the one
+  // collective of a job (what a training step or a Chakra trace runs): its
+  // time grows by the same (50 - 8.4) + 14 x (10 - 3.4) = 134 us.
+  const std::string path = WriteScenario("job_latency",
+                                         "nccl:\n"
+                                         "  base_latency_us:\n    ring: [6.6, 14, 50]\n"
+                                         "  hw_latency_us:\n    nvlink:\n      ring: [0.6, 1.9, 10]\n");
+  Result<Scenario> calibrated = LoadScenarioFile(path, {});
+  ASSERT_TRUE(calibrated.ok()) << calibrated.error().message;
+  Scenario plain = *calibrated;
+  plain.calibration.reset();
+  JobGraphBuilder b;
+  const uint32_t group = b.AddGroup({0, 1, 2, 3, 4, 5, 6, 7});
+  b.AddCollective(CollectiveOp::kAllReduce, group, 1024, CommDimension::kOther, b.AddLabel("all_reduce"),
+                  CollectiveAlgorithm::kRing);
+  Result<JobGraph> graph = std::move(b).Build();
+  ASSERT_TRUE(graph.ok()) << graph.error().message;
+  Result<JobRunResult> with = RunJob(*calibrated, *graph, "job");
+  Result<JobRunResult> without = RunJob(plain, *graph, "job");
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  ASSERT_TRUE(without.ok()) << without.error().message;
+  EXPECT_NEAR((with->makespan - without->makespan).us_f(), 134.0, 1e-6);
+  // And the job's collective is timed as `aifabric collective` times it.
+  EXPECT_NEAR(with->makespan.us_f(), RingSimpleAllReduceUs(*calibrated, 1024), 1e-6);
 }
 
 TEST(ScenarioCalibration, BusEfficienciesScaleTheRates) {

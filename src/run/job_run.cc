@@ -11,6 +11,17 @@
 
 namespace aifabric {
 
+JobExecutorOptions JobExecutorOptionsFor(const Scenario& scenario, const BuiltFabric& fabric) {
+  JobExecutorOptions options;
+  options.reduce_rate = scenario.reduce_rate();
+  options.gpu_network_rate = DataRate::BitsPerSecond(
+      static_cast<uint64_t>(static_cast<double>(scenario.topology.nic_rate.bps()) * scenario.nics_per_gpu));
+  options.coflow_collectives = scenario.coflow_collectives();
+  options.slowdowns = fabric.stragglers;
+  options.protocol_spec = GetProtocolSpec(options.protocol, scenario.calibration_spec());
+  return options;
+}
+
 Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, const std::string& what,
                             int32_t metric_gpus, size_t timed_nodes, const RunHooks& hooks) {
   const auto wall_start = std::chrono::steady_clock::now();
@@ -23,13 +34,7 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
   FabricSimulation simulation(scenario, fabric->topology, fabric->routes);
   Simulator& sim = simulation.sim();
   GpuNetwork gpus(sim, fabric->layout, simulation.network());
-  JobExecutorOptions options;
-  options.reduce_rate = scenario.reduce_rate();
-  options.gpu_network_rate = DataRate::BitsPerSecond(
-      static_cast<uint64_t>(static_cast<double>(scenario.topology.nic_rate.bps()) * scenario.nics_per_gpu));
-  options.coflow_collectives = scenario.coflow_collectives();
-  options.slowdowns = fabric->stragglers;
-  JobExecutor executor(sim, gpus, fabric->layout, graph, options);
+  JobExecutor executor(sim, gpus, fabric->layout, graph, JobExecutorOptionsFor(scenario, *fabric));
   gpus.SetObserver(&executor);
   if (Status s = executor.Start(); !s.ok()) return Error{what + ": " + s.error().message};
   const FabricNetwork& network = simulation.network();

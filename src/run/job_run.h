@@ -9,12 +9,22 @@
 #include <string>
 
 #include "core/result.h"
+#include "run/fabric_setup.h"
 #include "run/finished_simulation.h"
 #include "run/run_hooks.h"
 #include "scenario/scenario.h"
+#include "workload/job_executor.h"
 #include "workload/job_graph.h"
 
 namespace aifabric {
+
+// The executor options every job of a scenario runs with: its GPUs'
+// reduction rate, each GPU's NIC rate, collectives as coflows or steps,
+// the straggler GPUs, and NCCL's Simple-protocol latencies from the
+// scenario's calibration (the built-in table unless it names a file), so a
+// calibrated scenario's training steps and Chakra jobs time their
+// collectives as `aifabric collective` and `calibrate` do.
+JobExecutorOptions JobExecutorOptionsFor(const Scenario& scenario, const BuiltFabric& fabric);
 
 // Errors are prefixed with `what` (e.g. "workload.0.training"). With
 // `metric_gpus` > 0 the metrics count GPUs 0..metric_gpus-1 only; with

@@ -15,6 +15,25 @@
 namespace aifabric {
 namespace {
 
+// A job repeating for a `duration` does as many steps as begin before its
+// end: fewer in the shared run than alone when the others slow it. Its
+// bytes on each port (the interference table's a_t(p)) are then those of
+// the steps the shared run did, as its alone run counted them at the end
+// of that step (each step's flows take the same paths in both runs). A
+// shared run with more steps than the alone one (rare: only a faster
+// shared run) takes the alone run's bytes scaled by the step counts.
+void BytesOfTheSharedSteps(TenantResult& r) {
+  std::vector<std::vector<uint64_t>> at_step = std::move(r.alone.step_port_tx_bytes);
+  const size_t steps = r.shared.steps.size();
+  if (at_step.empty() || steps == 0 || steps == at_step.size()) return;
+  if (steps < at_step.size()) {
+    r.port_tx_bytes = std::move(at_step[steps - 1]);
+    return;
+  }
+  const long double scale = static_cast<long double>(steps) / static_cast<long double>(at_step.size());
+  for (uint64_t& b : r.port_tx_bytes) b = static_cast<uint64_t>(static_cast<long double>(b) * scale + 0.5L);
+}
+
 // Builds every tenant but its placement; `needs` gets each one's GPUs.
 Status PrepareAll(const Scenario& scenario, const BuiltFabric& fabric, std::vector<PreparedTenant>& out,
                   std::vector<int>& needs, int& storage_servers) {
@@ -183,6 +202,7 @@ Result<TenantRuns> RunTenants(const Scenario& scenario, const RunHooks& hooks) {
     r.alone = std::move((*alone[i])->tenants[0]);
     r.port_tx_bytes = std::move((*alone[i])->port_tx_bytes);
     alone[i].reset();
+    BytesOfTheSharedSteps(r);
     // Unfinished work (simulation.until) has no headline to compare.
     r.slowdown = r.alone.headline > Time::Zero() && r.shared.complete && r.alone.complete
                      ? static_cast<double>(r.shared.headline.ps()) / static_cast<double>(r.alone.headline.ps())

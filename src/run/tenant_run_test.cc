@@ -21,7 +21,7 @@ namespace {
 // parallel over 2 GPUs, gradients all-reduced in 8 MiB buckets after
 // backward (no overlap), placed on `a` and `b`.
 Scenario TwoJobs(const std::string& a, const std::string& b, double oversubscription, const std::string& model = "flow",
-                 const std::string& more = "") {
+                 const std::string& more = "", const std::string& job_keys = "") {
   std::string text = "name: two\n";
   text += "cluster: {servers: 4, gpus_per_server: 1, gpu: H100, nic: {rate: 100Gbps}}\n";
   text += "fabric: {topology: {type: leaf_spine, hosts_per_leaf: 2, spines: 1, oversubscription: " +
@@ -33,8 +33,8 @@ Scenario TwoJobs(const std::string& a, const std::string& b, double oversubscrip
                           " ffn_hidden: 4096, mlp: gelu, vocab: 1000, seq_len: 512}, dp: 2, global_batch: 2,"
                           " bucket: 8MiB, overlap: false}";
   text += "workload:\n";
-  text += "  - {name: a, placement: {servers: " + a + "}, " + job + "}\n";
-  text += "  - {name: b, placement: {servers: " + b + "}, " + job + "}\n";
+  text += "  - {name: a, placement: {servers: " + a + "}, " + job_keys + job + "}\n";
+  text += "  - {name: b, placement: {servers: " + b + "}, " + job_keys + job + "}\n";
   text += more;
   Result<Scenario> s = LoadScenarioText(text, "two.yaml", ".", {});
   EXPECT_TRUE(s.ok()) << s.error().message;
@@ -122,6 +122,31 @@ TEST(TenantRun, BytesAreConservedAcrossTenants) {
   EXPECT_GT(total, 0u);
   EXPECT_EQ(r->tenants[2].shared.fct.size(), 4u);  // a derangement of the 4 hosts
   EXPECT_TRUE(r->tenants[2].shared.complete);
+}
+
+TEST(TenantRun, BytesAreConservedAcrossTenantsRepeatingForADuration) {
+  // Each job repeats its step for 40 ms: alone a step takes about 9.6 ms,
+  // so 5 begin before 40 ms; shared, each step grows by G/B (about 8.9 ms,
+  // the test above), so only 3 do. A tenant's bytes are then those of the
+  // 3 steps its shared run did, and the ports conserve them: each port
+  // carries in the shared run exactly the sum of the tenants' bytes (with
+  // the alone runs' totals, 5 steps each, the sum would be 5/3 of it).
+  const Scenario s = TwoJobs("[0, 2]", "[1, 3]", 2, "flow", "", "duration: 40ms, ");
+  Result<TenantRuns> r = RunTenants(s);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  for (const TenantResult& t : r->tenants) {
+    std::printf("%s: %zu steps shared, %zu alone\n", t.name.c_str(), t.shared.steps.size(), t.alone.steps.size());
+    EXPECT_EQ(t.shared.steps.size(), 3u);
+    EXPECT_EQ(t.alone.steps.size(), 5u);
+  }
+  uint64_t total = 0;
+  for (size_t p = 0; p < r->shared.port_tx_bytes.size(); ++p) {
+    uint64_t sum = 0;
+    for (const TenantResult& t : r->tenants) sum += t.port_tx_bytes[p];
+    EXPECT_EQ(r->shared.port_tx_bytes[p], sum) << "port " << p;
+    total += sum;
+  }
+  EXPECT_GT(total, 0u);
 }
 
 TEST(TenantRun, TheSameSeedGivesTheSameSummaryOnAnyThreads) {

@@ -6,6 +6,7 @@
 
 #include "flow/gpu_network.h"
 #include "run/fabric_simulation.h"
+#include "run/job_run.h"
 #include "run/run_observation.h"
 #include "run/run_watch.h"
 #include "workload/inference_server.h"
@@ -80,6 +81,8 @@ class JobDriver {
   JobDriver& operator=(const JobDriver&) = delete;
 
   TransferDispatcher& dispatcher() { return dispatcher_; }
+  // Called at the end of every step, once its work has all finished.
+  void OnStepEnd(std::function<void()> step_end) { step_end_ = std::move(step_end); }
   void Start() {
     sim_.ScheduleCallback(tenant_.spec->start, [this] { BeginStep(); });
   }
@@ -134,6 +137,7 @@ class JobDriver {
     }
     dispatcher_.Release(block_);
     executor_.reset();
+    if (step_end_) step_end_();
     const TenantSpec& spec = *tenant_.spec;
     const bool more = spec.duration > Time::Zero() ? sim_.Now() < spec.start + spec.duration
                                                    : steps_.size() < static_cast<size_t>(spec.steps);
@@ -156,6 +160,7 @@ class JobDriver {
   const JobExecutorOptions options_;
   TransferDispatcher dispatcher_;
   std::function<void()> on_finished_;
+  std::function<void()> step_end_;
   std::unique_ptr<JobExecutor> executor_;
   FlowId block_ = 0;
   std::vector<JobMetrics> steps_;
@@ -241,12 +246,7 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
   TrafficInjector injector(sim, network, std::move(flows));
 
   // Jobs: one driver each, in its own region of GPU-level ids.
-  JobExecutorOptions options;
-  options.reduce_rate = scenario.reduce_rate();
-  options.gpu_network_rate = DataRate::BitsPerSecond(
-      static_cast<uint64_t>(static_cast<double>(scenario.topology.nic_rate.bps()) * scenario.nics_per_gpu));
-  options.coflow_collectives = scenario.coflow_collectives();
-  options.slowdowns = fabric.stragglers;
+  const JobExecutorOptions options = JobExecutorOptionsFor(scenario, fabric);
   std::vector<std::unique_ptr<JobDriver>> drivers(which.size());
   std::vector<std::unique_ptr<InferenceServer>> servers(which.size());
   std::optional<Error> server_error;
@@ -281,6 +281,14 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
     });
     router.SetOwner(which[w], &drivers[w]->dispatcher());
     ++unfinished_jobs;
+    if (which.size() == 1 && t.spec->duration > Time::Zero()) {
+      std::vector<std::vector<uint64_t>>& snapshots = out.tenants[w].step_port_tx_bytes;
+      drivers[w]->OnStepEnd([&snapshots, &network, &fabric] {
+        std::vector<uint64_t>& bytes = snapshots.emplace_back();
+        bytes.reserve(fabric.topology.ports().size());
+        for (const Port& port : fabric.topology.ports()) bytes.push_back(network.LinkCounters(port.id).tx_bytes);
+      });
+    }
   }
 
   std::vector<int> priorities;

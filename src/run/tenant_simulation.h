@@ -94,6 +94,11 @@ struct TenantFigures {
   // Training with dataset reads: per step, from its start to its last
   // read done.
   std::vector<Time> dataset_read;
+  // A job repeating for a `duration`, run alone: every topology port's
+  // transmitted bytes at the end of each of its steps (all of them its
+  // own). Its shared run may do fewer steps than its alone run, and its
+  // bytes there are those of that many steps (RunTenants reads them here).
+  std::vector<std::vector<uint64_t>> step_port_tx_bytes;
 };
 
 struct TenantSimulation {
