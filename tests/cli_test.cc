@@ -519,14 +519,27 @@ TEST(Cli, ATenantCheckpointingEveryOtherStepReportsEachKindOfStep) {
     if (e.contains("args") && e["args"].contains("checkpoint")) marked.push_back(e["args"]["checkpoint"].get<bool>());
   }
   EXPECT_EQ(marked, (std::vector<bool>{false, true, false, true}));
-  // With a checkpoint during every step (no `every`) the summary has no
-  // `checkpoint` figures: its outputs are as before.
-  TempDir plain;
+  // With a checkpoint during every step (`every: 1`) every step writes
+  // one, each the same 2 GiB into the same 100G link: the write takes the
+  // same 175.24 ms, and there are no other steps to report.
+  TempDir every;
   CommandResult p = RunAifabric("run " + std::string(AIFABRIC_SOURCE_DIR) +
-                                "/examples/multi_tenant/training_checkpoint.yaml --quiet --out " + plain.path() + "/out");
+                                "/examples/multi_tenant/checkpoint_every.yaml --set workload.0.training.checkpoint.every=1"
+                                " --out " + every.path() + "/out");
   ASSERT_EQ(p.exit_code, 0) << p.err;
-  const auto t = nlohmann::json::parse(ReadFile(plain.path() + "/out/summary.json"));
-  EXPECT_FALSE(t["tenants"][0]["shared"].contains("checkpoint"));
+  EXPECT_THAT(p.out, HasSubstr("checkpoint every step: write 175.2"));
+  const auto t = nlohmann::json::parse(ReadFile(every.path() + "/out/summary.json"));
+  for (const char* run : {"shared", "alone"}) {
+    SCOPED_TRACE(run);
+    const auto& f = t["tenants"][0][run];
+    ASSERT_TRUE(f.contains("checkpoint"));
+    const auto& c = f["checkpoint"];
+    EXPECT_EQ(c["every"], 1);
+    EXPECT_EQ(c["steps"], f["step_times_s"].size());
+    EXPECT_EQ(c["step_time_s"], f["step_time_s"]);
+    EXPECT_FALSE(c.contains("other_step_time_s"));
+    EXPECT_NEAR(c["write_s"].get<double>(), 0.17524, 1e-5);
+  }
 }
 
 TEST(Cli, MissingScenarioFileIsBadInput) {

@@ -34,8 +34,9 @@ Time Quantile(std::vector<Time> fct, double q) {
   return fct[std::min(rank, fct.size()) - 1];
 }
 
-// A training job's steps with checkpoint.every > 1: the mean step time of
-// those that wrote a checkpoint and of the others, and the mean write.
+// A training job's steps with a checkpoint: the mean step time of those
+// that wrote one and of the others (none with checkpoint.every 1), and the
+// mean write.
 struct CheckpointSplit {
   size_t steps = 0;  // that wrote one
   Time step;         // their mean step time
@@ -112,15 +113,14 @@ nlohmann::ordered_json FiguresJson(const TenantResult& t, const TenantFigures& f
     nlohmann::ordered_json steps = nlohmann::ordered_json::array();
     for (const JobMetrics& m : f.steps) steps.push_back(m.makespan.seconds());
     j["step_times_s"] = std::move(steps);
-    if (t.checkpoint_every > 1) {
-      // Only then: with a checkpoint during every step each step is one
-      // with it, and the outputs stay as they were before `every`.
+    if (t.checkpoint_every > 0) {
+      // The steps that wrote one and the others (with a checkpoint during
+      // every step there are no others, and no other_step_time_s).
       const CheckpointSplit c = SplitByCheckpoint(f);
-      j["checkpoint"] = {{"every", t.checkpoint_every},
-                         {"steps", c.steps},
-                         {"step_time_s", c.step.seconds()},
-                         {"other_step_time_s", c.other.seconds()},
-                         {"write_s", c.write.seconds()}};
+      nlohmann::ordered_json& k = j["checkpoint"];
+      k = {{"every", t.checkpoint_every}, {"steps", c.steps}, {"step_time_s", c.step.seconds()}};
+      if (t.checkpoint_every > 1) k["other_step_time_s"] = c.other.seconds();
+      k["write_s"] = c.write.seconds();
     }
     if (t.dataset_readers > 0) {
       j["dataset"] = {{"readers", t.dataset_readers}, {"bytes", t.dataset_bytes}, {"read_s", MeanOf(f.dataset_read).seconds()}};
@@ -294,7 +294,10 @@ std::string FormatTenantsSummary(const Scenario& scenario, const Topology& topol
                          "", 100 * TenantMfu(t, t.shared), 100 * TenantMfu(t, t.alone), t.shared.mean_exposed_comm_s * 1e3,
                          t.alone.mean_exposed_comm_s * 1e3);
     }
-    if (t.checkpoint_every > 1) {
+    if (t.checkpoint_every == 1) {
+      out += fmt::format("  {:<20} checkpoint every step: write {:.3f} ms shared, {:.3f} ms alone\n", "",
+                         Ms(SplitByCheckpoint(t.shared).write), Ms(SplitByCheckpoint(t.alone).write));
+    } else if (t.checkpoint_every > 1) {
       const CheckpointSplit shared = SplitByCheckpoint(t.shared), alone = SplitByCheckpoint(t.alone);
       out += fmt::format("  {:<20} checkpoint every {} steps ({} written): step {:.3f} ms with it, {:.3f} ms without; "
                          "write {:.3f} ms (alone {:.3f}, {:.3f}; {:.3f})\n",
