@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "fabric/ecmp_path.h"
+#include "flow/flow_dcqcn.h"
 #include "flow/flow_faults.h"
 #include "flow/flow_network.h"
 
@@ -135,6 +136,11 @@ bool FlowNetwork::RerouteQueuePair(uint32_t index, FluidNetwork::Revision& out) 
   out.resources.assign(ports.begin(), ports.end());
   out.coefficients = std::move(fractions);
   out.latency = qp.latency;
+  if (dcqcn_ != nullptr) {  // its cap goes with it; it leaves the queue it was in
+    out.resources.push_back(dcqcn_->cap_resource(index));
+    if (!out.coefficients.empty()) out.coefficients.push_back(1.0);
+    dcqcn_->OnReroute(index);
+  }
   return true;
 }
 
