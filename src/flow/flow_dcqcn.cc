@@ -144,7 +144,6 @@ void FlowDcqcn::Activate(State& s) {
   active_.push_back(static_cast<uint32_t>(state_of_[s.qp]));
   if (queue_.empty()) queue_.assign(topology_.ports().size() * 8, 0.0);
   if (tick_at_.IsInfinite()) {
-    last_tick_ = sim_.Now();
     ArmTick(sim_.Now() + config_.dcqcn_step);
   }
 }
@@ -280,7 +279,6 @@ void FlowDcqcn::OnEvent(uint64_t tag) {
     active_[kept++] = active_[j];
   }
   active_.resize(kept);
-  last_tick_ = now;
   tick_at_ = Time::Infinite();
   if (!active_.empty()) ArmTick(next);
 }

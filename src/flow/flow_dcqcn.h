@@ -179,7 +179,6 @@ class FlowDcqcn final : public EventHandler {
   std::vector<uint32_t> active_;    // states_ indexes
   std::vector<double> queue_;       // by QueueKey: payload bytes queued
   std::vector<size_t> queue_touched_;
-  Time last_tick_;
   Time tick_at_ = Time::Infinite();  // the pending tick
   uint64_t tick_generation_ = 0;
   uint64_t cnps_ = 0, cuts_ = 0, marks_ = 0, ticks_ = 0;

@@ -56,13 +56,7 @@ struct Harness {
     net.SetObserver(&finishes);
   }
   void Start(FlowId id, NodeId src, NodeId dst, uint64_t bytes) {
-    TransferRequest r;
-    r.id = id;
-    r.src = src;
-    r.dst = dst;
-    r.bytes = bytes;
-    r.priority = 3;
-    net.StartTransfer(r);
+    net.StartTransfer(flow_testing::Request(id, src, dst, bytes));
   }
   Simulator sim;
   RoutingTable routes;

@@ -24,6 +24,17 @@ inline SwitchSpec TestSwitch(Time latency = Time::FromNs(400)) {
   return s;
 }
 
+// A transfer of `bytes` from host src to host dst in class `priority`.
+inline TransferRequest Request(FlowId id, NodeId src, NodeId dst, uint64_t bytes, uint8_t priority = 3) {
+  TransferRequest r;
+  r.id = id;
+  r.src = src;
+  r.dst = dst;
+  r.bytes = bytes;
+  r.priority = priority;
+  return r;
+}
+
 // When each transfer finished, by flow id.
 struct Finishes final : TransferObserver {
   std::map<FlowId, Time> at;

@@ -7,7 +7,8 @@
 // DWRR queue weighted 1:4 against bulk (the example's second `--set`) the
 // messages get 1/5 of the link at both levels. The first `--set` (the
 // messages on the bulk queue) is not compared: at packet level they wait
-// behind 14 MB of FIFO backlog (about 200 us), a queue the fluid has not.
+// behind 14 MB of FIFO backlog (about 200 us), a wait the fluid has not
+// (its queues are DCQCN's backlogs, shared max-min: flow/flow_dcqcn.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
