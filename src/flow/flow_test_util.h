@@ -9,6 +9,7 @@
 #include "core/ids.h"
 #include "core/time.h"
 #include "fabric/catalog.h"
+#include "fabric/fabric_test_util.h"
 #include "fabric/network_model.h"
 
 namespace aifabric::flow_testing {
@@ -24,16 +25,7 @@ inline SwitchSpec TestSwitch(Time latency = Time::FromNs(400)) {
   return s;
 }
 
-// A transfer of `bytes` from host src to host dst in class `priority`.
-inline TransferRequest Request(FlowId id, NodeId src, NodeId dst, uint64_t bytes, uint8_t priority = 3) {
-  TransferRequest r;
-  r.id = id;
-  r.src = src;
-  r.dst = dst;
-  r.bytes = bytes;
-  r.priority = priority;
-  return r;
-}
+using fabric_testing::Request;
 
 // When each transfer finished, by flow id.
 struct Finishes final : TransferObserver {
