@@ -40,7 +40,7 @@ int FlowDcqcn::Admit(uint32_t qp, PortId source_port, uint64_t bytes, int traffi
 double FlowDcqcn::SendingBps(const State& s) const {
   if (s.sent >= s.bytes) return 0;
   if (s.queue_port == kNoPort) return s.delivered_bps;
-  return Payload(s.rp.current_bps());
+  return std::min(Payload(s.rp.current_bps()), s.nic_room_bps);
 }
 
 double FlowDcqcn::CapBps(const State& s) const {
@@ -56,8 +56,13 @@ PortId FlowDcqcn::FullSwitchPort(uint32_t qp) const {
   return kNoPort;
 }
 
+double FlowDcqcn::NicRoom(const State& s) const {
+  const PortId nic = admitted_[s.qp].source_port;
+  return fluid_.capacity_bps(nic) - fluid_.load_bps(nic) + s.delivered_bps;
+}
+
 bool FlowDcqcn::Congested(const State& s) const {
-  return s.sent < s.bytes && s.delivered_bps < Payload(s.rp.current_bps()) * (1 - kRateSlack) &&
+  return s.sent < s.bytes && s.delivered_bps < std::min(Payload(s.rp.current_bps()), s.nic_room_bps) * (1 - kRateSlack) &&
          FullSwitchPort(s.qp) != kNoPort;
 }
 
@@ -111,6 +116,7 @@ void FlowDcqcn::OnRate(uint32_t qp, double rate_bps, double remaining_bytes) {
     State& s = StateFor(qp);
     s.sent = s.delivered = s.counted = s.bytes - remaining_bytes;
     s.delivered_bps = rate_bps;
+    s.nic_room_bps = NicRoom(s);
     Activate(s);
     return;
   }
@@ -118,6 +124,7 @@ void FlowDcqcn::OnRate(uint32_t qp, double rate_bps, double remaining_bytes) {
   if (s.done) return;
   Advance(s, sim_.Now());
   s.delivered_bps = rate_bps;
+  s.nic_room_bps = NicRoom(s);
   if (!s.active && Congested(s)) Activate(s);
 }
 
@@ -254,6 +261,7 @@ void FlowDcqcn::OnEvent(uint64_t tag) {
       continue;
     }
     RunReactionPoint(s, now);
+    s.nic_room_bps = NicRoom(s);
     if (s.backlog() <= 0) s.queue_port = Congested(s) ? FullSwitchPort(s.qp) : kNoPort;
     const double cap = CapBps(s);
     if (cap != s.cap_bps) {

@@ -114,6 +114,7 @@ class FlowDcqcn final : public EventHandler {
     double counted = 0;     // bytes handed to the byte counter
     double delivered_bps = 0;
     double cap_bps = 0;     // its cap resource's capacity now
+    double nic_room_bps = 0;  // what its NIC's link leaves it: it sends no faster
     Time updated;           // sent/delivered as of then
     Time latency;           // its path latency
     PortId queue_port = kNoPort;  // the queue it is in (kNoPort: none)
@@ -156,6 +157,9 @@ class FlowDcqcn final : public EventHandler {
   // The first switch port on its path the fluid fills (kNoPort if none).
   PortId FullSwitchPort(uint32_t qp) const;
   bool Congested(const State& s) const;
+  // What its source's link can carry for it with the others' rates held:
+  // capacity - load + its own rate (its share when the link is full).
+  double NicRoom(const State& s) const;
   void Activate(State& s);
   void ArmTick(Time at);
   // The reaction point's events due by `now`, in time order.

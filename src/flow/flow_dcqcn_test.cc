@@ -85,6 +85,23 @@ TEST(FlowDcqcn, AFlowThroughUncongestedPortsIsNeverCutAndItsFctIsUnchanged) {
   EXPECT_EQ(with.net.dcqcn()->reaction_point(0), nullptr);  // never left line rate
 }
 
+TEST(FlowDcqcn, QueuePairsHeldBackByTheirOwnNicBuildNoQueueAtTheSwitch) {
+  // Two transfers h1 -> h0: h1's link is full and so is the switch's port
+  // to h0, but each sends only the half its NIC gives it, so the switch's
+  // port gets what it carries: no queue, no mark, the FCTs of no DCQCN.
+  const Topology t = Star(3);
+  Harness with(t, MarkEverything()), without(t, FlowConfig{});
+  for (Harness* h : {&with, &without}) {
+    h->Start(1, 1, 0, 4 << 20);
+    h->Start(2, 1, 0, 2 << 20);
+  }
+  with.sim.Run();
+  without.sim.Run();
+  EXPECT_EQ(with.finishes.at.at(1), without.finishes.at.at(1));
+  EXPECT_EQ(with.finishes.at.at(2), without.finishes.at.at(2));
+  EXPECT_EQ(with.net.dcqcn()->cnps(), 0u);
+}
+
 TEST(FlowDcqcn, AQueueAboveKmaxCutsOncePerCnpIntervalByTheRules) {
   // Eight senders into h0: a queue from the first step, every packet marked,
   // so each receiver sends a CNP every cnp_interval (50 us) and each cut
