@@ -7,7 +7,10 @@
 // The model (a fluid DCQCN in the manner of Zhu et al., "ECN or Delay:
 // Lessons Learnt from Analysis of DCQCN and TIMELY", CoNEXT 2016). Each
 // queue pair i sends at s_i = R_C,i x mtu / (mtu + overhead) (its current
-// rate, paced in wire bytes, as payload) and is delivered at d_i, the
+// rate, paced in wire bytes, as payload) or what its NIC's link leaves it
+// if less (queue pairs of one host filling that link build no queue
+// behind it: at packet level they wait in the NIC, unmarked) and is
+// delivered at d_i, the
 // fluid's rate. Its fluid carries one more resource of its own, a cap:
 //   - while it has no backlog the cap is its sending rate, so the fluid
 //     gives it d_i = min(s_i, its max-min share): DCQCN's cuts leave a link
