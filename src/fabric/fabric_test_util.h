@@ -8,12 +8,24 @@
 #include <vector>
 
 #include "fabric/catalog.h"
+#include "fabric/network_model.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
 #include "fabric/topology_builder.h"
 #include "fabric/topology_spec.h"
 
 namespace aifabric::fabric_testing {
+
+// A transfer of `bytes` from host src to host dst in class `priority`.
+inline TransferRequest Request(FlowId id, NodeId src, NodeId dst, uint64_t bytes, uint8_t priority = 3) {
+  TransferRequest r;
+  r.id = id;
+  r.src = src;
+  r.dst = dst;
+  r.bytes = bytes;
+  r.priority = priority;
+  return r;
+}
 
 // A switch spec with only a name (tests that do not size anything).
 inline SwitchSpec NamedSwitch(const std::string& name) {

@@ -1,6 +1,6 @@
 // FlowConfig holds the knobs of the flow-level model (FlowNetwork): what a
 // packet costs on the wire (so link capacities are payload rates), how ECMP
-// hashes, and how traffic classes share a link. Plain struct with defaults;
+// hashes, how traffic classes share a link, and DCQCN. Plain struct with defaults;
 // filled from the scenario in src/run, from the same fields as the packet
 // model's PacketConfig so both models see the same fabric.
 #pragma once
@@ -9,6 +9,9 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/time.h"
+#include "fabric/dcqcn_reaction_point.h"
+#include "fabric/ecn_marking.h"
 #include "fabric/port_counters.h"
 #include "flow/qos_solver.h"
 
@@ -43,6 +46,19 @@ struct FlowConfig {
   // (DWRR, per class), the flows of one class max-min. All alike (the
   // default) = plain max-min fairness regardless of class.
   std::array<ClassScheduling, 8> priority_classes{};
+  // DCQCN on every queue pair (not coflows), as the packet level's RoCEv2
+  // senders run it (fabric.roce.cc: dcqcn), with switch ports marking
+  // their fluid queues by `ecn` (flow/flow_dcqcn.h). Off: no queues, no
+  // congestion control, rates are the max-min shares alone.
+  bool dcqcn = false;
+  DcqcnConfig dcqcn_config;
+  EcnConfig ecn;
+  // The step of DCQCN's control loop while some queue pair is congested or
+  // throttled: queues, marks and rates move once per step (the reaction
+  // point's own events keep their exact times within it). A numerical
+  // step, well below the loop's time constants (4 us between cuts, 50 us
+  // between CNPs, 55 us between increases).
+  Time dcqcn_step = Time::FromUs(1);
 };
 
 // The counters of a port of a fluid model that carried `payload_bytes`:

@@ -22,6 +22,7 @@
 #include "engine/simulator.h"
 #include "fabric/fabric_test_util.h"
 #include "fabric/routing_table.h"
+#include "flow/flow_dcqcn.h"
 #include "flow/flow_network.h"
 
 namespace aifabric {
@@ -98,6 +99,22 @@ TEST(FlowFaults, LinkDownStallsTheFlowUntilDetectionThenItFinishesOnTheOtherSpin
   EXPECT_EQ(p.delivered, kBytes);
   EXPECT_EQ(p.retransmitted, kLostBytes);
   EXPECT_EQ(p.in_flight, 0u);
+}
+
+TEST(FlowFaults, WithDcqcnALoneFlowStallsAndReroutesAsWithout) {
+  // DCQCN's caps are resources of the fluid beyond the ports
+  // (flow_dcqcn.h): the reroute skips them, moves the cap with the flow,
+  // and the lone flow, never queued, finishes at the figure above.
+  TwoSpines f;
+  FlowConfig config;
+  config.dcqcn = true;
+  config.ecn.enabled = true;
+  FlowRun run(f.t, config);
+  run.Start(f.h0, f.h1);
+  run.Inject(Down(f.Link(f.leaf0, run.Via(f.t)), Time::FromUs(5), Time::FromUs(10)));
+  run.sim.Run();
+  EXPECT_EQ(run.net.flows()[0].finish.ps(), kDrainPs + 10'000'000 + kResendPs + kLatencyPs);
+  EXPECT_EQ(run.net.dcqcn()->cnps(), 0u);
 }
 
 TEST(FlowFaults, AFlowThatIsNotOnTheDeadLinkKeepsItsPath) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "fabric/ecmp_path.h"
+#include "flow/flow_dcqcn.h"
 #include "flow/flow_faults.h"
 
 namespace aifabric {
@@ -41,6 +42,13 @@ FlowNetwork::FlowNetwork(Simulator& sim, const Topology& topology, const Routing
     full_packet_time_.push_back(port.rate.TransmitTime(config.mtu_bytes + config.wire_overhead_bytes));
   }
   if (config.balancing == FlowBalancing::kAdaptive) offered_.assign(topology.ports().size(), 0.0);
+  if (config.dcqcn) {
+    dcqcn_ = std::make_unique<FlowDcqcn>(sim, fluid_, topology, config_,
+                                         [this](uint32_t qp) { return path(qp); });
+    fluid_.SetRateObserver([this](uint64_t id, double rate_bps, double remaining_bytes) {
+      if (!(id & kCoflowBit)) dcqcn_->OnRate(static_cast<uint32_t>(id), rate_bps, remaining_bytes);
+    });
+  }
 }
 
 double FlowNetwork::payload_capacity_bps(PortId port) const {
@@ -109,6 +117,9 @@ void FlowNetwork::StartQueuePair(const TransferRequest& request, uint32_t transf
   const uint32_t index = static_cast<uint32_t>(flows_.size());
   flows_.push_back(qp);
   resources_.assign(ports.begin(), ports.end());
+  if (dcqcn_ != nullptr) {
+    resources_.push_back(dcqcn_->Admit(index, ports.front(), request.bytes, request.priority & 7, qp.latency));
+  }
   fluid_.Start(index, request.bytes, resources_, qp.latency, 1.0, request.priority & 7);
 }
 
@@ -148,6 +159,14 @@ void FlowNetwork::StartSpreadQueuePair(QueuePair& qp) {
   const uint32_t index = static_cast<uint32_t>(flows_.size());
   flows_.push_back(qp);
   resources_.assign(ports.begin(), ports.end());
+  if (dcqcn_ != nullptr) {
+    resources_.push_back(
+        dcqcn_->Admit(index, ecmp_scratch_.front(), request.bytes, request.priority & 7, qp.latency));
+    coefficients_.assign(fractions.begin(), fractions.end());
+    coefficients_.push_back(1.0);
+    fluid_.Start(index, request.bytes, resources_, coefficients_, qp.latency, 1.0, request.priority & 7);
+    return;
+  }
   fluid_.Start(index, request.bytes, resources_, fractions, qp.latency, 1.0, request.priority & 7);
 }
 
@@ -277,6 +296,7 @@ Status FlowNetwork::StartCoflow(const CoflowRequest& request) {
 void FlowNetwork::OnQueuePairDone(uint32_t flow_index, Time finish) {
   QueuePair& qp = flows_[flow_index];
   qp.finish = finish;
+  if (dcqcn_ != nullptr) dcqcn_->OnDone(flow_index);
   if (!offered_.empty()) {  // adaptive: its load leaves the ports
     for (uint32_t k = 0; k < qp.path_length; ++k) {
       offered_[static_cast<size_t>(path_arena_[qp.path_offset + k])] -= share_arena_[qp.path_offset + k];

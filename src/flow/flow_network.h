@@ -19,8 +19,12 @@
 // identically. With FlowConfig::balancing spray or adaptive, a queue pair
 // is one fluid over every port of its shortest paths instead, each at the
 // fraction of it that crosses there (PathSplitter, flow/path_split.h), its
-// latency that of the path its hash selects. No queues, no drops, no PFC/ECN/congestion control: see
-// docs/models.md. Link faults (InjectFaults) change port capacities and
+// latency that of the path its hash selects. With FlowConfig::dcqcn every
+// queue pair runs DCQCN (FlowDcqcn, flow/flow_dcqcn.h): the packet level's
+// reaction point, fed by ECN marks on a fluid queue per switch port and
+// class, each queue pair's fluid capped at its DCQCN rate while it has no
+// backlog; without it, and for coflows, rates are the max-min shares. No
+// drops, no PFC, no other congestion control: see docs/models.md. Link faults (InjectFaults) change port capacities and
 // paths as flow/flow_faults.h says. Owns the fluid state; lives inside one Simulator; not
 // thread-safe.
 #pragma once
@@ -44,6 +48,7 @@
 
 namespace aifabric {
 
+class FlowDcqcn;
 class FlowFaults;
 
 class FlowNetwork final : public FabricNetwork {
@@ -105,8 +110,11 @@ class FlowNetwork final : public FabricNetwork {
   void BytesCarried(std::span<double> out) const { fluid_.BytesCarried(out); }
   // A port's capacity for payload, bit/s.
   double payload_capacity_bps(PortId port) const;
-  // Rate solves so far (one per instant with a start or a finish).
+  // Rate solves so far (one per instant with a start or a finish, or a
+  // DCQCN step that changed a rate).
   uint64_t solves() const { return fluid_.solves(); }
+  // DCQCN at flow level (null unless FlowConfig::dcqcn).
+  const FlowDcqcn* dcqcn() const { return dcqcn_.get(); }
 
   // FabricNetwork.
   ModelKind kind() const override { return ModelKind::kFlow; }
@@ -220,6 +228,10 @@ class FlowNetwork final : public FabricNetwork {
   // draining (to route again), and which fluids a fault moved.
   const RoutingTable* active_routes_;
   std::unique_ptr<FlowFaults> faults_;
+  // DCQCN (FlowConfig::dcqcn; null without): every queue pair's reaction
+  // point, the fluid queues and their marks.
+  std::unique_ptr<FlowDcqcn> dcqcn_;
+  std::vector<double> coefficients_;  // scratch: a spread path's fractions and its cap
   std::unordered_map<uint64_t, CoflowRequest> live_coflows_;  // by coflow index, only with faults
   std::vector<uint8_t> moved_;                                 // by queue pair
   std::unordered_map<uint64_t, uint8_t> coflow_moved_;         // by coflow index

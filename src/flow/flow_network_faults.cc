@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "fabric/ecmp_path.h"
+#include "flow/flow_dcqcn.h"
 #include "flow/flow_faults.h"
 #include "flow/flow_network.h"
 
@@ -67,8 +68,10 @@ uint64_t FlowNetwork::Reroute(const RoutingTable& routes, std::span<const uint8_
   uint64_t moved = 0;
   fluid_.Revise([&](uint64_t id, double, std::span<const int> rs, std::span<const double> cs,
                     FluidNetwork::Revision& out) {
+    const size_t ports = topology_.ports().size();  // beyond: DCQCN's caps (flow_dcqcn.h)
     const bool crosses = std::any_of(rs.begin(), rs.end(), [&](int r) {
-      return avoid[static_cast<size_t>(topology_.port(static_cast<PortId>(r)).link)] != 0;
+      return static_cast<size_t>(r) < ports &&
+             avoid[static_cast<size_t>(topology_.port(static_cast<PortId>(r)).link)] != 0;
     });
     const bool coflow = (id & kCoflowBit) != 0;
     const bool was_moved = coflow ? coflow_moved_.contains(id & ~kCoflowBit) : moved_[id] != 0;
@@ -135,6 +138,11 @@ bool FlowNetwork::RerouteQueuePair(uint32_t index, FluidNetwork::Revision& out) 
   out.resources.assign(ports.begin(), ports.end());
   out.coefficients = std::move(fractions);
   out.latency = qp.latency;
+  if (dcqcn_ != nullptr) {  // its cap goes with it; it leaves the queue it was in
+    out.resources.push_back(dcqcn_->cap_resource(index));
+    if (!out.coefficients.empty()) out.coefficients.push_back(1.0);
+    dcqcn_->OnReroute(index);
+  }
   return true;
 }
 

@@ -42,13 +42,7 @@ struct Harness {
     net.SetObserver(&finishes);
   }
   static TransferRequest Request(FlowId id, NodeId src, NodeId dst, uint64_t bytes, uint8_t prio = 3) {
-    TransferRequest r;
-    r.id = id;
-    r.src = src;
-    r.dst = dst;
-    r.bytes = bytes;
-    r.priority = prio;
-    return r;
+    return flow_testing::Request(id, src, dst, bytes, prio);
   }
   void Start(FlowId id, NodeId src, NodeId dst, uint64_t bytes, uint8_t prio = 3) {
     net.StartTransfer(Request(id, src, dst, bytes, prio));

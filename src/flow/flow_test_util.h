@@ -9,6 +9,7 @@
 #include "core/ids.h"
 #include "core/time.h"
 #include "fabric/catalog.h"
+#include "fabric/fabric_test_util.h"
 #include "fabric/network_model.h"
 
 namespace aifabric::flow_testing {
@@ -23,6 +24,8 @@ inline SwitchSpec TestSwitch(Time latency = Time::FromNs(400)) {
   s.buffer_bytes = 64ull << 20;
   return s;
 }
+
+using fabric_testing::Request;
 
 // When each transfer finished, by flow id.
 struct Finishes final : TransferObserver {

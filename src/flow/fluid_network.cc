@@ -193,8 +193,8 @@ double FluidNetwork::bytes_carried(int resource) const {
 }
 
 void FluidNetwork::BytesCarried(std::span<double> out) const {
-  assert(out.size() == carried_done_.size());
-  std::copy(carried_done_.begin(), carried_done_.end(), out.begin());
+  assert(out.size() <= carried_done_.size());
+  std::copy(carried_done_.begin(), carried_done_.begin() + static_cast<std::ptrdiff_t>(out.size()), out.begin());
   const Time now = sim_.Now();
   for (size_t f = 0; f < flows_.size(); ++f) {
     const Active& a = flows_[f];
@@ -203,7 +203,9 @@ void FluidNetwork::BytesCarried(std::span<double> out) const {
     if (sent <= 0) continue;
     const std::span<const int> rs = solver_.resources(static_cast<int>(f));
     const std::span<const double> cs = solver_.coefficients(static_cast<int>(f));
-    for (size_t k = 0; k < rs.size(); ++k) out[static_cast<size_t>(rs[k])] += cs[k] * sent;
+    for (size_t k = 0; k < rs.size(); ++k) {
+      if (static_cast<size_t>(rs[k]) < out.size()) out[static_cast<size_t>(rs[k])] += cs[k] * sent;
+    }
   }
 }
 
@@ -227,6 +229,7 @@ void FluidNetwork::Reschedule() {
     }
     a.rate_bps = rate;
     PredictDrain(a, f, now);
+    if (rate_observer_) rate_observer_(a.id, rate, a.remaining_bytes);
   }
   // Revised flows the solve did not re-rate: the same rate, new bytes.
   for (int f : revised_) {
@@ -234,6 +237,7 @@ void FluidNetwork::Reschedule() {
     if (!a.active || a.version != 0) continue;
     a.rate_bps = solver_.rate(f);
     PredictDrain(a, f, now);
+    if (rate_observer_) rate_observer_(a.id, a.rate_bps, a.remaining_bytes);
   }
   revised_.clear();
   ScheduleEarliest();

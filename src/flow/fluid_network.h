@@ -108,11 +108,22 @@ class FluidNetwork final : public EventHandler {
   // Bytes that have crossed `resource` up to now. Linear in the active
   // transfers.
   double bytes_carried(int resource) const;
-  // The same for every resource at once (out[r]), in one pass over the
-  // active transfers. REQUIRES: out.size() == the number of resources.
+  // The same for the first out.size() resources at once (out[r]), in one
+  // pass over the active transfers. REQUIRES: out.size() <= the number of
+  // resources.
   void BytesCarried(std::span<double> out) const;
   // Rate solves so far (one per instant with a start or a finish).
   uint64_t solves() const { return solves_; }
+  // Called at each solve with every transfer it re-rated (new ones too):
+  // its id, its rate from now in bit/s and the (reference) bytes it has
+  // still to send. For a caller that reacts to rates (flow/flow_dcqcn.h);
+  // none by default.
+  using RateObserver = std::function<void(uint64_t id, double rate_bps, double remaining_bytes)>;
+  void SetRateObserver(RateObserver observer) { rate_observer_ = std::move(observer); }
+  // The sum of the rates crossing `resource` (times their coefficients),
+  // as of the last solve. Linear in the transfers crossing it.
+  double load_bps(int resource) const { return solver_.load(resource); }
+  double capacity_bps(int resource) const { return solver_.capacity(resource); }
 
   void OnEvent(uint64_t tag) override;
 
@@ -181,6 +192,7 @@ class FluidNetwork final : public EventHandler {
   uint64_t generation_ = 0;     // tags the one live finish event
   bool solve_pending_ = false;  // a start left the rates stale
   uint64_t solves_ = 0;
+  RateObserver rate_observer_;
 };
 
 }  // namespace aifabric

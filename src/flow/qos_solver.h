@@ -96,6 +96,7 @@ class QosSolver {
   double load(int resource) const;
   size_t active_flows() const { return solver_.active_flows(); }
   size_t resource_count() const { return ports_.size(); }
+  double capacity(int resource) const { return ports_[static_cast<size_t>(resource)].capacity; }
   // The flow's distinct resources (ids of AddResource) and its coefficient
   // on each, in the same order (not necessarily sorted). Valid until the
   // next AddFlow.

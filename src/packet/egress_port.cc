@@ -310,9 +310,7 @@ void EgressPort::MaybeMarkEcn(Packet* p, uint64_t queue_bytes) {
   if (queue_bytes > ecn_kmax_) {
     mark = true;
   } else {
-    const double prob = ecn_.pmax * static_cast<double>(queue_bytes - ecn_kmin_) /
-                        static_cast<double>(ecn_kmax_ - ecn_kmin_);
-    mark = sim_.rng().Uniform() < prob;
+    mark = sim_.rng().Uniform() < EcnMarkProbability(static_cast<double>(queue_bytes), ecn_kmin_, ecn_kmax_, ecn_.pmax);
   }
   if (mark) {
     p->ecn_ce = true;

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/time.h"
+#include "fabric/ecn_marking.h"
 
 namespace aifabric {
 
@@ -70,21 +71,8 @@ struct PfcConfig {
   Time deadlock_check_interval = Time::FromUs(100);
 };
 
-// ECN marking at egress queues, WRED style on the instantaneous queue of the
-// packet's priority: probability 0 below kmin, rising linearly to pmax at
-// kmax, 1 above.
-struct EcnConfig {
-  bool enabled = false;
-  uint8_t marked_mask = 0xff;   // priorities whose data packets may be marked
-  // 0 means "scale with the port rate": 2 KB and 8 KB per Gbps (SimAI's
-  // 400G setting, 800 KB / 3,200 KB, scaled linearly).
-  uint64_t kmin_bytes = 0;
-  uint64_t kmax_bytes = 0;
-  double pmax = 0.2;
-  // The thresholds in force at a port of `gbps` Gb/s.
-  uint64_t KminAt(double gbps) const { return kmin_bytes != 0 ? kmin_bytes : static_cast<uint64_t>(2000.0 * gbps); }
-  uint64_t KmaxAt(double gbps) const { return kmax_bytes != 0 ? kmax_bytes : static_cast<uint64_t>(8000.0 * gbps); }
-};
+// EcnConfig (ECN marking at egress queues) is in fabric/ecn_marking.h: the
+// flow level marks its fluid queues by the same rule.
 
 // InfiniBand link-level flow control: per virtual lane, a sender may only
 // transmit into buffer the receiver has advertised (credits, 64-byte

@@ -39,12 +39,7 @@ struct Harness {
     net.SetObserver(&finishes);
   }
   void Start(FlowId id, NodeId src, NodeId dst, uint64_t bytes, uint8_t prio = 3, uint16_t sport = 0) {
-    TransferRequest r;
-    r.id = id;
-    r.src = src;
-    r.dst = dst;
-    r.bytes = bytes;
-    r.priority = prio;
+    TransferRequest r = fabric_testing::Request(id, src, dst, bytes, prio);
     r.sport = sport;
     net.StartTransfer(r);
   }

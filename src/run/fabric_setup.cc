@@ -109,6 +109,15 @@ FlowConfig FlowConfigFor(const Scenario& scenario) {
       c.balancing = FlowBalancing::kEcmp;
       break;
   }
+  // DCQCN where the packet level runs it: RoCEv2 RC senders with
+  // fabric.roce.cc dcqcn (ECN marking on, as the loader requires). HPCC and
+  // InfiniBand's congestion control have no flow-level model: without
+  // DCQCN the flow level shares by max-min alone (docs/models.md).
+  const TransportConfig& t = scenario.transport;
+  c.dcqcn = scenario.packet.kind == FabricKind::kRoce && t.kind == TransportKind::kRc &&
+            t.cc == CongestionControl::kDcqcn && scenario.packet.ecn.enabled;
+  c.dcqcn_config = t.dcqcn;
+  c.ecn = scenario.packet.ecn;
   // The packet model's egress scheduler (packet/egress_port.h): strict
   // queues first, highest priority first (an InfiniBand high table: all
   // strict queues together, by weight), then the DWRR queues by weight.

@@ -9,6 +9,7 @@
 
 #include "core/data_rate.h"
 #include "core/time.h"
+#include "fabric/dcqcn_reaction_point.h"
 #include "packet/packet_config.h"
 
 namespace aifabric {
@@ -20,22 +21,8 @@ enum class TransportKind {
 enum class LossRecovery { kGoBackN, kSelectiveRepeat };
 enum class CongestionControl { kNone, kDcqcn, kHpcc, kIb };
 
-// DCQCN (Zhu et al., SIGCOMM 2015) with the paper's timer and gain
-// parameters; rate steps scale with the line rate as htsim sets them
-// (R_AI = line/20, R_HAI = line/10), since the paper's 40 Mb/s step was for
-// 40G links.
-struct DcqcnConfig {
-  double g = 1.0 / 256;                       // alpha gain
-  Time alpha_period = Time::FromUs(55);       // K: alpha decays when no CNP came for this long
-  Time increase_period = Time::FromUs(55);    // T: rate-increase timer
-  uint64_t increase_bytes = 10'000'000;       // B: rate-increase byte counter
-  int fast_recovery_steps = 5;                // F
-  DataRate additive_increase;                 // R_AI; zero means line rate / 20
-  DataRate hyper_increase;                    // R_HAI; zero means line rate / 10
-  DataRate min_rate = DataRate::Mbps(100);
-  Time min_decrease_interval = Time::FromUs(4);        // at most one cut per this (NIC rate_reduce_monitor_period)
-  Time cnp_interval = Time::FromUs(50);       // N: at most one CNP per flow per this, at the receiver
-};
+// DcqcnConfig (DCQCN's parameters) is in fabric/dcqcn_reaction_point.h: the
+// flow level runs the same reaction point.
 
 // HPCC (Li et al., SIGCOMM 2019): a window W = W_c/(U/eta) + W_AI driven
 // by per-hop in-band telemetry; see hpcc.h for the update rules. The base

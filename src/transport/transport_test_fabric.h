@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/simulator.h"
+#include "fabric/fabric_test_util.h"
 #include "fabric/routing_table.h"
 #include "fabric/topology.h"
 #include "packet/packet_network.h"
@@ -50,13 +51,7 @@ struct Harness {
     net.SetObserver(&finishes);
   }
   void Start(FlowId id, NodeId src, NodeId dst, uint64_t bytes, uint8_t priority = 3) {
-    TransferRequest r;
-    r.id = id;
-    r.src = src;
-    r.dst = dst;
-    r.bytes = bytes;
-    r.priority = priority;
-    net.StartTransfer(r);
+    net.StartTransfer(fabric_testing::Request(id, src, dst, bytes, priority));
   }
   // Starts a flow at a later time.
   void StartAt(Time at, FlowId id, NodeId src, NodeId dst, uint64_t bytes, uint8_t priority = 3) {
