@@ -174,7 +174,8 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
         Result<Time> time = Time::Zero();
         std::vector<FaultOutcome> faults;
         if (coflows && HasCoflowForm(options.op, algorithm)) {
-          Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(options);
+          Result<CollectiveCoflow> coflow =
+              BuildCollectiveCoflow(options, {scenario.server.nvlink_per_dir, scenario.gpu_network_rate()});
           if (!coflow.ok()) {
             if (request.algorithm) return coflow.error();
             unbuilt = coflow.error();

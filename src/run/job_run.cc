@@ -25,8 +25,7 @@ Result<JobRunResult> RunJob(const Scenario& scenario, const JobGraph& graph, con
   GpuNetwork gpus(sim, fabric->layout, simulation.network());
   JobExecutorOptions options;
   options.reduce_rate = scenario.reduce_rate();
-  options.gpu_network_rate = DataRate::BitsPerSecond(
-      static_cast<uint64_t>(static_cast<double>(scenario.topology.nic_rate.bps()) * scenario.nics_per_gpu));
+  options.gpu_network_rate = scenario.gpu_network_rate();
   options.coflow_collectives = scenario.coflow_collectives();
   options.slowdowns = fabric->stragglers;
   JobExecutor executor(sim, gpus, fabric->layout, graph, options);

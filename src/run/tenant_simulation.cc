@@ -233,8 +233,7 @@ Result<TenantSimulation> SimulateTenants(const Scenario& scenario, const BuiltFa
   // Jobs: one driver each, in its own region of GPU-level ids.
   JobExecutorOptions options;
   options.reduce_rate = scenario.reduce_rate();
-  options.gpu_network_rate = DataRate::BitsPerSecond(
-      static_cast<uint64_t>(static_cast<double>(scenario.topology.nic_rate.bps()) * scenario.nics_per_gpu));
+  options.gpu_network_rate = scenario.gpu_network_rate();
   options.coflow_collectives = scenario.coflow_collectives();
   options.slowdowns = fabric.stragglers;
   std::vector<std::unique_ptr<JobDriver>> drivers(which.size());

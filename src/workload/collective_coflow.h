@@ -66,11 +66,42 @@ struct CollectiveCoflow {
   std::vector<uint64_t> WireBytesSentPerRank() const;
 };
 
+// The rates a coflow's chain is timed by: a GPU's NVLink per direction and
+// its network rate (all its NICs). Zero: unknown, every edge of the chain
+// taken as the coflow's bottleneck.
+struct CoflowLinkRates {
+  DataRate nvlink;
+  DataRate network;
+};
+
 // Ring for every op but alltoall, tree for all_reduce, pairwise for
 // alltoall (kDefault resolved as BuildCollective does).
 bool HasCoflowForm(CollectiveOp op, CollectiveAlgorithm algorithm);
 // Errors as BuildCollective's, and for an algorithm without a coflow form.
-Result<CollectiveCoflow> BuildCollectiveCoflow(const CollectiveOptions& options);
+// `rates` time the chain's steps: a step on an edge whose sender's link
+// is not the bottleneck takes its edge's own time, a fraction of D.
+Result<CollectiveCoflow> BuildCollectiveCoflow(const CollectiveOptions& options, const CoflowLinkRates& rates = {});
+
+// What each sender of a set of edges sends over NVLink (to ranks of its
+// server) and over the network (to other servers), and how long that takes
+// at the given rates: an edge's time is its sender's on the edge's link,
+// and the longest over every sender and link is the coflow's drain on an
+// idle cluster.
+class SenderDrains {
+ public:
+  SenderDrains(std::span<const CollectiveCoflowEdge> edges, int32_t ranks, int32_t ranks_per_server, DataRate nvlink,
+               DataRate network);
+  Time of(const CollectiveCoflowEdge& edge) const;
+  Time longest() const { return longest_; }
+
+ private:
+  bool Between(const CollectiveCoflowEdge& e) const { return e.src / ranks_per_server_ != e.dst / ranks_per_server_; }
+
+  const int32_t ranks_per_server_;
+  const DataRate nvlink_, network_;
+  std::vector<uint64_t> nvlink_out_, network_out_;
+  Time longest_;
+};
 
 // The coflow's time on an idle cluster (CoflowRequest's bound, no path
 // latencies): D is the most any rank sends over NVLink at `nvlink` or
