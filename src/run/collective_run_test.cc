@@ -160,6 +160,29 @@ TEST(CollectiveRun, ACoflowAgreesWithItsStepsOnALargeRing) {
   EXPECT_LT(c->events, s->events / 100);  // one fluid instead of a transfer per step
 }
 
+TEST(CollectiveRun, ARingCoflowOnOneServerAgreesWithItsSteps) {
+  // One server of 8 GPUs, a 4 and a 32 MiB ring all-reduce (Simple, 8
+  // channels): one chunk a channel (NCCL's ring chunk is 8 x 2 MiB), so each
+  // of the 14 steps waits for the one before and shares every NVLink with
+  // the other channels' steps. The step DAG takes the 14 step latencies
+  // plus the drain, and so does the coflow; it took the longer of the two
+  // before (at 32 MiB on an H100 server, 170 us against the DAG's 218).
+  Scenario steps = ClosedFormCluster(1, 8);
+  steps.model = ModelKind::kFlow;
+  steps.collectives = Scenario::Collectives::kSteps;
+  Scenario coflow = steps;
+  coflow.collectives = Scenario::Collectives::kCoflow;
+  for (uint64_t bytes : {4ull << 20, 32ull << 20}) {
+    const CollectiveRequest r = OneRing(bytes);
+    Result<CollectiveSweepResult> s = RunCollectiveSweep(steps, r), c = RunCollectiveSweep(coflow, r);
+    ASSERT_TRUE(s.ok() && c.ok());
+    const double su = s->times[0].us_f(), cu = c->times[0].us_f();
+    std::printf("ring all_reduce %llu MiB, 1 x 8 GPUs, flow level: steps %.2f us, coflow %.2f us\n",
+                static_cast<unsigned long long>(bytes >> 20), su, cu);
+    EXPECT_NEAR(cu, su, 0.01 * su);
+  }
+}
+
 TEST(CollectiveRun, ACoflowSpreadsAGpusInterServerBytesOverAllItsNics) {
   // The flow level, a 256 MiB tree all-reduce (Simple, 2 channels) as one
   // coflow over 2 servers x 2 GPUs with two 100G NICs per GPU, all 8 NICs

@@ -54,26 +54,28 @@ class CoflowBuilder {
     c.reduce_chain_bytes = reduce_chain_bytes_;
     // In units of D, a step of edge e takes its step bytes over the bytes
     // moved at the step's rate. Where every connection merged into e (the
-    // other channels' between the same pair) moves at every step, as a
-    // ring's do, the chain's connection gets only its share of e's rate
+    // other channels' between the same pair) moves at every step and every
+    // edge of the chain is on the same kind of link, as in a ring inside
+    // one server, the chain's connection gets only its share of e's rate
     // (as a step DAG's transfer shares the link with the other channels'
-    // steps): its step bytes / the bytes the chain's connection moves over
-    // e, times the part of D e's link needs (EdgeDrainShares: 1 on the
-    // bottleneck, less on a faster link, such as NVLink beside a ring's
-    // NICs). So a ring on one server whose channels each move one chunk
-    // takes its whole D on the chain: chain + D, NCCL's latency + bytes /
-    // bandwidth. A tree's channels run their rotated chains through a link
-    // in turn, so a step there has the whole edge: step bytes / e's bytes.
-    // The chain's transmission is the sum over the chain's steps, and the
-    // connection's own share of it the largest single step times the steps
-    // a chunk takes on one connection.
-    const std::vector<double> pace = steps_shared_ ? EdgeDrainShares() : std::vector<double>(edges_.size(), 1.0);
+    // steps, which run in lockstep there): its step bytes / the bytes the
+    // chain's connection moves over e, times the part of D e's link needs
+    // (EdgeDrainShares: 1 on the bottleneck). So a ring on one server whose
+    // channels each move one chunk takes its whole D on the chain: chain +
+    // D, NCCL's latency + bytes / bandwidth, and the step DAG's time. A
+    // chain over NVLink and the network mixed (a ring across servers) has
+    // its channels out of step, each held at its own network crossing, and
+    // a tree's channels run their rotated chains through a link in turn:
+    // there a step has the whole edge, step bytes / e's bytes, which the
+    // step DAG bears out (docs/collectives.md).
+    const bool shared = steps_shared_ && ChainOnOneKindOfLink();
+    const std::vector<double> pace = shared ? EdgeDrainShares() : std::vector<double>(edges_.size(), 1.0);
     double largest_step_share = 0;
     size_t k = 0;
     for (const auto& [pair, e] : edges_) {
       const double p = pace[k++];
       if (e.wire_bytes == 0 || e.weight == 0) continue;
-      const double moved = static_cast<double>(steps_shared_ ? e.chain_wire_bytes : e.wire_bytes);
+      const double moved = static_cast<double>(shared ? e.chain_wire_bytes : e.wire_bytes);
       c.timing.depth += p * e.chain_step_bytes / moved;
       largest_step_share = std::max(largest_step_share, p * static_cast<double>(e.largest_step) / moved);
     }
@@ -95,6 +97,15 @@ class CoflowBuilder {
     uint64_t largest_step = 0;
   };
   bool Between(CollectiveRank a, CollectiveRank b) const { return a / o_.ranks_per_server != b / o_.ranks_per_server; }
+  // Whether every edge of the chain is inside a server, or every one between servers.
+  bool ChainOnOneKindOfLink() const {
+    bool inside = false, between = false;
+    for (const auto& [pair, e] : edges_) {
+      if (e.weight == 0) continue;
+      (Between(pair.first, pair.second) ? between : inside) = true;
+    }
+    return !(inside && between);
+  }
   // Per edge (in edges_ order), the time its sender needs for all it sends
   // over that edge's link (NVLink inside a server, the network between, at
   // rates_) over the longest such time: 1 on the bottleneck; all 1 without

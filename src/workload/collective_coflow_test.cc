@@ -111,28 +111,32 @@ TEST(CollectiveCoflow, ARingOfOneChunkPerChannelPaysItsStepsAndItsDrain) {
               8.4 + 3.4 + 2 * 7.0 / 8 * (1 << 30) / 240e3, 1e-3);
 }
 
-TEST(CollectiveCoflow, AChainStepOnAFasterLinkTakesItsOwnTimeNotTheDrains) {
+TEST(CollectiveCoflow, ARingAcrossServersKeepsTheWholeEdgePerStep) {
   // 2 servers x 4 GPUs, 4 channels, 16 MiB, one chunk a channel, no PXN:
   // channel c's ring crosses from GPU c-1 of a server to GPU c of the
-  // other, so each GPU sends one channel's 2 x 7/8 x 4 MiB = 7 MiB over the
-  // network (100G: 587.2 us, the drain) and three channels' 21 MiB over
-  // NVLink (3600G: 48.9 us, 1/12 of it). The chain (channel 0) steps an
-  // eighth of its connection's bytes over 2 network and 6 NVLink edges:
-  // K = 2/8 + 6/8 x 1/12 = 0.3125, where taking every edge as the
-  // bottleneck gives 1 and the whole edge's rate (the chain's connection
-  // alone on it) 0.5. The drain then bounds it: 8.4 + D + one 14 us step.
+  // other, so each network edge carries one channel's 7 MiB and each
+  // NVLink edge three channels' 21 MiB. Its chain mixes NVLink and network
+  // steps, whose channels run out of step (each held at its own network
+  // crossing): a step has the whole edge's rate, an eighth of each edge's
+  // slice: K = 2/8 (network) + 6/24 (NVLink) = 0.5, with or without rates.
+  // The drain then bounds it: 8.4 us + D (7 MiB at 100G) + one 14 us step.
   CollectiveOptions o = CoflowOptions(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 8, 4, 4, false);
   o.bytes = 16 << 20;
   o.chunk_bytes = NcclChunkBytes(o.op, o.algorithm, o.ranks);
   const CoflowLinkRates rates{DataRate::Gbps(3600), DataRate::Gbps(100)};
   Result<CollectiveCoflow> c = BuildCollectiveCoflow(o, rates);
   ASSERT_TRUE(c.ok());
-  EXPECT_NEAR(c->timing.depth, 0.3125, 1e-9);
-  Result<CollectiveCoflow> unpaced = BuildCollectiveCoflow(o);
-  ASSERT_TRUE(unpaced.ok());
-  EXPECT_NEAR(unpaced->timing.depth, 1.0, 1e-9);
+  EXPECT_NEAR(c->timing.depth, 0.5, 1e-9);
   const double drain_us = 7.0 * (1 << 20) * 8 / 100e3;
   EXPECT_NEAR(EstimateCoflowTime(*c, 4, rates.nvlink, rates.network, DataRate()).us_f(), 8.4 + drain_us + 14, 1e-3);
+  // Four servers of one GPU: every edge a network one, all four channels
+  // on each in lockstep: each chain step at a quarter of the edge, K = 1.
+  o = CoflowOptions(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 4, 1, 4, false);
+  o.bytes = 16 << 20;
+  o.chunk_bytes = NcclChunkBytes(o.op, o.algorithm, o.ranks);
+  c = BuildCollectiveCoflow(o, rates);
+  ASSERT_TRUE(c.ok());
+  EXPECT_NEAR(c->timing.depth, 1.0, 1e-9);
 }
 
 TEST(CollectiveCoflow, ATreeChainsUpAndDownItsDeepestBranch) {
