@@ -151,6 +151,7 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
     options.channels = result.channels;
     options.root = request.root;
     options.pxn = request.pxn && result.ranks > result.ranks_per_server;
+    if (request.max_dag_nodes != 0) options.max_dag_nodes = request.max_dag_nodes;
     // The fastest candidate (ties: the first, so the choice is stable). A
     // candidate of the automatic choice that cannot be built at this size
     // (e.g. a DAG too large for its chunk size) is not a candidate.
