@@ -16,7 +16,11 @@
 // chain (for a ring AllReduce over m ranks, 2(m-1)/m on every edge, so
 // 2(m-1) steps in all, as in NCCL's latency model), K is the chain's
 // transmission in units of D (the sum over the chain's steps of step
-// bytes / the bytes of the edge), F the part of K that is pipeline fill
+// bytes / the bytes of the edge; for a ring whose chain is all inside a
+// server or all between servers, whose channels then share every edge in
+// lockstep, step bytes / the bytes the chain's own connection moves over
+// the edge, times the part of D the edge's link needs: one chunk a channel
+// then pays chain + D, as the step DAG does), F the part of K that is pipeline fill
 // rather than the bottleneck connection's own steps (0 for a ring, whose
 // every connection takes every step; 2h - 1 steps of a chunk for a tree
 // of depth h), and fill the longest step's latency: a pipeline hides its
