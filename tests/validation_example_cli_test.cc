@@ -56,10 +56,28 @@ TEST(ValidationExample, OneServerFitPredictsTwoServersWithTheStatedError) {
     ASSERT_EQ(measured.count(bytes), 1u) << bytes;
     sum += std::abs(us - measured.at(bytes)) / measured.at(bytes);
   }
-  // The README's figure, to its one decimal.
-  EXPECT_NEAR(100.0 * sum / 9.0, 49.3, 0.05);
-  // And its 1 GiB row: 16750.2 us against 28656 us measured, -41.5%.
+  // The README's figure, 49.3% (49.25 before rounding).
+  EXPECT_NEAR(100.0 * sum / 9.0, 49.25, 0.01);
+  // And its 1 GiB row: 16768.8 us against 28656 us measured, -41.5%.
   EXPECT_NEAR(100.0 * (model.at(1073741824) - measured.at(1073741824)) / measured.at(1073741824), -41.5, 0.05);
+}
+
+TEST(ValidationExample, CalibrateReadsAPublishedTableAndRejectsABadRowByFileAndLine) {
+  // The tuned A100 pair's one published size, as data/validation/ keeps it.
+  CommandResult table = RunAifabric(
+      "calibrate data/validation/nccl_tests_a100_2node_allreduce_ocitutorials_tuned.csv"
+      " --cluster examples/validation/a100_2node_roce_tuned.yaml");
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_THAT(table.out, ::testing::HasSubstr("(all_reduce from the table, 16 ranks on 2 host(s))"));
+  EXPECT_THAT(table.out, ::testing::HasSubstr("  10737418240   90330.00"));
+  TempDir dir;
+  const std::string bad = dir.Write("bad.csv",
+                                    "# system: 1 node x 8 GPUs\nop,size_bytes,time_us,algbw_gbps,busbw_gbps\n"
+                                    "all_reduce,1048576,76.71,13.67,23.92\nall_reduce,2M,112.4,18.66,32.66\n");
+  CommandResult rejected = RunAifabric("calibrate " + bad + " --cluster examples/validation/a100_1node.yaml");
+  EXPECT_EQ(rejected.exit_code, 2);
+  EXPECT_THAT(rejected.err,
+              ::testing::HasSubstr(bad + ":4: size_bytes: expected a whole number of bytes > 0, got '2M'"));
 }
 
 }  // namespace

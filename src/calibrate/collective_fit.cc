@@ -43,8 +43,9 @@ std::optional<CollectiveAlgorithm> ModelAlgorithm(const std::string& name) {
 
 class Fitter {
  public:
-  Fitter(const Scenario& cluster, std::vector<Target> targets, std::vector<CalibrationPoint>& points)
-      : cluster_(cluster), targets_(std::move(targets)), points_(points) {}
+  Fitter(const Scenario& cluster, std::vector<Target> targets, std::vector<CalibrationPoint>& points,
+         uint64_t max_dag_nodes)
+      : cluster_(cluster), targets_(std::move(targets)), points_(points), max_dag_nodes_(max_dag_nodes) {}
 
   // The scenario with `figures` set to exp(u) x start.
   Scenario Apply(const std::vector<FittedFigure>& figures, const std::vector<double>& u) const {
@@ -107,6 +108,7 @@ class Fitter {
         r.gpus = t.log->ranks;
         r.algorithm = g.algorithm;
         r.protocol = g.protocol;
+        r.max_dag_nodes = max_dag_nodes_;
         for (size_t p : g.points) r.sizes.push_back(points_[p].bytes);
         Result<CollectiveSweepResult> sweep = RunCollectiveSweep(s, r);
         if (!sweep.ok()) return Error{t.log->origin + ": " + sweep.error().message};
@@ -233,6 +235,7 @@ class Fitter {
   const Scenario& cluster_;
   std::vector<Target> targets_;
   std::vector<CalibrationPoint>& points_;
+  const uint64_t max_dag_nodes_;
   int evaluations_ = 0;
 };
 
@@ -311,7 +314,7 @@ Result<CalibrationFit> FitCollectiveCalibration(const Scenario& cluster, const s
     targets.push_back(std::move(t));
   }
 
-  Fitter fitter(cluster, std::move(targets), fit.points);
+  Fitter fitter(cluster, std::move(targets), fit.points, options.max_dag_nodes);
   // The protocols the sizes run with the starting figures choose the latencies to fit.
   Result<std::vector<double>> start = fitter.Evaluate({}, {}, true);
   if (!start.ok()) return start.error();

@@ -85,6 +85,14 @@ struct CalibrationFit {
 struct CalibrationFitOptions {
   bool cross_validate = true;
   int max_iterations = 40;
+  // Nonzero: the step DAGs the fit runs (NVLS, and every algorithm on the
+  // packet level) move k of NCCL's chunks as one past this many nodes
+  // (docs/collectives.md, "Chunks"): the same bytes over the same links in
+  // fewer steps, each paying one step latency, so a fit that runs every
+  // size hundreds of times costs minutes, not hours (NVLS at 16 GiB on 2 x
+  // 8 GPUs is 7.3M nodes), at a cost in fidelity the caller states. 0:
+  // the DAGs `aifabric collective` runs. Coflows have no nodes.
+  uint64_t max_dag_nodes = 0;
 };
 
 // `cluster` is the scenario the logs ran on (servers, GPUs, NICs, fabric).

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "calibrate/nccl_tests_table.h"
 #include "core/text_file.h"
 
 namespace aifabric {
@@ -257,9 +258,9 @@ std::optional<CollectiveOp> OpFromTable(const NcclTestsLog& log) {
   return std::nullopt;                                      // all_reduce on 2 ranks or sendrecv
 }
 
-// n from busbw/algbw = 2(n-1)/n (all_reduce) or (n-1)/n (all_gather,
-// reduce_scatter, alltoall), on the row of the largest algbw; 0 if unsure.
-int32_t RanksFromTable(const NcclTestsLog& log) {
+}  // namespace
+
+int32_t RanksFromBandwidths(const NcclTestsLog& log) {
   const NcclTestsRow* r = nullptr;
   for (const NcclTestsRow& row : log.rows) {
     if (!r || row.out_of_place.algbw_gb_per_s > r->out_of_place.algbw_gb_per_s) r = &row;
@@ -284,8 +285,6 @@ int32_t RanksFromTable(const NcclTestsLog& log) {
   for (double m = std::max(2.0, whole - 3); m <= whole + 3; ++m) matches += fits(m) ? 1 : 0;
   return matches == 1 && fits(whole) ? static_cast<int32_t>(whole) : 0;
 }
-
-}  // namespace
 
 Result<NcclTestsLog> ParseNcclTestsLog(std::string_view text, const std::string& origin,
                                        std::optional<CollectiveOp> op) {
@@ -370,7 +369,7 @@ Result<NcclTestsLog> ParseNcclTestsLog(std::string_view text, const std::string&
   }
   log.ranks = static_cast<int32_t>(ranks.size());
   log.hosts = static_cast<int32_t>(hosts.size());
-  if (log.ranks == 0) log.ranks = RanksFromTable(log);
+  if (log.ranks == 0) log.ranks = RanksFromBandwidths(log);
 
   for (NcclTestsRow& row : log.rows) {
     for (const auto& [bytes, choice] : facts.by_bytes) {
@@ -399,6 +398,7 @@ Result<NcclTestsLog> ReadNcclTestsLog(const std::string& path, std::optional<Col
   }
   Result<std::string> text = ReadTextFile(path, kMaxNcclTestsLogBytes);
   if (!text.ok()) return text.error();
+  if (IsNcclTestsTable(path, *text)) return ParseNcclTestsTable(*text, path, op);
   return ParseNcclTestsLog(*text, path, op);
 }
 

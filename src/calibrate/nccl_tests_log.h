@@ -79,7 +79,14 @@ inline constexpr uint64_t kMaxNcclTestsLogBytes = 64ull << 20;
 // busbw/algbw), when that names one collective.
 Result<NcclTestsLog> ParseNcclTestsLog(std::string_view text, const std::string& origin,
                                        std::optional<CollectiveOp> op = std::nullopt);
-// Reads and parses a file of at most kMaxNcclTestsLogBytes.
+// Reads and parses a file of at most kMaxNcclTestsLogBytes: a CSV table of
+// data/validation/'s format (a ".csv" name or its header line;
+// calibrate/nccl_tests_table.h) or else a log.
 Result<NcclTestsLog> ReadNcclTestsLog(const std::string& path, std::optional<CollectiveOp> op = std::nullopt);
+
+// The rank count n from busbw/algbw = 2(n-1)/n (all_reduce) or (n-1)/n
+// (all_gather, reduce_scatter, alltoall) on the row of the largest algbw,
+// for a log without rank lines; 0 if the printed figures fit several n.
+int32_t RanksFromBandwidths(const NcclTestsLog& log);
 
 }  // namespace aifabric

@@ -42,6 +42,7 @@ int CalibrateCommand(const CalibrateOptions& options) {
   }
   CalibrationFitOptions fit_options;
   fit_options.cross_validate = !options.no_cross_validation;
+  fit_options.max_dag_nodes = options.max_dag_nodes;
   Result<CalibrationFit> fit = FitCollectiveCalibration(*cluster, logs, fit_options);
   if (!fit.ok()) return ReportBadInput(fit.error());
   std::fputs(FormatCalibrationReport(*fit, logs, cluster->name).c_str(), stdout);

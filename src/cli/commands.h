@@ -107,6 +107,7 @@ struct CalibrateOptions {
   std::string cluster;                 // the scenario the logs ran on
   std::string out_file;                // "" -> print only
   bool no_cross_validation = false;
+  uint64_t max_dag_nodes = 0;          // --max-dag-nodes; 0 = as `aifabric collective`
   std::vector<std::string> overrides;  // --set
   ModelOptions model;                  // --model (default flow), --collectives
 };

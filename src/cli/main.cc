@@ -105,11 +105,16 @@ int main(int argc, char** argv) {
   CalibrateOptions calibrate;
   CLI::App* calibrate_cmd = app.add_subcommand(
       "calibrate", "Fit the collective model to nccl-tests logs of a cluster; write the fitted calibration file");
-  calibrate_cmd->add_option("logs", calibrate.logs, "nccl-tests output files (PATH or OP=PATH, e.g. alltoall=run.log)")
+  calibrate_cmd->add_option("logs", calibrate.logs,
+                            "nccl-tests output files or data/validation CSV tables (PATH or OP=PATH, e.g. "
+                            "alltoall=run.log)")
       ->required();
   calibrate_cmd->add_option("--cluster", calibrate.cluster, "Scenario of the cluster the logs ran on")->required();
   calibrate_cmd->add_option("--out", calibrate.out_file, "Write the fitted calibration file (data/calibration.yaml format)");
   calibrate_cmd->add_flag("--no-cv", calibrate.no_cross_validation, "Skip the held-out (cross-validation) fits");
+  calibrate_cmd->add_option("--max-dag-nodes", calibrate.max_dag_nodes,
+                            "Step DAGs past N nodes move chunks k at a time (faster fits of NVLS and the packet "
+                            "level; not what `aifabric collective` runs)");
   calibrate_cmd->add_option("--set", calibrate.overrides, "Override a cluster scenario field: KEY=VALUE (dotted path)");
   AddModelOptions(calibrate_cmd, calibrate.model, "Network model the fit runs (default flow: it runs every size many times)");
 

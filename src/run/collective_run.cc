@@ -151,6 +151,7 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
     options.channels = result.channels;
     options.root = request.root;
     options.pxn = request.pxn && result.ranks > result.ranks_per_server;
+    if (request.max_dag_nodes != 0) options.max_dag_nodes = request.max_dag_nodes;
     // The fastest candidate (ties: the first, so the choice is stable). A
     // candidate of the automatic choice that cannot be built at this size
     // (e.g. a DAG too large for its chunk size) is not a candidate.
@@ -174,7 +175,8 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
         Result<Time> time = Time::Zero();
         std::vector<FaultOutcome> faults;
         if (coflows && HasCoflowForm(options.op, algorithm)) {
-          Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(options);
+          Result<CollectiveCoflow> coflow =
+              BuildCollectiveCoflow(options, {scenario.server.nvlink_per_dir, scenario.gpu_network_rate()});
           if (!coflow.ok()) {
             if (request.algorithm) return coflow.error();
             unbuilt = coflow.error();

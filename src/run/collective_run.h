@@ -42,6 +42,10 @@ struct CollectiveRequest {
   bool pxn = true;             // relay cross-rail sends over NVLink (NCCL's default since 2.12)
   int32_t root = 0;
   bool data_check = false;     // print #wrong 0 rather than N/A (nothing is checked)
+  // A step DAG's node limit past which chunks move k at a time
+  // (CollectiveOptions::max_dag_nodes; docs/collectives.md, "Chunks");
+  // 0 = that default, 20M.
+  uint64_t max_dag_nodes = 0;
 };
 
 struct CollectiveSweepResult {

@@ -14,8 +14,7 @@ namespace aifabric {
 JobExecutorOptions JobExecutorOptionsFor(const Scenario& scenario, const BuiltFabric& fabric) {
   JobExecutorOptions options;
   options.reduce_rate = scenario.reduce_rate();
-  options.gpu_network_rate = DataRate::BitsPerSecond(
-      static_cast<uint64_t>(static_cast<double>(scenario.topology.nic_rate.bps()) * scenario.nics_per_gpu));
+  options.gpu_network_rate = scenario.gpu_network_rate();
   options.coflow_collectives = scenario.coflow_collectives();
   options.slowdowns = fabric.stragglers;
   options.protocol_spec = GetProtocolSpec(options.protocol, scenario.calibration_spec());

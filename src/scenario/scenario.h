@@ -194,6 +194,10 @@ struct Scenario {
   // GPU reduction throughput for collectives: a reduction reads two
   // operands and writes one, so HBM bandwidth / 3.
   DataRate reduce_rate() const { return DataRate::BitsPerSecond(static_cast<uint64_t>(gpu.hbm_tbps * 1e12 * 8 / 3)); }
+  // What a GPU's NICs carry together: the NIC rate times the NICs per GPU.
+  DataRate gpu_network_rate() const {
+    return DataRate::BitsPerSecond(static_cast<uint64_t>(static_cast<double>(topology.nic_rate.bps()) * nics_per_gpu));
+  }
   bool coflow_collectives() const {
     return collectives == Collectives::kCoflow || (collectives == Collectives::kAuto && model != ModelKind::kPacket);
   }

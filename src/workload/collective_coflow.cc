@@ -17,8 +17,11 @@ constexpr int32_t kMaxAllToAllRanks = 2048;  // 4M edges
 // Collects edges (merging repeats of a pair) and the chain's latency.
 class CoflowBuilder {
  public:
-  explicit CoflowBuilder(const CollectiveOptions& o)
-      : o_(o), spec_(GetProtocolSpec(o.protocol)), base_latency_(o.base_latency.value_or(spec_.base_latency)) {}
+  CoflowBuilder(const CollectiveOptions& o, const CoflowLinkRates& rates)
+      : o_(o),
+        rates_(rates),
+        spec_(GetProtocolSpec(o.protocol)),
+        base_latency_(o.base_latency.value_or(spec_.base_latency)) {}
 
   // `bytes` of payload from src to dst; `weight` of its steps, each of
   // `step` bytes, on the chain.
@@ -37,6 +40,9 @@ class CoflowBuilder {
   // tree's or a chain's 1): the part of the chain that is the connection's
   // own work, not fill.
   void SetConnectionSteps(double steps) { connection_steps_ = steps; }
+  // Every connection of an edge moves at every step (a ring's channels,
+  // an all-to-all's): a chain step gets its connection's share of the edge.
+  void SetStepsShared() { steps_shared_ = true; }
   void AddReduceChain(uint64_t bytes) { reduce_chain_bytes_ += bytes; }
 
   CollectiveCoflow Build() && {
@@ -46,17 +52,32 @@ class CoflowBuilder {
     c.timing.fill = fill_;
     c.timing.latency = base_latency_;
     c.reduce_chain_bytes = reduce_chain_bytes_;
-    // In units of D, a step of edge e takes its step bytes / its merged
-    // bytes (all channels' connections between the pair share its rate):
-    // the chain's transmission is the sum of those over the chain's steps,
-    // and the connection's own share of it the largest single step times
-    // the steps a chunk takes on one connection.
+    // In units of D, a step of edge e takes its step bytes over the bytes
+    // moved at the step's rate. Where every connection merged into e (the
+    // other channels' between the same pair) moves at every step and every
+    // edge of the chain is on the same kind of link, as in a ring inside
+    // one server, the chain's connection gets only its share of e's rate
+    // (as a step DAG's transfer shares the link with the other channels'
+    // steps, which run in lockstep there): its step bytes / the bytes the
+    // chain's connection moves over e, times the part of D e's link needs
+    // (EdgeDrainShares: 1 on the bottleneck). So a ring on one server whose
+    // channels each move one chunk takes its whole D on the chain: chain +
+    // D, NCCL's latency + bytes / bandwidth, and the step DAG's time. A
+    // chain over NVLink and the network mixed (a ring across servers) has
+    // its channels out of step, each held at its own network crossing, and
+    // a tree's channels run their rotated chains through a link in turn:
+    // there a step has the whole edge, step bytes / e's bytes, which the
+    // step DAG bears out (docs/collectives.md).
+    const bool shared = steps_shared_ && ChainOnOneKindOfLink();
+    const std::vector<double> pace = shared ? EdgeDrainShares() : std::vector<double>(edges_.size(), 1.0);
     double largest_step_share = 0;
+    size_t k = 0;
     for (const auto& [pair, e] : edges_) {
+      const double p = pace[k++];
       if (e.wire_bytes == 0 || e.weight == 0) continue;
-      const double merged = static_cast<double>(e.wire_bytes);
-      c.timing.depth += e.chain_step_bytes / merged;
-      largest_step_share = std::max(largest_step_share, static_cast<double>(e.largest_step) / merged);
+      const double moved = static_cast<double>(shared ? e.chain_wire_bytes : e.wire_bytes);
+      c.timing.depth += p * e.chain_step_bytes / moved;
+      largest_step_share = std::max(largest_step_share, p * static_cast<double>(e.largest_step) / moved);
     }
     c.timing.fill_depth = std::max(0.0, c.timing.depth - connection_steps_ * largest_step_share);
     c.edges.reserve(edges_.size());
@@ -70,11 +91,39 @@ class CoflowBuilder {
  private:
   struct Edge {
     uint64_t wire_bytes = 0;
+    uint64_t chain_wire_bytes = 0;  // the chain's connection's part of wire_bytes
     double weight = 0;
     double chain_step_bytes = 0;  // sum of weight x step bytes
     uint64_t largest_step = 0;
   };
   bool Between(CollectiveRank a, CollectiveRank b) const { return a / o_.ranks_per_server != b / o_.ranks_per_server; }
+  // Whether every edge of the chain is inside a server, or every one between servers.
+  bool ChainOnOneKindOfLink() const {
+    bool inside = false, between = false;
+    for (const auto& [pair, e] : edges_) {
+      if (e.weight == 0) continue;
+      (Between(pair.first, pair.second) ? between : inside) = true;
+    }
+    return !(inside && between);
+  }
+  // Per edge (in edges_ order), the time its sender needs for all it sends
+  // over that edge's link (NVLink inside a server, the network between, at
+  // rates_) over the longest such time: 1 on the bottleneck; all 1 without
+  // rates.
+  std::vector<double> EdgeDrainShares() const {
+    std::vector<double> share(edges_.size(), 1.0);
+    if (rates_.nvlink.bps() == 0 || rates_.network.bps() == 0) return share;
+    std::vector<CollectiveCoflowEdge> edges;
+    edges.reserve(edges_.size());
+    for (const auto& [pair, e] : edges_) edges.push_back(CollectiveCoflowEdge{pair.first, pair.second, e.wire_bytes, 0});
+    const SenderDrains drains(edges, o_.ranks, o_.ranks_per_server, rates_.nvlink, rates_.network);
+    const double longest = static_cast<double>(drains.longest().ps());
+    if (longest <= 0) return share;
+    for (size_t k = 0; k < edges.size(); ++k) {
+      share[k] = static_cast<double>(drains.of(edges[k]).ps()) / longest;
+    }
+    return share;
+  }
   Time StepLatency(CollectiveRank src, CollectiveRank dst) const {
     return Between(src, dst) ? o_.net_step_latency.value_or(spec_.net_step_latency)
                              : o_.step_latency.value_or(spec_.step_latency);
@@ -83,9 +132,11 @@ class CoflowBuilder {
   void AddHop(CollectiveRank src, CollectiveRank dst, uint64_t bytes, double weight, uint64_t step) {
     const uint64_t step_wire = EffectiveWireBytes(o_.protocol, step, o_.bus_efficiency);
     Edge& e = edges_[{src, dst}];
-    e.wire_bytes += EffectiveWireBytes(o_.protocol, bytes, o_.bus_efficiency);
+    const uint64_t wire = EffectiveWireBytes(o_.protocol, bytes, o_.bus_efficiency);
+    e.wire_bytes += wire;
     e.weight += weight;
     if (weight > 0) {
+      e.chain_wire_bytes += wire;
       e.chain_step_bytes += weight * static_cast<double>(step_wire);
       e.largest_step = std::max(e.largest_step, step_wire);
       chain_ps_ += weight * static_cast<double>(StepLatency(src, dst).ps());
@@ -94,12 +145,14 @@ class CoflowBuilder {
   }
 
   const CollectiveOptions& o_;
+  const CoflowLinkRates rates_;
   const ProtocolSpec spec_;
   const Time base_latency_;
   std::map<std::pair<CollectiveRank, CollectiveRank>, Edge> edges_;
   double chain_ps_ = 0;
   Time fill_;  // the longest step on the chain
   double connection_steps_ = 1;
+  bool steps_shared_ = false;
   uint64_t reduce_chain_bytes_ = 0;
 };
 
@@ -118,6 +171,7 @@ void AddRing(CoflowBuilder& b, const CollectiveOptions& o, int32_t c, uint64_t s
   const bool chain_channel = c == 0;  // channels run side by side: one chain counts
   const uint64_t chunk = ChunkOf(o, share);
   auto slice = [&](size_t i) { return SplitPart(share, m, i % m); };
+  b.SetStepsShared();
   b.SetConnectionSteps(o.op == CollectiveOp::kAllReduce ? 2 * (dm - 1)
                        : (o.op == CollectiveOp::kAllGather || o.op == CollectiveOp::kReduceScatter) ? dm - 1
                                                                                                     : 1);
@@ -165,6 +219,7 @@ void AddAllToAll(CoflowBuilder& b, const CollectiveOptions& o, int32_t c, uint64
   const uint64_t chunk = ChunkOf(o, share);
   const double edges = static_cast<double>(o.ranks) * (o.ranks - 1);
   b.SetConnectionSteps(1);
+  b.SetStepsShared();
   for (CollectiveRank r = 0; r < o.ranks; ++r) {
     for (int32_t step = 1; step < o.ranks; ++step) {
       // One step on the chain: the average edge's.
@@ -237,18 +292,29 @@ std::vector<uint64_t> CollectiveCoflow::WireBytesSentPerRank() const {
   return sent;
 }
 
+SenderDrains::SenderDrains(std::span<const CollectiveCoflowEdge> edges, int32_t ranks, int32_t ranks_per_server,
+                           DataRate nvlink, DataRate network)
+    : ranks_per_server_(ranks_per_server),
+      nvlink_(nvlink),
+      network_(network),
+      nvlink_out_(static_cast<size_t>(ranks), 0),
+      network_out_(static_cast<size_t>(ranks), 0) {
+  for (const CollectiveCoflowEdge& e : edges) {
+    (Between(e) ? network_out_ : nvlink_out_)[static_cast<size_t>(e.src)] += e.wire_bytes;
+  }
+  for (size_t r = 0; r < nvlink_out_.size(); ++r) {
+    longest_ = Max(longest_, Max(nvlink.TransmitTime(nvlink_out_[r]), network.TransmitTime(network_out_[r])));
+  }
+}
+
+Time SenderDrains::of(const CollectiveCoflowEdge& e) const {
+  const size_t src = static_cast<size_t>(e.src);
+  return Between(e) ? network_.TransmitTime(network_out_[src]) : nvlink_.TransmitTime(nvlink_out_[src]);
+}
+
 Time EstimateCoflowTime(const CollectiveCoflow& coflow, int32_t ranks_per_server, DataRate nvlink, DataRate network,
                         DataRate reduce_rate) {
-  const size_t ranks = static_cast<size_t>(coflow.gpu_ranks);
-  std::vector<uint64_t> nvlink_out(ranks, 0), network_out(ranks, 0);
-  for (const CollectiveCoflowEdge& e : coflow.edges) {
-    const bool between = e.src / ranks_per_server != e.dst / ranks_per_server;
-    (between ? network_out : nvlink_out)[static_cast<size_t>(e.src)] += e.wire_bytes;
-  }
-  Time d;
-  for (size_t r = 0; r < ranks; ++r) {
-    d = Max(d, Max(nvlink.TransmitTime(nvlink_out[r]), network.TransmitTime(network_out[r])));
-  }
+  const Time d = SenderDrains(coflow.edges, coflow.gpu_ranks, ranks_per_server, nvlink, network).longest();
   const double d_ps = static_cast<double>(d.ps());
   Time chain = coflow.timing.chain;
   if (reduce_rate.bps() > 0) chain += reduce_rate.TransmitTime(coflow.reduce_chain_bytes);
@@ -280,7 +346,7 @@ CoflowRequest MakeCoflowRequest(const CollectiveCoflow& coflow, std::span<const 
   return r;
 }
 
-Result<CollectiveCoflow> BuildCollectiveCoflow(const CollectiveOptions& o) {
+Result<CollectiveCoflow> BuildCollectiveCoflow(const CollectiveOptions& o, const CoflowLinkRates& rates) {
   if (Status s = CheckCollectiveOptions(o); !s.ok()) return s.error();
   const CollectiveAlgorithm algorithm = ResolveAlgorithm(o.op, o.algorithm);
   if (!HasCoflowForm(o.op, o.algorithm)) {
@@ -296,7 +362,7 @@ Result<CollectiveCoflow> BuildCollectiveCoflow(const CollectiveOptions& o) {
   }
   CollectiveOptions effective = o;
   effective.pxn = o.pxn && o.ranks_per_server > 1 && o.ranks > o.ranks_per_server;
-  CoflowBuilder b(effective);
+  CoflowBuilder b(effective, rates);
   if (o.bytes == 0 || o.ranks == 1) {
     CollectiveCoflow empty;
     empty.gpu_ranks = o.ranks;

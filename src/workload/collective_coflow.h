@@ -16,7 +16,11 @@
 // chain (for a ring AllReduce over m ranks, 2(m-1)/m on every edge, so
 // 2(m-1) steps in all, as in NCCL's latency model), K is the chain's
 // transmission in units of D (the sum over the chain's steps of step
-// bytes / the bytes of the edge), F the part of K that is pipeline fill
+// bytes / the bytes of the edge; for a ring whose chain is all inside a
+// server or all between servers, whose channels then share every edge in
+// lockstep, step bytes / the bytes the chain's own connection moves over
+// the edge, times the part of D the edge's link needs: one chunk a channel
+// then pays chain + D, as the step DAG does), F the part of K that is pipeline fill
 // rather than the bottleneck connection's own steps (0 for a ring, whose
 // every connection takes every step; 2h - 1 steps of a chunk for a tree
 // of depth h), and fill the longest step's latency: a pipeline hides its
@@ -66,11 +70,42 @@ struct CollectiveCoflow {
   std::vector<uint64_t> WireBytesSentPerRank() const;
 };
 
+// The rates a coflow's chain is timed by: a GPU's NVLink per direction and
+// its network rate (all its NICs). Zero: unknown, every edge of the chain
+// taken as the coflow's bottleneck.
+struct CoflowLinkRates {
+  DataRate nvlink;
+  DataRate network;
+};
+
 // Ring for every op but alltoall, tree for all_reduce, pairwise for
 // alltoall (kDefault resolved as BuildCollective does).
 bool HasCoflowForm(CollectiveOp op, CollectiveAlgorithm algorithm);
 // Errors as BuildCollective's, and for an algorithm without a coflow form.
-Result<CollectiveCoflow> BuildCollectiveCoflow(const CollectiveOptions& options);
+// `rates` time the chain's steps: a step on an edge whose sender's link
+// is not the bottleneck takes its edge's own time, a fraction of D.
+Result<CollectiveCoflow> BuildCollectiveCoflow(const CollectiveOptions& options, const CoflowLinkRates& rates = {});
+
+// What each sender of a set of edges sends over NVLink (to ranks of its
+// server) and over the network (to other servers), and how long that takes
+// at the given rates: an edge's time is its sender's on the edge's link,
+// and the longest over every sender and link is the coflow's drain on an
+// idle cluster.
+class SenderDrains {
+ public:
+  SenderDrains(std::span<const CollectiveCoflowEdge> edges, int32_t ranks, int32_t ranks_per_server, DataRate nvlink,
+               DataRate network);
+  Time of(const CollectiveCoflowEdge& edge) const;
+  Time longest() const { return longest_; }
+
+ private:
+  bool Between(const CollectiveCoflowEdge& e) const { return e.src / ranks_per_server_ != e.dst / ranks_per_server_; }
+
+  const int32_t ranks_per_server_;
+  const DataRate nvlink_, network_;
+  std::vector<uint64_t> nvlink_out_, network_out_;
+  Time longest_;
+};
 
 // The coflow's time on an idle cluster (CoflowRequest's bound, no path
 // latencies): D is the most any rank sends over NVLink at `nvlink` or

@@ -81,6 +81,64 @@ TEST(CollectiveCoflow, ARingAllReduceChainsNcclsTwoTimesNMinusOneSteps) {
   EXPECT_NEAR(c->timing.fill_depth, 0.0, 1e-12);
 }
 
+TEST(CollectiveCoflow, ARingOfOneChunkPerChannelPaysItsStepsAndItsDrain) {
+  // One server of 8 A100s (240 GB/s of NVLink each way), 16 MiB, 8
+  // channels of 2 MiB: NCCL's ring chunk is 8 x 2 MiB a channel, so each
+  // channel moves one chunk and every step waits for the one before it.
+  // The channels share every NVLink edge (each channel's ring visits the
+  // GPUs in the same cyclic order), so a step of 2 MiB / 8 goes at an
+  // eighth of the link: the chain's 14 steps take 14 x 3.4 us plus all of
+  // D = 2 x 7/8 x 16 MiB / 240 GB/s = 122.333 us, with the 8.4 us base:
+  // 178.333 us, NCCL's tuner's latency + bytes / bandwidth. (A chain whose
+  // steps had the whole link would hide the latencies behind D: 134.1 us.)
+  CollectiveOptions o = CoflowOptions(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 8, 8, 8, false);
+  o.bytes = 16 << 20;
+  o.chunk_bytes = NcclChunkBytes(o.op, o.algorithm, o.ranks);
+  Result<CollectiveCoflow> c = BuildCollectiveCoflow(o);
+  ASSERT_TRUE(c.ok());
+  EXPECT_NEAR(c->timing.depth, 1.0, 1e-12);
+  EXPECT_NEAR(c->timing.fill_depth, 0.0, 1e-12);
+  const double drain_us = 2 * 7.0 / 8 * (16 << 20) / 240e3;
+  const Time t = EstimateCoflowTime(*c, 8, DataRate::Gbps(1920), DataRate::Gbps(100), DataRate());
+  EXPECT_NEAR(t.us_f(), 8.4 + 14 * 3.4 + drain_us, 1e-3);
+  // 1 GiB: 8 chunks of 16 MiB a channel, the chain one of them; the drain
+  // and one step bound it: 8.4 + 3.4 us + D.
+  o.bytes = 1ull << 30;
+  c = BuildCollectiveCoflow(o);
+  ASSERT_TRUE(c.ok());
+  EXPECT_NEAR(c->timing.depth, 1.0 / 8, 1e-12);
+  EXPECT_NEAR(EstimateCoflowTime(*c, 8, DataRate::Gbps(1920), DataRate::Gbps(100), DataRate()).us_f(),
+              8.4 + 3.4 + 2 * 7.0 / 8 * (1 << 30) / 240e3, 1e-3);
+}
+
+TEST(CollectiveCoflow, ARingAcrossServersKeepsTheWholeEdgePerStep) {
+  // 2 servers x 4 GPUs, 4 channels, 16 MiB, one chunk a channel, no PXN:
+  // channel c's ring crosses from GPU c-1 of a server to GPU c of the
+  // other, so each network edge carries one channel's 7 MiB and each
+  // NVLink edge three channels' 21 MiB. Its chain mixes NVLink and network
+  // steps, whose channels run out of step (each held at its own network
+  // crossing): a step has the whole edge's rate, an eighth of each edge's
+  // slice: K = 2/8 (network) + 6/24 (NVLink) = 0.5, with or without rates.
+  // The drain then bounds it: 8.4 us + D (7 MiB at 100G) + one 14 us step.
+  CollectiveOptions o = CoflowOptions(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 8, 4, 4, false);
+  o.bytes = 16 << 20;
+  o.chunk_bytes = NcclChunkBytes(o.op, o.algorithm, o.ranks);
+  const CoflowLinkRates rates{DataRate::Gbps(3600), DataRate::Gbps(100)};
+  Result<CollectiveCoflow> c = BuildCollectiveCoflow(o, rates);
+  ASSERT_TRUE(c.ok());
+  EXPECT_NEAR(c->timing.depth, 0.5, 1e-9);
+  const double drain_us = 7.0 * (1 << 20) * 8 / 100e3;
+  EXPECT_NEAR(EstimateCoflowTime(*c, 4, rates.nvlink, rates.network, DataRate()).us_f(), 8.4 + drain_us + 14, 1e-3);
+  // Four servers of one GPU: every edge a network one, all four channels
+  // on each in lockstep: each chain step at a quarter of the edge, K = 1.
+  o = CoflowOptions(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, 4, 1, 4, false);
+  o.bytes = 16 << 20;
+  o.chunk_bytes = NcclChunkBytes(o.op, o.algorithm, o.ranks);
+  c = BuildCollectiveCoflow(o, rates);
+  ASSERT_TRUE(c.ok());
+  EXPECT_NEAR(c->timing.depth, 1.0, 1e-9);
+}
+
 TEST(CollectiveCoflow, ATreeChainsUpAndDownItsDeepestBranch) {
   // 4 servers x 2 GPUs, one channel: tree 0 over servers is 0 - 1 - {2, 3}
   // (depth 2 for server 3: NCCL's binary tree), each server a chain of 2.

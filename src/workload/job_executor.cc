@@ -268,10 +268,10 @@ CollectiveAlgorithm JobExecutor::ChooseAllReduce(const CollectiveOptions& o) {
     CollectiveOptions candidate = o;
     candidate.algorithm = a;
     candidate.chunk_bytes = ChunkBytes(o.op, a, o.ranks);
-    Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(candidate);
+    Result<CollectiveCoflow> coflow = BuildCollectiveCoflow(candidate, Rates());
     if (!coflow.ok()) continue;
-    const Time t = EstimateCoflowTime(*coflow, o.ranks_per_server, layout_.spec().nvlink_per_dir,
-                                      options_.gpu_network_rate, options_.reduce_rate);
+    const Time t = EstimateCoflowTime(*coflow, o.ranks_per_server, Rates().nvlink, Rates().network,
+                                      options_.reduce_rate);
     if (t < best_time) {
       best_time = t;
       best = a;
@@ -288,7 +288,7 @@ bool JobExecutor::StartCoflow(JobNodeIndex i, const CollectiveOptions& o, const 
   if (cached == coflows_.end()) {
     // Only an algorithm that cannot serve this group, or an all-to-all too
     // wide for one coflow, fails: the caller runs its steps instead.
-    Result<CollectiveCoflow> built = BuildCollectiveCoflow(o);
+    Result<CollectiveCoflow> built = BuildCollectiveCoflow(o, Rates());
     if (!built.ok()) return false;
     if (coflows_.size() >= 256) coflows_.clear();
     cached = coflows_.emplace(key, std::move(built).value()).first;

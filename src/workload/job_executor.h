@@ -109,6 +109,8 @@ class JobExecutor final : public TransferObserver, public EventHandler {
   void StartCollective(JobNodeIndex i);
   // The pipeline chunk: the options' or NCCL's for the algorithm.
   uint64_t ChunkBytes(CollectiveOp op, CollectiveAlgorithm algorithm, int32_t ranks) const;
+  // What a coflow's chain is timed by: a GPU's NVLink and its NICs.
+  CoflowLinkRates Rates() const { return {layout_.spec().nvlink_per_dir, options_.gpu_network_rate}; }
   // A kDefault AllReduce spanning servers: ring or tree, whichever
   // EstimateCoflowTime says is faster (NCCL's tuner picks by its own
   // latency + bandwidth model the same way); remembered per group and size.
