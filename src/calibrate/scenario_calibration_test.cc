@@ -36,11 +36,15 @@ double RingSimpleAllReduceUs(const Scenario& s, uint64_t bytes) {
   return sweep->times.at(0).us_f();
 }
 
+// A calibration file with Simple's ring base latency 50 us and NVLink
+// step 10 us (built in: 8.4 and 3.4); LL and LL128 as built in.
+constexpr const char* kSimpleLatencies =
+    "nccl:\n"
+    "  base_latency_us:\n    ring: [6.6, 14, 50]\n"
+    "  hw_latency_us:\n    nvlink:\n      ring: [0.6, 1.9, 10]\n";
+
 TEST(ScenarioCalibration, TheFilesLatenciesReplaceTheBuiltInOnes) {
-  const std::string path = WriteScenario("latency",
-                                         "nccl:\n"
-                                         "  base_latency_us:\n    ring: [6.6, 14, 50]\n"
-                                         "  hw_latency_us:\n    nvlink:\n      ring: [0.6, 1.9, 10]\n");
+  const std::string path = WriteScenario("latency", kSimpleLatencies);
   Result<Scenario> calibrated = LoadScenarioFile(path, {});
   ASSERT_TRUE(calibrated.ok()) << calibrated.error().message;
   Result<Scenario> built_in = LoadScenarioFile(path, {"calibration=" + path + ".none"});
@@ -64,10 +68,7 @@ TEST(ScenarioCalibration, AJobsCollectivesTakeTheFilesLatenciesToo) {
   // The same 1 KiB ring all-reduce over the server's 8 GPUs, as the one
   // collective of a job (what a training step or a Chakra trace runs): its
   // time grows by the same (50 - 8.4) + 14 x (10 - 3.4) = 134 us.
-  const std::string path = WriteScenario("job_latency",
-                                         "nccl:\n"
-                                         "  base_latency_us:\n    ring: [6.6, 14, 50]\n"
-                                         "  hw_latency_us:\n    nvlink:\n      ring: [0.6, 1.9, 10]\n");
+  const std::string path = WriteScenario("job_latency", kSimpleLatencies);
   Result<Scenario> calibrated = LoadScenarioFile(path, {});
   ASSERT_TRUE(calibrated.ok()) << calibrated.error().message;
   Scenario plain = *calibrated;
