@@ -27,7 +27,8 @@ constexpr double kLine = 100e9;
 constexpr double kPayload = kLine * 4096.0 / 4178.0;
 constexpr PortId kToH0 = 1;
 
-Topology Star(int hosts) {
+// One switch, `hosts` hosts on 100G links of 500 ns.
+Topology HalfMicroStar(int hosts) {
   Topology t;
   for (int h = 0; h < hosts; ++h) {
     std::string name = "h";
@@ -51,8 +52,8 @@ FlowConfig MarkEverything() {
   return c;
 }
 
-struct Harness {
-  Harness(const Topology& t, const FlowConfig& config)
+struct DcqcnHarness {
+  DcqcnHarness(const Topology& t, const FlowConfig& config)
       : sim(1), routes(RoutingTable::BuildShortestPaths(t)), net(sim, t, routes, config) {
     net.SetObserver(&finishes);
   }
@@ -69,9 +70,9 @@ TEST(FlowDcqcn, AFlowThroughUncongestedPortsIsNeverCutAndItsFctIsUnchanged) {
   // h1 -> h0 alone, and h2 -> h3 beside it: every port carries one flow at
   // its line rate, so no queue ever forms, nothing ticks and the FCTs are
   // those without DCQCN to the picosecond.
-  const Topology t = Star(4);
-  Harness with(t, MarkEverything()), without(t, FlowConfig{});
-  for (Harness* h : {&with, &without}) {
+  const Topology t = HalfMicroStar(4);
+  DcqcnHarness with(t, MarkEverything()), without(t, FlowConfig{});
+  for (DcqcnHarness* h : {&with, &without}) {
     h->Start(1, 1, 0, 4 << 20);
     h->Start(2, 2, 3, 1 << 20);
   }
@@ -89,9 +90,9 @@ TEST(FlowDcqcn, QueuePairsHeldBackByTheirOwnNicBuildNoQueueAtTheSwitch) {
   // Two transfers h1 -> h0: h1's link is full and so is the switch's port
   // to h0, but each sends only the half its NIC gives it, so the switch's
   // port gets what it carries: no queue, no mark, the FCTs of no DCQCN.
-  const Topology t = Star(3);
-  Harness with(t, MarkEverything()), without(t, FlowConfig{});
-  for (Harness* h : {&with, &without}) {
+  const Topology t = HalfMicroStar(3);
+  DcqcnHarness with(t, MarkEverything()), without(t, FlowConfig{});
+  for (DcqcnHarness* h : {&with, &without}) {
     h->Start(1, 1, 0, 4 << 20);
     h->Start(2, 1, 0, 2 << 20);
   }
@@ -111,12 +112,12 @@ TEST(FlowDcqcn, AQueueAboveKmaxCutsOncePerCnpIntervalByTheRules) {
   // 3 (72, 84, 96 after the first) before each later one (the one at
   // 60, 110, ... follows a CNP). Increases are pushed past the run
   // (T = 1 ms), and B is never reached (B = 1 GB).
-  const Topology t = Star(9);
+  const Topology t = HalfMicroStar(9);
   FlowConfig config = MarkEverything();
   config.dcqcn_config.alpha_period = Time::FromUs(12);
   config.dcqcn_config.increase_period = Time::FromMs(1);
   config.dcqcn_config.increase_bytes = 1'000'000'000;
-  Harness h(t, config);
+  DcqcnHarness h(t, config);
   for (int s = 1; s <= 8; ++s) h.Start(s, s, 0, 64 << 20);
   const double g = config.dcqcn_config.g;
   double rate = kLine, alpha = 1;
@@ -163,8 +164,8 @@ TEST(FlowDcqcn, AfterTheQueueClearsFastRecoveryHalvesTheGapToTheTargetEveryT) {
   // steps R_C <- (R_T + R_C) / 2 five times (fast recovery, F = 5):
   // L/2 - L/4 / 2^j, j = 1..5, 55 us apart; the sixth is additive (R_T +=
   // L/20). B is not reached (at most L/2 x 330 us = 2 MB < 10 MB).
-  const Topology t = Star(3);
-  Harness h(t, MarkEverything());
+  const Topology t = HalfMicroStar(3);
+  DcqcnHarness h(t, MarkEverything());
   h.Start(1, 1, 0, 64 << 20);
   h.Start(2, 2, 0, 64 << 20);
   std::vector<double> steps;
@@ -196,11 +197,11 @@ TEST(FlowDcqcn, PortsConserveBytesAndTheQueueDrainsAtCapacity) {
   // 100G: kmin 200 KB, kmax 800 KB). At every moment each queue pair has
   // sent what h0's port delivered of it plus its backlog, h0's queue is the
   // sum of the backlogs, and while a queue stands the port delivers at C.
-  const Topology t = Star(9);
+  const Topology t = HalfMicroStar(9);
   FlowConfig config;
   config.dcqcn = true;
   config.ecn.enabled = true;
-  Harness h(t, config);
+  DcqcnHarness h(t, config);
   constexpr uint64_t kBytes = 4 << 20;
   for (int s = 1; s <= 8; ++s) h.Start(s, s, 0, kBytes);
   bool saw_queue = false;
@@ -239,14 +240,14 @@ TEST(FlowDcqcn, TheControlStepIsNumericalHalvingItMovesTheIncastByUnderOnePercen
   // The step only discretizes the queues and marks (the reaction point's
   // events keep their times): 1 us, 0.5 us and 0.25 us give the same
   // incast within 1%.
-  const Topology t = Star(9);
+  const Topology t = HalfMicroStar(9);
   std::vector<double> last_us;
   for (int64_t step_ns : {1000, 500, 250}) {
     FlowConfig config;
     config.dcqcn = true;
     config.ecn.enabled = true;
     config.dcqcn_step = Time::FromNs(step_ns);
-    Harness h(t, config);
+    DcqcnHarness h(t, config);
     for (int s = 1; s <= 8; ++s) h.Start(s, s, 0, 4 << 20);
     h.sim.Run();
     Time last;
@@ -260,13 +261,13 @@ TEST(FlowDcqcn, TheControlStepIsNumericalHalvingItMovesTheIncastByUnderOnePercen
 }
 
 TEST(FlowDcqcn, SameScenarioSameFinishes) {
-  const Topology t = Star(9);
+  const Topology t = HalfMicroStar(9);
   FlowConfig config;
   config.dcqcn = true;
   config.ecn.enabled = true;
   std::vector<Time> a, b;
   for (std::vector<Time>* out : {&a, &b}) {
-    Harness h(t, config);
+    DcqcnHarness h(t, config);
     for (int s = 1; s <= 8; ++s) h.Start(s, s, 0, (1 + s) << 20);
     h.sim.Run();
     for (const auto& [id, at] : h.finishes.at) out->push_back(at);
