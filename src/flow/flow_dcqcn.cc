@@ -19,22 +19,44 @@ FlowDcqcn::FlowDcqcn(Simulator& sim, FluidNetwork& fluid, const Topology& topolo
   assert(config.dcqcn && config.dcqcn_step > Time::Zero());
 }
 
-int FlowDcqcn::Admit(uint32_t qp, PortId source_port, uint64_t bytes, int traffic_class, Time latency) {
+void FlowDcqcn::Admit(uint32_t qp, PortId source_port, uint64_t bytes, int traffic_class, Time latency) {
   assert(qp == cap_of_.size());
   (void)qp;
-  const double line = Payload(static_cast<double>(topology_.port(source_port).rate.bps()));
-  int cap;
-  if (!free_caps_.empty()) {
-    cap = free_caps_.back();
-    free_caps_.pop_back();
-    if (fluid_.capacity_bps(cap) != line) fluid_.SetCapacity(cap, line);
-  } else {
-    cap = fluid_.AddResource(line);
-  }
-  cap_of_.push_back(cap);
+  cap_of_.push_back(-1);
   state_of_.push_back(-1);
   admitted_.push_back(Admitted{source_port, traffic_class, bytes, latency});
-  return cap;
+}
+
+void FlowDcqcn::AttachCaps() {
+  std::sort(uncapped_.begin(), uncapped_.end());
+  for (uint32_t qp : uncapped_) {
+    const double cap = states_[static_cast<size_t>(state_of_[qp])].cap_bps;
+    int r;
+    if (!free_caps_.empty()) {
+      r = free_caps_.back();
+      free_caps_.pop_back();
+      fluid_.SetCapacity(r, cap);
+    } else {
+      r = fluid_.AddResource(cap);
+    }
+    cap_of_[qp] = r;
+  }
+  // Queue pair ids are their indexes (a coflow's has its top bit set).
+  fluid_.Revise([this](uint64_t id, double, std::span<const int> resources, std::span<const double> coefficients,
+                       FluidNetwork::Revision& out) {
+    if (id >= cap_of_.size() || !std::binary_search(uncapped_.begin(), uncapped_.end(), static_cast<uint32_t>(id))) {
+      return false;
+    }
+    out.reroute = true;
+    out.resources.assign(resources.begin(), resources.end());
+    out.resources.push_back(cap_of_[id]);
+    if (!coefficients.empty()) {
+      out.coefficients.assign(coefficients.begin(), coefficients.end());
+      out.coefficients.push_back(1.0);
+    }
+    return true;
+  });
+  uncapped_.clear();
 }
 
 double FlowDcqcn::SendingBps(const State& s) const {
@@ -129,7 +151,7 @@ void FlowDcqcn::OnRate(uint32_t qp, double rate_bps, double remaining_bytes) {
 }
 
 void FlowDcqcn::OnDone(uint32_t qp) {
-  free_caps_.push_back(cap_of_[qp]);
+  if (cap_of_[qp] >= 0) free_caps_.push_back(cap_of_[qp]);
   if (state_of_[qp] < 0) return;
   State& s = states_[static_cast<size_t>(state_of_[qp])];
   s.done = true;
@@ -266,7 +288,11 @@ void FlowDcqcn::OnEvent(uint64_t tag) {
     const double cap = CapBps(s);
     if (cap != s.cap_bps) {
       s.cap_bps = cap;
-      fluid_.SetCapacity(cap_of_[s.qp], cap);
+      if (cap_of_[s.qp] < 0) {
+        uncapped_.push_back(s.qp);
+      } else {
+        fluid_.SetCapacity(cap_of_[s.qp], cap);
+      }
     }
     // Come back when its backlog empties or its last byte is sent, if
     // before the next step: there its rate changes.
@@ -287,6 +313,7 @@ void FlowDcqcn::OnEvent(uint64_t tag) {
     active_[kept++] = active_[j];
   }
   active_.resize(kept);
+  if (!uncapped_.empty()) AttachCaps();
   tick_at_ = Time::Infinite();
   if (!active_.empty()) ArmTick(next);
 }

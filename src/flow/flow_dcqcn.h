@@ -11,7 +11,9 @@
 // if less (queue pairs of one host filling that link build no queue
 // behind it: at packet level they wait in the NIC, unmarked) and is
 // delivered at d_i, the
-// fluid's rate. Its fluid carries one more resource of its own, a cap:
+// fluid's rate. Once DCQCN first holds it below its line rate its fluid
+// carries one more resource of its own, a cap (until then its source link
+// caps it as well, so a queue pair never cut costs the solver nothing):
 //   - while it has no backlog the cap is its sending rate, so the fluid
 //     gives it d_i = min(s_i, its max-min share): DCQCN's cuts leave a link
 //     idle as at packet level;
@@ -75,10 +77,9 @@ class FlowDcqcn final : public EventHandler {
   FlowDcqcn(const FlowDcqcn&) = delete;
   FlowDcqcn& operator=(const FlowDcqcn&) = delete;
 
-  // A queue pair starts: its cap resource, to add to its fluid's resources
-  // (at its source link's payload rate). `latency` is its path latency.
-  // REQUIRES: queue pairs are admitted in index order.
-  int Admit(uint32_t qp, PortId source_port, uint64_t bytes, int traffic_class, Time latency);
+  // A queue pair starts (its fluid's id is `qp`). `latency` is its path
+  // latency. REQUIRES: queue pairs are admitted in index order.
+  void Admit(uint32_t qp, PortId source_port, uint64_t bytes, int traffic_class, Time latency);
   // Its fluid's rate from now and the bytes it has still to deliver
   // (FluidNetwork's rate observer).
   void OnRate(uint32_t qp, double rate_bps, double remaining_bytes);
@@ -86,6 +87,8 @@ class FlowDcqcn final : public EventHandler {
   void OnDone(uint32_t qp);
   // Its path changed (a fault's reroute): it leaves its queue.
   void OnReroute(uint32_t qp);
+  // Its cap resource, -1 while DCQCN has never held it below its line
+  // rate (its source link caps it as well then).
   int cap_resource(uint32_t qp) const { return cap_of_[qp]; }
 
   // --- Observation (tests, counters) ---------------------------------------
@@ -164,6 +167,9 @@ class FlowDcqcn final : public EventHandler {
   // capacity - load + its own rate (its share when the link is full).
   double NicRoom(const State& s) const;
   void Activate(State& s);
+  // Gives the queue pairs in uncapped_ a cap resource each, at their
+  // cap_bps, in one pass over the fluid's transfers (FluidNetwork::Revise).
+  void AttachCaps();
   void ArmTick(Time at);
   // The reaction point's events due by `now`, in time order.
   void RunReactionPoint(State& s, Time now);
@@ -183,6 +189,7 @@ class FlowDcqcn final : public EventHandler {
   std::vector<int32_t> state_of_;   // by queue pair: index in states_ (-1: none)
   std::vector<State> states_;
   std::vector<int> free_caps_;
+  std::vector<uint32_t> uncapped_;  // queue pairs whose first cap AttachCaps adds
   std::vector<uint32_t> active_;    // states_ indexes
   std::vector<double> queue_;       // by QueueKey: payload bytes queued
   std::vector<size_t> queue_touched_;

@@ -117,9 +117,7 @@ void FlowNetwork::StartQueuePair(const TransferRequest& request, uint32_t transf
   const uint32_t index = static_cast<uint32_t>(flows_.size());
   flows_.push_back(qp);
   resources_.assign(ports.begin(), ports.end());
-  if (dcqcn_ != nullptr) {
-    resources_.push_back(dcqcn_->Admit(index, ports.front(), request.bytes, request.priority & 7, qp.latency));
-  }
+  if (dcqcn_ != nullptr) dcqcn_->Admit(index, ports.front(), request.bytes, request.priority & 7, qp.latency);
   fluid_.Start(index, request.bytes, resources_, qp.latency, 1.0, request.priority & 7);
 }
 
@@ -159,14 +157,7 @@ void FlowNetwork::StartSpreadQueuePair(QueuePair& qp) {
   const uint32_t index = static_cast<uint32_t>(flows_.size());
   flows_.push_back(qp);
   resources_.assign(ports.begin(), ports.end());
-  if (dcqcn_ != nullptr) {
-    resources_.push_back(
-        dcqcn_->Admit(index, ecmp_scratch_.front(), request.bytes, request.priority & 7, qp.latency));
-    coefficients_.assign(fractions.begin(), fractions.end());
-    coefficients_.push_back(1.0);
-    fluid_.Start(index, request.bytes, resources_, coefficients_, qp.latency, 1.0, request.priority & 7);
-    return;
-  }
+  if (dcqcn_ != nullptr) dcqcn_->Admit(index, ecmp_scratch_.front(), request.bytes, request.priority & 7, qp.latency);
   fluid_.Start(index, request.bytes, resources_, fractions, qp.latency, 1.0, request.priority & 7);
 }
 

@@ -231,7 +231,6 @@ class FlowNetwork final : public FabricNetwork {
   // DCQCN (FlowConfig::dcqcn; null without): every queue pair's reaction
   // point, the fluid queues and their marks.
   std::unique_ptr<FlowDcqcn> dcqcn_;
-  std::vector<double> coefficients_;  // scratch: a spread path's fractions and its cap
   std::unordered_map<uint64_t, CoflowRequest> live_coflows_;  // by coflow index, only with faults
   std::vector<uint8_t> moved_;                                 // by queue pair
   std::unordered_map<uint64_t, uint8_t> coflow_moved_;         // by coflow index

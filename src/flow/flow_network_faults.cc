@@ -139,8 +139,10 @@ bool FlowNetwork::RerouteQueuePair(uint32_t index, FluidNetwork::Revision& out) 
   out.coefficients = std::move(fractions);
   out.latency = qp.latency;
   if (dcqcn_ != nullptr) {  // its cap goes with it; it leaves the queue it was in
-    out.resources.push_back(dcqcn_->cap_resource(index));
-    if (!out.coefficients.empty()) out.coefficients.push_back(1.0);
+    if (const int cap = dcqcn_->cap_resource(index); cap >= 0) {
+      out.resources.push_back(cap);
+      if (!out.coefficients.empty()) out.coefficients.push_back(1.0);
+    }
     dcqcn_->OnReroute(index);
   }
   return true;
