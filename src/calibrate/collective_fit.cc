@@ -10,11 +10,21 @@
 namespace aifabric {
 namespace {
 
-constexpr double kPriorWeight = 1e-3;  // pull toward the starting figures, per unit of log(value / start)
+// Pull toward the starting figures, per unit of log(value / start): a
+// figure e times its start costs what a 1% miss on one size does, so a
+// split the logs cannot make (a base latency against its 2(n-1) per-step
+// latencies, with one rank count) stays near the defaults' split. At 1e-3
+// the undetermined splits drifted (LL128's base latency to 0.08 us on one
+// A100 server, its per-step one to 6.7 us) for no better fit.
+constexpr double kPriorWeight = 1e-2;
 // Finite-difference step in log(value), downward: a NIC link runs at
 // min(NIC rate, switch port rate), so a rate raised above the port rate
-// would not move the model.
-constexpr double kStep = -1e-3;
+// would not move the model. 2%, not less: a step DAG's time is not smooth
+// at fine scale (which of two transfers goes first flips with a 0.1%
+// change of a latency; on 2 x 8 H100 NVLS with aggregated chunks, a 0.1%
+// step moved the time by up to 1.7%, either way), and a secant over 2%
+// gives the slope the fit needs where a tangent over 0.1% gives noise.
+constexpr double kStep = -2e-2;
 constexpr double kMaxLogChange = 6;    // a figure stays within e^6 (~400x) of its start
 
 size_t Column(CollectiveProtocol p) {
@@ -178,7 +188,14 @@ class Fitter {
       bool improved = false;
       for (int tries = 0; tries < 12 && !improved; ++tries) {
         std::vector<std::vector<double>> A = JtJ;
-        for (size_t a = 0; a < n; ++a) A[a][a] += lambda * (JtJ[a][a] + 1e-12);
+        // Levenberg's damping, lambda x I in the figures' logarithms (not
+        // Marquardt's lambda x diag(JtJ)): a step is measured in
+        // multiples of each figure, so where the logs cannot tell two
+        // figures apart the step moves the one the times answer most to.
+        // Marquardt's scaling did the opposite: a 19% gap across servers
+        // went into an 84x base latency (8.4 -> 703 us) rather than a 20%
+        // lower NVLink efficiency, the figure that moves all sizes alike.
+        for (size_t a = 0; a < n; ++a) A[a][a] += lambda;
         std::vector<double> delta = Solve(A, Jtr);
         std::vector<double> trial = u;
         for (size_t a = 0; a < n; ++a) trial[a] = std::clamp(u[a] - delta[a], -kMaxLogChange, upper[a]);

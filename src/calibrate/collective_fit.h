@@ -21,10 +21,12 @@
 // fits.
 //
 // Least squares on the relative error of the out-of-place time, by
-// Levenberg-Marquardt over the logarithms of the figures (they stay
-// positive), with a weak pull (weight 1e-3) toward the starting figures so
-// that a combination the logs cannot split (a base latency and 2(n-1)
-// per-step latencies on one rank count) keeps its split from the defaults.
+// Levenberg's damped Gauss-Newton over the logarithms of the figures (they
+// stay positive; the damping is the same for each, so a step is a
+// multiple of each figure and a gap the logs leave undivided goes to the
+// figures the times answer most to), with slopes by 2% secants (a step
+// DAG's time is not smooth at finer scale) and a weak pull (weight 1e-2 per
+// unit of log) toward the starting figures.
 // An efficiency stays physical: a protocol's and the NIC's at most 1 (a
 // fraction of the rate), NVLink's at most the GPU's raw NVLink rate over
 // the achievable one the scenario starts from (the catalog's
