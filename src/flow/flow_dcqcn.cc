@@ -23,7 +23,7 @@ void FlowDcqcn::Admit(uint32_t qp, PortId source_port, uint64_t bytes, int traff
   assert(qp == cap_of_.size());
   (void)qp;
   cap_of_.push_back(-1);
-  state_of_.push_back(-1);
+  state_of_.push_back(kNoState);
   admitted_.push_back(Admitted{source_port, traffic_class, bytes, latency});
 }
 
@@ -92,9 +92,15 @@ FlowDcqcn::State& FlowDcqcn::StateFor(uint32_t qp) {
   if (state_of_[qp] < 0) {
     const Admitted& a = admitted_[qp];
     const DataRate line = topology_.port(a.source_port).rate;
-    state_of_[qp] = static_cast<int32_t>(states_.size());
-    states_.emplace_back(qp, DcqcnReactionPoint(line, config_.dcqcn_config));
-    State& s = states_.back();
+    if (free_states_.empty()) {
+      state_of_[qp] = static_cast<int32_t>(states_.size());
+      states_.emplace_back(qp, DcqcnReactionPoint(line, config_.dcqcn_config));
+    } else {
+      state_of_[qp] = free_states_.back();
+      free_states_.pop_back();
+      states_[static_cast<size_t>(state_of_[qp])] = State(qp, DcqcnReactionPoint(line, config_.dcqcn_config));
+    }
+    State& s = states_[static_cast<size_t>(state_of_[qp])];
     s.line_payload_bps = Payload(static_cast<double>(line.bps()));
     s.cap_bps = s.line_payload_bps;
     s.bytes = static_cast<double>(a.bytes);
@@ -115,6 +121,7 @@ double FlowDcqcn::queue_bytes(PortId port, int traffic_class) const {
 }
 
 double FlowDcqcn::sent_bytes(uint32_t qp) const {
+  if (qp < state_of_.size() && state_of_[qp] == kReleased) return static_cast<double>(admitted_[qp].bytes);
   if (qp >= state_of_.size() || state_of_[qp] < 0) return 0;
   double sent, delivered;
   Progress(states_[static_cast<size_t>(state_of_[qp])], sim_.Now(), sent, delivered);
@@ -128,9 +135,14 @@ double FlowDcqcn::backlog_bytes(uint32_t qp) const {
   return sent - delivered;
 }
 
+void FlowDcqcn::Release(uint32_t qp) {
+  free_states_.push_back(state_of_[qp]);
+  state_of_[qp] = kReleased;
+}
+
 void FlowDcqcn::OnRate(uint32_t qp, double rate_bps, double remaining_bytes) {
-  if (qp >= state_of_.size()) return;
-  if (state_of_[qp] < 0) {
+  if (qp >= state_of_.size() || state_of_[qp] == kReleased) return;
+  if (state_of_[qp] == kNoState) {
     // Never congested so far: it has sent what was delivered, at line rate.
     const Admitted& a = admitted_[qp];
     const double line = Payload(static_cast<double>(topology_.port(a.source_port).rate.bps()));
@@ -157,6 +169,7 @@ void FlowDcqcn::OnDone(uint32_t qp) {
   s.done = true;
   s.sent = s.delivered = s.bytes;
   s.delivered_bps = 0;
+  if (!s.active) Release(qp);  // else the next tick releases it
 }
 
 void FlowDcqcn::OnReroute(uint32_t qp) {
@@ -280,6 +293,7 @@ void FlowDcqcn::OnEvent(uint64_t tag) {
     State& s = states_[active_[j]];
     if (s.done) {
       s.active = false;
+      Release(s.qp);
       continue;
     }
     RunReactionPoint(s, now);

@@ -93,7 +93,7 @@ class FlowDcqcn final : public EventHandler {
 
   // --- Observation (tests, counters) ---------------------------------------
   // The reaction point of a queue pair (null if it was never congested:
-  // it is then at line rate, alpha 1).
+  // it is then at line rate, alpha 1; null again once it is done).
   const DcqcnReactionPoint* reaction_point(uint32_t qp) const;
   // Bytes queued at a port for a class now (payload bytes), as of the
   // last tick.
@@ -109,6 +109,8 @@ class FlowDcqcn final : public EventHandler {
   void OnEvent(uint64_t tag) override;
 
  private:
+  static constexpr int32_t kNoState = -1;   // never congested
+  static constexpr int32_t kReleased = -2;  // done; its state went back to free_states_
   struct State {
     State(uint32_t q, const DcqcnReactionPoint& r) : qp(q), rp(r) {}
     uint32_t qp = 0;
@@ -154,6 +156,10 @@ class FlowDcqcn final : public EventHandler {
   // (the queue drains at the port's capacity), its sending rate otherwise.
   double CapBps(const State& s) const;
   State& StateFor(uint32_t qp);
+  // A done queue pair's state goes back to free_states_ (once out of
+  // active_): states_ holds the queue pairs congested at once, not every
+  // one ever congested.
+  void Release(uint32_t qp);
   // Its bytes sent and delivered at `now` at the rates in force since
   // `updated`.
   void Progress(const State& s, Time now, double& sent, double& delivered) const;
@@ -186,8 +192,9 @@ class FlowDcqcn final : public EventHandler {
 
   std::vector<int> cap_of_;         // by queue pair: its cap resource (-1: none)
   std::vector<Admitted> admitted_;  // by queue pair
-  std::vector<int32_t> state_of_;   // by queue pair: index in states_ (-1: none)
+  std::vector<int32_t> state_of_;   // by queue pair: index in states_ (kNoState, kReleased: none)
   std::vector<State> states_;
+  std::vector<int32_t> free_states_;  // states_ indexes of done queue pairs, for the next StateFor
   std::vector<int> free_caps_;
   std::vector<uint32_t> uncapped_;  // queue pairs whose first cap AttachCaps adds
   std::vector<uint32_t> active_;    // states_ indexes
