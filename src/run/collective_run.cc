@@ -172,6 +172,7 @@ Result<CollectiveSweepResult> RunCollectiveSweep(const Scenario& scenario, const
         options.net_step_latency = latencies.net_step_latency;
         options.base_latency = latencies.base_latency;
         options.bus_efficiency = latencies.bus_efficiency;
+        options.nvls_tree_efficiency = latencies.nvls_tree_efficiency;
         Result<Time> time = Time::Zero();
         std::vector<FaultOutcome> faults;
         if (coflows && HasCoflowForm(options.op, algorithm)) {

@@ -526,7 +526,10 @@ Result<CollectiveDag> BuildCollective(const CollectiveOptions& o) {
 
   const ProtocolSpec spec = GetProtocolSpec(o.protocol);
   builder.set_base_latency(o.base_latency.value_or(spec.base_latency));
-  Emitter e(builder, o.protocol, o.bus_efficiency, o.step_latency.value_or(spec.step_latency),
+  const double efficiency = algorithm == CollectiveAlgorithm::kNvls && shape.M > 1
+                                ? o.bus_efficiency * o.nvls_tree_efficiency.value_or(spec.nvls_tree_efficiency)
+                                : o.bus_efficiency;
+  Emitter e(builder, o.protocol, efficiency, o.step_latency.value_or(spec.step_latency),
             o.net_step_latency.value_or(spec.net_step_latency), o.ranks, o.ranks_per_server);
   const int trees = cut->trees;
   for (int32_t c = 0; c < o.channels; ++c) {

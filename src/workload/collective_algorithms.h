@@ -69,6 +69,10 @@ struct CollectiveOptions {
   std::optional<Time> net_step_latency;  // per transfer between servers; default: the protocol's
   std::optional<Time> base_latency;      // once, before the first step; default: the protocol's
   double bus_efficiency = 1.0;           // the protocol's calibrated: wire bytes / it (EffectiveWireBytes)
+  // NVLS across servers (NCCL's NVLSTree) gets this fraction of what NVLS
+  // on one server gets, on top of bus_efficiency (CalibrationSpec::
+  // nvls_tree_bus_efficiency); default: the built-in calibration's.
+  std::optional<double> nvls_tree_efficiency;
   CollectiveRank root = 0;        // broadcast and reduce
   // PXN: an inter-server transfer to a GPU of another local rank first hops
   // over NVLink to the local GPU of the destination's local rank (the same

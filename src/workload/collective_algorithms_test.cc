@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "workload/collective_topology.h"
@@ -177,6 +178,37 @@ TEST(CollectiveAlgorithmsTest, NvlsBytesThroughTheSwitch) {
   ExpectEveryGpuSends(dag, kS + kS / 4 + kS / 4);
   o.ranks_per_server = 1;
   EXPECT_FALSE(BuildCollective(o).ok());
+}
+
+// NVLS across servers (NCCL's NVLSTree) puts 1 / nvls_tree_efficiency of
+// each transfer's bytes on the wire, on top of the protocol's efficiency;
+// on one server it is NVLS and the factor does not apply. Simple's line
+// format is 1:1, so with efficiencies 0.8 and 0.5 a transfer of b bytes
+// puts ceil(b / 0.4) on the wire across servers and ceil(b / 0.8) on one.
+TEST(CollectiveAlgorithmsTest, NvlsAcrossServersTakesTheNvlsTreeEfficiency) {
+  CollectiveOptions o = Options(CollectiveOp::kAllReduce, 8, kS, CollectiveAlgorithm::kNvls);
+  o.bus_efficiency = 0.8;
+  o.nvls_tree_efficiency = 0.5;
+  for (int32_t per_server : {8, 4}) {
+    o.ranks_per_server = per_server;
+    const double efficiency = per_server == 8 ? 0.8 : 0.8 * 0.5;
+    const CollectiveDag dag = Build(o);
+    size_t transfers = 0;
+    for (const DagNode& n : dag.nodes()) {
+      if (!n.is_transfer()) continue;
+      ++transfers;
+      EXPECT_EQ(n.wire_bytes, static_cast<uint64_t>(std::ceil(static_cast<double>(n.bytes) / efficiency)))
+          << per_server << " per server, " << n.src << " -> " << n.dst;
+    }
+    EXPECT_GT(transfers, 0u);
+  }
+  // A ring across the same servers keeps the protocol's efficiency alone.
+  o.algorithm = CollectiveAlgorithm::kRing;
+  const CollectiveDag ring = Build(o);
+  for (const DagNode& n : ring.nodes()) {
+    if (!n.is_transfer()) continue;
+    EXPECT_EQ(n.wire_bytes, static_cast<uint64_t>(std::ceil(static_cast<double>(n.bytes) / 0.8)));
+  }
 }
 
 // PXN: 4 ranks, 2 per server, sendrecv i -> i+1. 1 -> 2 crosses servers

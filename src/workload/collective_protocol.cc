@@ -21,6 +21,7 @@ ProtocolSpec GetProtocolSpec(CollectiveProtocol protocol, const CalibrationSpec&
   spec.net_step_latency = us(c.nccl_net_us.ring[column]);
   spec.base_latency = us(c.nccl_base_us.ring[column]);
   spec.bus_efficiency = c.protocol_bus_efficiency[column];
+  spec.nvls_tree_efficiency = c.nvls_tree_bus_efficiency;
   return spec;
 }
 

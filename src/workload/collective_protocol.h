@@ -35,6 +35,7 @@ struct ProtocolSpec {
   Time net_step_latency;         // per step between servers (NET)
   Time base_latency;             // once per collective
   double bus_efficiency = 1.0;   // calibrated: wire bytes / it (1 = the line format alone)
+  double nvls_tree_efficiency = 1.0;  // NVLS across servers: a further factor (CalibrationSpec)
 };
 
 // The latencies from the built-in data/calibration.yaml, or from `calibration`.

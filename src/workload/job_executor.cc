@@ -189,6 +189,7 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
     o.net_step_latency = spec.net_step_latency;
     o.base_latency = spec.base_latency;
     o.bus_efficiency = spec.bus_efficiency;
+    o.nvls_tree_efficiency = spec.nvls_tree_efficiency;
   }
   if (n.fold > 1) {
     // k collectives in one: k times every latency the protocol adds.

@@ -119,9 +119,10 @@ Result<CalibrationSpec> ParseRoot(const YAML::Node& root, const std::string& ori
     const YAML::Node bus = top.Map("bus_efficiency");
     if (!top.ok()) return top.error();
     DataFields fb(bus, origin, "bus_efficiency");
-    fb.CheckKeys({"nvlink", "nic", "protocol", "source"});
+    fb.CheckKeys({"nvlink", "nic", "nvls_tree", "protocol", "source"});
     c.nvlink_bus_efficiency = fb.Number("nvlink", 1e-3, 2.0);
     c.nic_bus_efficiency = fb.Number("nic", 1e-3, 2.0);
+    c.nvls_tree_bus_efficiency = fb.Number("nvls_tree", 1e-3, 1.0);
     c.bus_efficiency_source = fb.String("source");
     if (bus["protocol"]) {
       c.protocol_bus_efficiency = ReadTriple(fb, bus, "protocol");

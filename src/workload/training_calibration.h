@@ -57,6 +57,10 @@ struct CalibrationSpec {
   // Per protocol [LL, LL128, Simple]: the fraction of the link rate its
   // payload gets beyond its line format (NCCL caps LL and LL128 below it).
   std::array<double, 3> protocol_bus_efficiency{1.0, 1.0, 1.0};
+  // NVLS across servers (NCCL's NVLSTree): the fraction of NVLS's one-server
+  // bandwidth it gets, as NCCL's tuner has it; on every transfer of the
+  // NVLS DAG when it spans servers.
+  double nvls_tree_bus_efficiency = 1.0;
   std::string bus_efficiency_source;
 
   const NicBandwidthSpec* FindNic(const std::string& name) const;

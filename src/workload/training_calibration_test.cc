@@ -25,6 +25,9 @@ TEST(TrainingCalibration, BuiltInFigures) {
   EXPECT_DOUBLE_EQ(c.nccl_nvlink_us.ring[static_cast<int>(NcclProtocolIndex::kSimple)], 3.4);
   EXPECT_DOUBLE_EQ(c.nccl_net_us.nvls_tree[static_cast<int>(NcclProtocolIndex::kSimple)], 20.9);
   EXPECT_DOUBLE_EQ(c.nccl_net_overhead_us, 1.0);
+  // NCCL's tuner: NVLS_TREE's bus-to-algorithm ratio 0.70 (two nodes)
+  // against NVLS's 5/6.
+  EXPECT_NEAR(c.nvls_tree_bus_efficiency, 0.70 / (5.0 / 6.0), 1e-12);
 }
 
 TEST(TrainingCalibration, BadFilesNameTheField) {
@@ -41,6 +44,8 @@ TEST(TrainingCalibration, BadFilesNameTheField) {
   EXPECT_NE(with("ring: [2.7, 4, 14]", "ring: [2.7, 4]").find("nccl.hw_latency_us.net.ring: expected a list [LL, LL128, Simple]"),
             std::string::npos);
   EXPECT_NE(with("achievable: 48.5GB/s", "achievable: 51GB/s").find("nic_bandwidth[0].achievable: exceeds the line rate"),
+            std::string::npos);
+  EXPECT_NE(with("nvls_tree: 0.84", "nvls_tree: 1.2").find("bus_efficiency.nvls_tree: expected a number in"),
             std::string::npos);
   EXPECT_NE(with("compute:", "bogus: 1\ncompute:").find("unknown field 'bogus'"), std::string::npos);
   EXPECT_NE(with("optimizer:", "optimiser:").find("top level: unknown field 'optimiser'"), std::string::npos);
