@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_harness.h"
 #include "test_paths.h"
 
@@ -147,6 +149,31 @@ TEST(BadInputCli, RaisingTheBoundLetsARunStart) {
   CommandResult bad = RunAifabric("run " + small + " --max-events lots");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("--max-events: expected a count of events like 2e10 or 0 (no bound), got 'lots'"));
+}
+
+// The estimate does not count a tenant's `duration` repeats
+// (run/run_cost.h): training_inference.yaml's training tenant repeats for
+// 1 s, estimated at 1,897 events. Run, it processes more: --max-events
+// holds while it goes too, and a run that passes it stops with exit 2,
+// names where it was, and writes nothing.
+TEST(BadInputCli, ARunThatPassesMaxEventsWhileRunningStopsAndWritesNothing) {
+  TempDir dir;
+  const std::string scenario = std::string(AIFABRIC_SOURCE_DIR) + "/examples/multi_tenant/training_inference.yaml";
+  CommandResult full = RunAifabric("run " + scenario + " --quiet --out " + dir.path() + "/full");
+  ASSERT_EQ(full.exit_code, 0) << full.err;
+  const nlohmann::json summary = nlohmann::json::parse(ReadFile(dir.path() + "/full/summary.json"));
+  const double events = summary["events"].get<double>();
+  ASSERT_GT(events, 3000);  // the shared simulation's own count, past the bound below
+  CommandResult over = RunAifabric("run " + scenario + " --quiet --max-events 3000 --out " + dir.path() + "/o");
+  EXPECT_EQ(over.exit_code, 2);
+  EXPECT_THAT(over.err, HasSubstr("over --max-events 3000 (estimated before the run: 1897, which does not count "
+                                  "a tenant's `duration` repeats); stopped, nothing written"));
+  EXPECT_FALSE(Exists(dir.path() + "/o"));
+  // With the bound above what it processes, it runs to the end.
+  CommandResult raised = RunAifabric("run " + scenario + " --quiet --max-events " +
+                                     std::to_string(static_cast<uint64_t>(events) + 2048) + " --out " + dir.path() + "/o2");
+  EXPECT_EQ(raised.exit_code, 0) << raised.err;
+  EXPECT_TRUE(Exists(dir.path() + "/o2/summary.json"));
 }
 
 }  // namespace

@@ -28,7 +28,8 @@ void AddModelOptions(CLI::App* command, aifabric::ModelOptions& options, const c
 void AddCostOptions(CLI::App* command, aifabric::CostOptions& options) {
   command->add_option("--max-events", options.max_events,
                       "Refuse, before running, a scenario estimated to process more events than N over its "
-                      "simulations (default 2e10, about an hour at the packet model's 5.4 M events/s; 0: no bound)");
+                      "simulations (default 2e10, about an hour at the packet model's 5.4 M events/s; 0: no bound); "
+                      "`run` also stops a simulation that passes N while it runs");
   command->add_option("--max-memory", options.max_memory,
                       "Refuse, before running, a scenario estimated to hold more memory than SIZE in one simulation "
                       "(default 16GiB; 0: no bound)");

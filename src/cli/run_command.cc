@@ -3,6 +3,7 @@
 // and writes its outputs; with --metrics-port, serves the counters live
 // (and, with --metrics-linger, the final ones for a while after the end).
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -29,9 +30,8 @@ int RunCommand(const RunOptions& options) {
   // over --max-events or --max-memory.
   Result<CostBounds> bounds = options.cost.Bounds();
   if (!bounds.ok()) return ReportBadInput(bounds.error());
-  if (int code = options.cost.Check(EstimateRunCost(*scenario, *bounds), options.scenario); code != kExitOk) {
-    return code;
-  }
+  const Result<RunCost> cost = EstimateRunCost(*scenario, *bounds);
+  if (int code = options.cost.Check(cost, options.scenario); code != kExitOk) return code;
   // A training plan that does not fit in HBM is warned about and still runs.
   Result<std::vector<std::string>> warnings = TrainingMemoryWarnings(*scenario);
   if (!warnings.ok()) return ReportBadInput(Error{options.scenario + ": " + warnings.error().message});
@@ -58,8 +58,36 @@ int RunCommand(const RunOptions& options) {
     if (!options.quiet) std::fprintf(stderr, "aifabric: metrics on http://127.0.0.1:%d/metrics\n", live->port());
   }
   hooks.threads = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // --max-events holds while the run goes, too: the estimate is an order of
+  // magnitude and does not count a tenant's `duration` repeats
+  // (run/run_cost.h), so a simulation that processes more events than the
+  // bound stops the run there (within a heartbeat, 1,024 events; with
+  // --metrics-port, within its publishing interval), and nothing is written.
+  std::atomic<bool> stop{false};
+  RunProgress over;  // where the bound was passed; events 0: it was not
+  if (bounds->max_events > 0) {
+    hooks.cancel = &stop;
+    if (!live) hooks.publish_every = std::chrono::milliseconds(0);
+    hooks.on_progress = [previous = hooks.on_progress, &stop, &over,
+                         limit = bounds->max_events](const RunProgress& p) {
+      if (previous) previous(p);
+      if (p.events > limit && over.events == 0) {
+        over = p;
+        stop = true;
+      }
+    };
+  }
   const std::string out_dir = options.out_dir.empty() ? "out/" + scenario->name : options.out_dir;
   Result<ScenarioOutputs> outputs = RunScenarioOutputs(*scenario, options.scenario, out_dir, hooks, PrintScenarioWarnings);
+  if (over.events > 0) {
+    return ReportBadInput(Error{
+        options.scenario + ": a simulation had processed " + FormatEstimate(static_cast<double>(over.events)) +
+        " events by " + FormatTime(over.sim_time) + " simulated, over --max-events " +
+        FormatEstimate(static_cast<double>(bounds->max_events)) + " (estimated before the run: " +
+        (cost.ok() ? FormatEstimate(cost->events) : std::string("unknown")) +
+        ", which does not count a tenant's `duration` repeats); stopped, nothing written. Raise --max-events, "
+        "or give a repeating tenant `steps` instead of `duration`"});
+  }
   if (!outputs.ok()) return ReportBadInput(outputs.error());
   if (!options.quiet) std::fputs(outputs->summary_text.c_str(), stdout);
   if (live && *linger > Time::Zero()) {

@@ -30,9 +30,10 @@
 //    DAG of transfers. A training step at flow level with coflow
 //    collectives is charged its graph's bound (kMaxTrainingGraphNodes)
 //    when that fits, rather than built twice. A tenant's `steps` repeat
-//    its job; its `duration` is not counted. Faults with a baseline run
-//    the scenario twice; a shared fabric adds the shared simulation to
-//    the alone runs.
+//    its job; its `duration` is not counted (`aifabric run` holds
+//    --max-events while it runs as well: cli/run_command.cc). Faults
+//    with a baseline run the scenario twice; a shared fabric adds the
+//    shared simulation to the alone runs.
 // Memory: per node, port and flow of the topology and workload, and per
 // JobGraph node (constants in run_cost.cc, set against measured peaks).
 // Arithmetic is in double: every figure stays finite (a 2^64-byte flow is
