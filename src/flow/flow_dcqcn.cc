@@ -121,8 +121,8 @@ double FlowDcqcn::queue_bytes(PortId port, int traffic_class) const {
 }
 
 double FlowDcqcn::sent_bytes(uint32_t qp) const {
-  if (qp < state_of_.size() && state_of_[qp] == kReleased) return static_cast<double>(admitted_[qp].bytes);
-  if (qp >= state_of_.size() || state_of_[qp] < 0) return 0;
+  if (qp >= state_of_.size() || state_of_[qp] == kNoState) return 0;
+  if (state_of_[qp] == kReleased) return static_cast<double>(admitted_[qp].bytes);
   double sent, delivered;
   Progress(states_[static_cast<size_t>(state_of_[qp])], sim_.Now(), sent, delivered);
   return sent;

@@ -178,22 +178,22 @@ void JobExecutor::StartCollective(JobNodeIndex i) {
   o.max_dag_nodes = options_.max_dag_nodes;
   o.protocol = options_.protocol;
   o.pxn = options_.pxn && ranks > per_server;
+  // The protocol's latencies and efficiencies (the scenario's calibration,
+  // else the built-in table's), before the choice below, which times its
+  // candidates with them as `aifabric collective` does.
+  const ProtocolSpec spec = options_.protocol_spec ? *options_.protocol_spec : GetProtocolSpec(o.protocol);
+  o.step_latency = spec.step_latency;
+  o.net_step_latency = spec.net_step_latency;
+  o.base_latency = spec.base_latency;
+  o.bus_efficiency = spec.bus_efficiency;
+  o.nvls_tree_efficiency = spec.nvls_tree_efficiency;
   if (n.algorithm == CollectiveAlgorithm::kDefault && n.op == CollectiveOp::kAllReduce && ranks > per_server &&
       options_.gpu_network_rate.bps() > 0) {
     o.algorithm = ChooseAllReduce(o);
     o.chunk_bytes = ChunkBytes(n.op, o.algorithm, ranks);
   }
-  if (options_.protocol_spec) {
-    const ProtocolSpec& spec = *options_.protocol_spec;
-    o.step_latency = spec.step_latency;
-    o.net_step_latency = spec.net_step_latency;
-    o.base_latency = spec.base_latency;
-    o.bus_efficiency = spec.bus_efficiency;
-    o.nvls_tree_efficiency = spec.nvls_tree_efficiency;
-  }
   if (n.fold > 1) {
     // k collectives in one: k times every latency the protocol adds.
-    const ProtocolSpec spec = options_.protocol_spec ? *options_.protocol_spec : GetProtocolSpec(o.protocol);
     o.step_latency = spec.step_latency * n.fold;
     o.net_step_latency = spec.net_step_latency * n.fold;
     o.base_latency = spec.base_latency * n.fold;

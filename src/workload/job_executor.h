@@ -35,9 +35,9 @@ namespace aifabric {
 
 struct JobExecutorOptions {
   CollectiveProtocol protocol = CollectiveProtocol::kSimple;
-  // The protocol's latencies and bus efficiency (a scenario's calibration,
-  // as `aifabric collective` times it); unset: the built-in table's
-  // latencies at bus efficiency 1.
+  // The protocol's latencies and efficiencies (a scenario's calibration,
+  // as `aifabric collective` times it), which also time the ring-or-tree
+  // choice of a default AllReduce; unset: the built-in table's.
   std::optional<ProtocolSpec> protocol_spec;
   int32_t channels = 0;        // per collective; 0 = its GPUs per server (every rail busy)
   uint64_t chunk_bytes = 0;    // 0 = NCCL's (NcclChunkBytes)
